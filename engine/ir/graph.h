@@ -1,0 +1,135 @@
+// The typed graph IR: a model is a chain of blocks of nodes (FORMATS.md, ALGORITHMS.md §1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::ir {
+
+struct TensorShape {
+    int64_t c = 0;
+    int64_t h = 0;
+    int64_t w = 0;
+
+    int64_t elements() const { return c * h * w; }
+    friend bool operator==(const TensorShape&, const TensorShape&) = default;
+};
+
+// Two-dimensional attribute (kernel, stride, padding), [h, w] in the files.
+struct Hw {
+    int64_t h = 0;
+    int64_t w = 0;
+    friend bool operator==(const Hw&, const Hw&) = default;
+};
+
+enum class NodeKind : uint8_t {
+    Conv,
+    Pool,
+    Identity,
+    Relu,
+    Activation,
+    Element,
+    Sequential,
+    Placeholder,
+    // An imported operator the IR cannot describe (ONNX --allow-opaque): declared output
+    // shape, inputs of any shape, zero FLOPs, real memory traffic.
+    Opaque
+};
+enum class PoolType : uint8_t { Max, Avg, GlobalMax, GlobalAvg };
+enum class ActType : uint8_t { Identity, Relu, Tanh, Sigmoid };
+enum class ElementOp : uint8_t { Add, Mul };
+
+// Channels [begin, end) of node `node`'s output.
+struct ValueRef {
+    std::string node;
+    int64_t begin = 0;
+    int64_t end = 0;
+
+    int64_t channels() const { return end - begin; }
+    friend bool operator==(const ValueRef&, const ValueRef&) = default;
+};
+
+// The values of a term are combined element-wise (added, or multiplied for element/mul);
+// the terms of an input list are concatenated along channels.
+using Term = std::vector<ValueRef>;
+
+struct ConvAttrs {
+    int64_t outChannels = 0;
+    Hw kernel{1, 1};
+    Hw stride{1, 1};
+    Hw padding{0, 0};
+    int64_t groups = 1;
+    ActType act = ActType::Identity;
+    friend bool operator==(const ConvAttrs&, const ConvAttrs&) = default;
+};
+
+struct PoolAttrs {
+    PoolType type = PoolType::Max;
+    Hw kernel{1, 1};
+    Hw stride{1, 1};
+    Hw padding{0, 0};
+    friend bool operator==(const PoolAttrs&, const PoolAttrs&) = default;
+};
+
+// One node. Only the attributes of its kind are meaningful; the rest keep their defaults.
+struct Node {
+    NodeKind kind = NodeKind::Identity;
+    std::string name;
+    std::string hintName;
+    std::vector<Term>
+        inputs; // empty for placeholders and for a sequential (its first node has them)
+    TensorShape outputShape;
+
+    ConvAttrs conv;                     // Conv
+    PoolAttrs pool;                     // Pool
+    ActType activation = ActType::Relu; // Activation (act_type)
+    ElementOp element = ElementOp::Add; // Element (op_type)
+    std::vector<Node> nodes;            // Sequential: run in order
+
+    // The inputs that name nodes outside this node (for a sequential: its first node's).
+    const std::vector<Term>& externalInputs() const {
+        return kind == NodeKind::Sequential && !nodes.empty() ? nodes.front().inputs : inputs;
+    }
+    friend bool operator==(const Node&, const Node&) = default;
+};
+
+// A schedule as written in a file: stages → groups → operator names.
+using NameGroup = std::vector<std::string>;
+using NameStage = std::vector<NameGroup>;
+
+struct Block {
+    std::string enterName;
+    Node enterNode;
+    std::vector<Node> innerNodes;
+    Node exitNode;
+    std::vector<NameStage> stages;
+    // Explicit DP parts (operator names); empty = cut by max_part_size (ALGORITHMS.md §1).
+    std::vector<std::vector<std::string>> parts;
+
+    // Schedule operators: inner nodes followed by the exit node, in file order.
+    std::vector<const Node*> operators() const;
+    friend bool operator==(const Block&, const Block&) = default;
+};
+
+struct Graph {
+    std::string name;
+    Node input; // the placeholder
+    std::vector<Block> blocks;
+
+    size_t operatorCount() const;
+    friend bool operator==(const Graph&, const Graph&) = default;
+};
+
+std::string_view toString(NodeKind kind);
+std::string_view toString(PoolType type);
+std::string_view toString(ActType act);
+std::string_view toString(ElementOp op);
+std::optional<NodeKind> nodeKindFromString(std::string_view s);
+std::optional<PoolType> poolTypeFromString(std::string_view s);
+std::optional<ActType> actTypeFromString(std::string_view s);
+std::optional<ElementOp> elementOpFromString(std::string_view s);
+
+} // namespace ios::ir

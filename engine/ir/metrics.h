@@ -1,0 +1,36 @@
+// Work and memory traffic per operator (fp32, batch 1; multiply by the batch size).
+#pragma once
+
+#include "ir/graph.h"
+
+#include <unordered_map>
+
+namespace ios::ir {
+
+struct OperatorMetrics {
+    double flops = 0;         // multiply-adds count as 2
+    int64_t bytesRead = 0;    // activations read (every input value once)
+    int64_t bytesWritten = 0; // output activations
+    int64_t weightBytes = 0;  // parameters (conv weights + bias)
+    int64_t parameters = 0;
+
+    OperatorMetrics& operator+=(const OperatorMetrics& o);
+};
+
+inline constexpr int64_t kBytesPerElement = 4;
+
+// Name → node for every node of a validated graph, sequential inner nodes included.
+class NodeIndex {
+public:
+    explicit NodeIndex(const Graph& graph);
+    const Node* find(const std::string& name) const;
+
+private:
+    void add(const Node& node);
+    std::unordered_map<std::string, const Node*> nodes_;
+};
+
+// Metrics of one node of a validated graph (a sequential sums its inner nodes).
+OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index);
+
+} // namespace ios::ir

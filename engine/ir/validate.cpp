@@ -1,0 +1,173 @@
+#include "ir/validate.h"
+
+#include "util/error.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ios::ir {
+
+namespace {
+
+using detail::shapeText;
+
+void checkDeclaredShape(Node& node, const TensorShape& inferred) {
+    if (node.outputShape == TensorShape{}) {
+        node.outputShape = inferred;
+        return;
+    }
+    if (node.outputShape != inferred)
+        throw UserError("declared output_shape " + shapeText(node.outputShape) +
+                            " does not match the inferred " + shapeText(inferred),
+                        {}, node.name);
+}
+
+// Fills/checks shapes of a sequential's inner nodes (the outer node is checked by the caller).
+void inferInnerShapes(Node& seq, const ShapeLookup& shapeOf) {
+    TensorShape prev{};
+    std::string prevName;
+    for (size_t i = 0; i < seq.nodes.size(); ++i) {
+        Node& inner = seq.nodes[i];
+        TensorShape s;
+        if (i == 0) {
+            s = inferShape(inner, shapeOf);
+        } else {
+            if (inner.inputs.size() != 1 || inner.inputs[0].size() != 1 ||
+                inner.inputs[0][0].node != prevName)
+                throw UserError("inner node of sequential '" + seq.name +
+                                    "' must read exactly the previous inner node '" + prevName +
+                                    "'",
+                                {}, inner.name);
+            const TensorShape before = prev;
+            s = inferShape(inner, [&](const std::string& n) -> const TensorShape* {
+                return n == prevName ? &before : nullptr;
+            });
+        }
+        checkDeclaredShape(inner, s);
+        prev = s;
+        prevName = inner.name;
+    }
+}
+
+void collectNames(const Node& node, std::unordered_set<std::string>& seen) {
+    if (node.name.empty())
+        throw UserError("a node has an empty name");
+    if (!seen.insert(node.name).second)
+        throw UserError("duplicate node name", {}, node.name);
+    for (const Node& inner : node.nodes)
+        collectNames(inner, seen);
+}
+
+// Kahn's algorithm over the block's operators; a leftover node lies on (or behind) a cycle.
+void checkAcyclic(const Block& block, const std::unordered_map<std::string, size_t>& opIndex) {
+    const auto ops = block.operators();
+    std::vector<std::vector<size_t>> succ(ops.size());
+    std::vector<size_t> indeg(ops.size(), 0);
+    for (size_t i = 0; i < ops.size(); ++i)
+        for (const Term& t : ops[i]->externalInputs())
+            for (const ValueRef& v : t)
+                if (auto it = opIndex.find(v.node); it != opIndex.end()) {
+                    succ[it->second].push_back(i);
+                    ++indeg[i];
+                }
+    std::vector<size_t> ready;
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (indeg[i] == 0)
+            ready.push_back(i);
+    size_t done = 0;
+    while (!ready.empty()) {
+        const size_t u = ready.back();
+        ready.pop_back();
+        ++done;
+        for (size_t v : succ[u])
+            if (--indeg[v] == 0)
+                ready.push_back(v);
+    }
+    if (done == ops.size())
+        return;
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (indeg[i] != 0)
+            throw UserError("is part of a dependency cycle", {}, ops[i]->name);
+}
+
+} // namespace
+
+void validateAndInferShapes(Graph& graph) {
+    if (graph.input.kind != NodeKind::Placeholder)
+        throw UserError("the model input must be a placeholder", {}, graph.input.name);
+    if (graph.blocks.empty())
+        throw UserError("the model has no blocks");
+    checkDeclaredShape(graph.input, inferShape(graph.input, [](const std::string&) {
+                           return static_cast<const TensorShape*>(nullptr);
+                       }));
+
+    std::unordered_set<std::string> allNames;
+    collectNames(graph.input, allNames);
+    for (const Block& b : graph.blocks) {
+        for (const Node& n : b.innerNodes)
+            collectNames(n, allNames);
+        collectNames(b.exitNode, allNames);
+    }
+
+    const Node* enter = &graph.input;
+    for (size_t bi = 0; bi < graph.blocks.size(); ++bi) {
+        Block& block = graph.blocks[bi];
+        if (block.enterName != enter->name || block.enterNode.name != enter->name)
+            throw UserError("block " + std::to_string(bi) + " must enter from '" + enter->name +
+                                "' (the previous block's exit), not '" + block.enterName + "'",
+                            {}, block.enterNode.name);
+        block.enterNode.outputShape = enter->outputShape;
+
+        std::unordered_map<std::string, size_t> opIndex;
+        const auto ops = block.operators();
+        for (size_t i = 0; i < ops.size(); ++i) {
+            if (ops[i]->kind == NodeKind::Placeholder)
+                throw UserError("a placeholder may only be the model input", {}, ops[i]->name);
+            opIndex.emplace(ops[i]->name, i);
+        }
+        for (const Node* op : ops)
+            for (const Term& t : op->externalInputs())
+                for (const ValueRef& v : t)
+                    if (v.node != block.enterName && !opIndex.contains(v.node))
+                        throw UserError(allNames.contains(v.node)
+                                            ? "input '" + v.node + "' lies outside block " +
+                                                  std::to_string(bi)
+                                            : "unknown input '" + v.node + "'",
+                                        {}, op->name);
+        checkAcyclic(block, opIndex);
+
+        // Shapes in dependency order: repeat passes over file order until all are known
+        // (one pass when the file is topologically ordered, as IOS files are).
+        std::unordered_map<std::string, TensorShape> shapes{{block.enterName, enter->outputShape}};
+        auto lookup = [&](const std::string& n) -> const TensorShape* {
+            auto it = shapes.find(n);
+            return it == shapes.end() ? nullptr : &it->second;
+        };
+        std::vector<Node*> pending;
+        for (Node& n : block.innerNodes)
+            pending.push_back(&n);
+        pending.push_back(&block.exitNode);
+        while (!pending.empty()) {
+            std::vector<Node*> later;
+            for (Node* n : pending) {
+                bool ready = true;
+                for (const Term& t : n->externalInputs())
+                    for (const ValueRef& v : t)
+                        ready = ready && shapes.contains(v.node);
+                if (!ready) {
+                    later.push_back(n);
+                    continue;
+                }
+                if (n->kind == NodeKind::Sequential)
+                    inferInnerShapes(*n, lookup);
+                const TensorShape s = inferShape(*n, lookup);
+                checkDeclaredShape(*n, s);
+                shapes.emplace(n->name, s);
+            }
+            pending.swap(later); // acyclicity guarantees progress
+        }
+        enter = &block.exitNode;
+    }
+}
+
+} // namespace ios::ir
