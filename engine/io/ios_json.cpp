@@ -1,0 +1,135 @@
+#include "io/ios_json.h"
+
+#include "io/json_text.h"
+#include "io/node_json.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+namespace ios::io {
+
+ir::Graph parseIosJson(std::string_view text, const std::string& source) {
+    return detail::graphFromJson(parseJsonText(text, source), detail::Dialect::Ios, source);
+}
+
+std::string writeIosJson(const ir::Graph& graph) {
+    return dumpPythonStyle(detail::graphToJson(graph, detail::Dialect::Ios));
+}
+
+namespace {
+
+// A decimal operator name as the split rule needs it; nullopt for anything else.
+std::optional<int64_t> integerName(const std::string& name) {
+    int64_t k = 0;
+    const char* end = name.data() + name.size();
+    const auto [ptr, ec] = std::from_chars(name.data(), end, k);
+    if (name.empty() || ec != std::errc() || ptr != end || k < 0)
+        return std::nullopt;
+    return k;
+}
+
+std::vector<std::string> stringList(const Json& doc, const char* key) {
+    const auto it = doc.find(key);
+    if (it == doc.end())
+        throw UserError(std::string("missing field '") + key + "'");
+    std::vector<std::string> out;
+    const bool ok = it->is_array() && [&] {
+        for (const Json& v : *it) {
+            if (!v.is_string())
+                return false;
+            out.push_back(v.get<std::string>());
+        }
+        return true;
+    }();
+    if (!ok)
+        throw UserError(std::string("field '") + key + "' must be an array of strings");
+    return out;
+}
+
+// FORMATS.md: an operator with integer name k belongs to part i-1 when
+// split[i-1] < k <= split[i]. The split list must be strictly increasing integers.
+std::vector<std::vector<std::string>> partsBySplit(const ir::Block& block,
+                                                   const std::vector<std::string>& split) {
+    std::vector<int64_t> bounds;
+    for (const std::string& s : split) {
+        const std::optional<int64_t> k = integerName(s);
+        if (!k || (!bounds.empty() && *k <= bounds.back()))
+            throw UserError("field 'split_node_names' must hold strictly increasing integer "
+                            "names, not '" +
+                            s + "'");
+        bounds.push_back(*k);
+    }
+    if (bounds.size() < 2)
+        throw UserError("field 'split_node_names' must hold at least two names");
+    std::vector<std::vector<std::string>> parts(bounds.size() - 1);
+    for (const ir::Node* op : block.operators()) {
+        const std::optional<int64_t> k = integerName(op->name);
+        if (!k || *k <= bounds.front() || *k > bounds.back())
+            throw UserError("the split rule places the operator in no part", {}, op->name);
+        const size_t i = static_cast<size_t>(std::lower_bound(bounds.begin(), bounds.end(), *k) -
+                                             bounds.begin());
+        parts[i - 1].push_back(op->name);
+    }
+    for (size_t i = 0; i < parts.size(); ++i)
+        if (parts[i].empty())
+            throw UserError("part " + std::to_string(i) + " of the split rule is empty");
+    return parts;
+}
+
+// The optional "part_sizes" and "parts" fields restate the rule's result; check they agree.
+void checkRestatedParts(const Json& doc, const std::vector<std::vector<std::string>>& parts) {
+    if (const auto it = doc.find("part_sizes"); it != doc.end()) {
+        bool ok = it->is_array() && it->size() == parts.size();
+        for (size_t i = 0; ok && i < parts.size(); ++i)
+            ok = (*it)[i].is_number_integer() &&
+                 (*it)[i].get<int64_t>() == static_cast<int64_t>(parts[i].size());
+        if (!ok)
+            throw UserError("field 'part_sizes' disagrees with the parts given by "
+                            "'split_node_names'");
+    }
+    if (const auto it = doc.find("parts"); it != doc.end()) {
+        bool ok = it->is_array() && it->size() == parts.size();
+        for (size_t i = 0; ok && i < parts.size(); ++i) {
+            const Json& list = (*it)[i];
+            ok = list.is_array() && list.size() == parts[i].size();
+            for (size_t j = 0; ok && j < parts[i].size(); ++j)
+                ok = list[j].is_string() && list[j].get_ref<const std::string&>() == parts[i][j];
+        }
+        if (!ok)
+            throw UserError("field 'parts' disagrees with the parts given by 'split_node_names'");
+    }
+}
+
+} // namespace
+
+void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& source) {
+    const Json doc = parseJsonText(text, source);
+    try {
+        if (!doc.is_object())
+            throw UserError("a parts file must be a JSON object");
+        for (const auto& item : doc.items())
+            if (item.key() != "model" && item.key() != "block_index" && item.key() != "note" &&
+                item.key() != "split_node_names" && item.key() != "part_sizes" &&
+                item.key() != "parts")
+                throw UserError("unknown field '" + item.key() + "'");
+        if (const auto it = doc.find("model"); it != doc.end() && *it != Json(graph.name))
+            throw UserError("the parts are for model " + it->dump() + ", not '" + graph.name + "'");
+        const auto index = doc.find("block_index");
+        if (index == doc.end())
+            throw UserError("missing field 'block_index'");
+        if (!index->is_number_integer() || index->get<int64_t>() < 0 ||
+            index->get<int64_t>() >= static_cast<int64_t>(graph.blocks.size()))
+            throw UserError("field 'block_index' must be an integer in [0, " +
+                            std::to_string(graph.blocks.size()) + ")");
+        ir::Block& block = graph.blocks[static_cast<size_t>(index->get<int64_t>())];
+        auto parts = partsBySplit(block, stringList(doc, "split_node_names"));
+        checkRestatedParts(doc, parts);
+        block.parts = std::move(parts);
+    } catch (const UserError& e) {
+        throw e.inFile(source);
+    }
+}
+
+} // namespace ios::io

@@ -1,0 +1,23 @@
+// IOS JSON (FORMATS.md): the IOS authors' model + schedule exchange format, read and written
+// exactly (same keys, nesting and number formats as the reference files).
+#pragma once
+
+#include "ir/graph.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ios::io {
+
+// Parses and validates (ir::validateAndInferShapes). `source` names the file in errors.
+// Throws ios::UserError naming the source and, when known, the node.
+ir::Graph parseIosJson(std::string_view text, const std::string& source);
+
+// Serialises in the reference layout (one-space indent, Python json key order, ASCII only).
+std::string writeIosJson(const ir::Graph& graph);
+
+// Applies a parts file (reference_models/nasnet_large.parts.json) to the graph's block.
+void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& source);
+
+} // namespace ios::io

@@ -1,0 +1,22 @@
+// Model files by extension: .ios.json (IOS JSON), .json (native), .onnx (import only,
+// io/onnx_import.h), .dot (export only).
+#pragma once
+
+#include "io/model_options.h"
+#include "ir/graph.h"
+
+#include <filesystem>
+
+namespace ios::io {
+
+enum class ModelFormat { IosJson, Native, Dot };
+
+// By extension; a plain ".json" is sniffed: native when it has "format": "ios-explorer".
+ModelFormat formatForWrite(const std::filesystem::path& path);
+
+ir::Graph loadModelFile(const std::filesystem::path& path); // throws ios::UserError
+// The same with format options (ONNX: --input-shape, --allow-opaque).
+ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options);
+void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path); // atomic
+
+} // namespace ios::io

@@ -1,0 +1,22 @@
+// Options for loading a model file that only some formats use (today: ONNX import).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ios::io {
+
+struct ModelLoadOptions {
+    // ONNX: N x C x H x W for the model input, overriding its declared (or dynamic) dims;
+    // empty = use the declared dims. The IR is per sample, so N only has to be positive.
+    std::vector<int64_t> inputShape;
+    // ONNX: import operators the IR cannot describe as opaque operators (zero FLOPs, real
+    // memory traffic) instead of failing with the list of them.
+    bool allowOpaque = false;
+};
+
+// "1x3x224x224" (also with ',' separators) → {1, 3, 224, 224}; throws ios::UserError.
+std::vector<int64_t> parseInputShape(std::string_view text);
+
+} // namespace ios::io

@@ -1,0 +1,48 @@
+#include "io/native_json.h"
+
+#include "io/node_json.h"
+#include "util/error.h"
+
+namespace ios::io {
+
+bool isNativeDocument(const Json& doc) {
+    return doc.is_object() && doc.contains("format");
+}
+
+ir::Graph nativeFromDocument(const Json& doc, const std::string& source) {
+    if (!doc.is_object())
+        throw UserError("a native model file must be a JSON object", source);
+    for (const auto& item : doc.items())
+        if (item.key() != "format" && item.key() != "version" && item.key() != "model")
+            throw UserError("unknown top-level field '" + item.key() + "'", source);
+    const auto format = doc.find("format");
+    if (format == doc.end() || *format != Json(kNativeFormatName))
+        throw UserError(std::string("field 'format' must be \"") + kNativeFormatName + "\"",
+                        source);
+    const auto version = doc.find("version");
+    if (version == doc.end() || !version->is_number_integer())
+        throw UserError("field 'version' must be an integer", source);
+    if (*version != Json(kNativeFormatVersion))
+        throw UserError("unsupported native format version " + version->dump() +
+                            " (this build reads version " + std::to_string(kNativeFormatVersion) +
+                            ")",
+                        source);
+    const auto model = doc.find("model");
+    if (model == doc.end())
+        throw UserError("missing field 'model'", source);
+    return detail::graphFromJson(*model, detail::Dialect::Native, source);
+}
+
+ir::Graph parseNativeJson(std::string_view text, const std::string& source) {
+    return nativeFromDocument(parseJsonText(text, source), source);
+}
+
+std::string writeNativeJson(const ir::Graph& graph) {
+    Json doc = Json::object();
+    doc["format"] = kNativeFormatName;
+    doc["version"] = kNativeFormatVersion;
+    doc["model"] = detail::graphToJson(graph, detail::Dialect::Native);
+    return dumpPythonStyle(doc) + "\n";
+}
+
+} // namespace ios::io

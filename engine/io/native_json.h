@@ -1,0 +1,28 @@
+// The project's own versioned model format (docs/formats.md): the IOS JSON model object plus
+// each block's explicit parts, under a {"format": "ios-explorer", "version": 1} header.
+#pragma once
+
+#include "io/json_text.h"
+#include "ir/graph.h"
+
+#include <string>
+#include <string_view>
+
+namespace ios::io {
+
+inline constexpr const char* kNativeFormatName = "ios-explorer";
+inline constexpr int kNativeFormatVersion = 1;
+
+// Parses and validates a native file. Throws ios::UserError naming `source` (and the node,
+// when known); a file of another version is rejected with the version it has.
+ir::Graph parseNativeJson(std::string_view text, const std::string& source);
+
+// The same, from an already parsed document (used when sniffing a ".json" file).
+ir::Graph nativeFromDocument(const Json& doc, const std::string& source);
+
+// True when `doc` carries the native header key ("format"); IOS JSON has none.
+bool isNativeDocument(const Json& doc);
+
+std::string writeNativeJson(const ir::Graph& graph);
+
+} // namespace ios::io

@@ -1,0 +1,407 @@
+#include "io/node_json.h"
+
+#include "ir/block_dag.h"
+#include "ir/validate.h"
+#include "util/error.h"
+
+#include <array>
+#include <initializer_list>
+#include <optional>
+#include <unordered_set>
+
+namespace ios::io::detail {
+
+namespace {
+
+using ir::Hw;
+using ir::Node;
+using ir::NodeKind;
+using ir::TensorShape;
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+// An integer in [0, hi]. Floats, booleans and values beyond int64 (nlohmann stores those as
+// unsigned or double) are rejected here, so nothing downstream can overflow.
+bool toInt(const Json& v, int64_t hi, int64_t& out) {
+    if (v.is_number_unsigned()) {
+        const uint64_t u = v.get<uint64_t>();
+        if (u > static_cast<uint64_t>(hi))
+            return false;
+        out = static_cast<int64_t>(u);
+        return true;
+    }
+    if (!v.is_number_integer())
+        return false;
+    out = v.get<int64_t>();
+    return out >= 0 && out <= hi;
+}
+
+std::string rangeText(int64_t hi) {
+    return "[0, " + std::to_string(hi) + "]";
+}
+
+// The fields of one JSON object, with errors that say where: the node's name once it is
+// known, else the path from the document root ("blocks[2].inner_nodes[5]").
+class ObjectReader {
+public:
+    ObjectReader(const Json& object, std::string path) : j_(object), path_(std::move(path)) {
+        if (!j_.is_object())
+            fail("must be an object");
+    }
+
+    void setNode(std::string name) { node_ = std::move(name); }
+
+    [[noreturn]] void fail(const std::string& what) const {
+        if (node_.empty())
+            throw UserError(path_ + ": " + what);
+        throw UserError(what, {}, node_);
+    }
+    [[noreturn]] void failField(const char* key, const std::string& what) const {
+        fail("field '" + std::string(key) + "' " + what);
+    }
+
+    const Json& field(const char* key) const {
+        const auto it = j_.find(key);
+        if (it == j_.end())
+            fail("missing field '" + std::string(key) + "'");
+        return *it;
+    }
+    std::string string(const char* key) const {
+        const Json& v = field(key);
+        if (!v.is_string())
+            failField(key, "must be a string");
+        return v.get<std::string>();
+    }
+    const Json& array(const char* key) const {
+        const Json& v = field(key);
+        if (!v.is_array())
+            failField(key, "must be an array");
+        return v;
+    }
+    int64_t integer(const char* key, int64_t hi) const {
+        int64_t out = 0;
+        if (!toInt(field(key), hi, out))
+            failField(key, "must be an integer in " + rangeText(hi));
+        return out;
+    }
+    // A fixed-length array of integers in [0, hi].
+    template <size_t N> std::array<int64_t, N> integers(const char* key, int64_t hi) const {
+        const Json& v = field(key);
+        std::array<int64_t, N> out{};
+        const bool ok = v.is_array() && v.size() == N && [&] {
+            for (size_t i = 0; i < N; ++i)
+                if (!toInt(v[i], hi, out[i]))
+                    return false;
+            return true;
+        }();
+        if (!ok)
+            failField(key,
+                      "must be an array of " + std::to_string(N) + " integers in " + rangeText(hi));
+        return out;
+    }
+    template <typename Enum>
+    Enum enumeration(const char* key, std::optional<Enum> (*parse)(std::string_view),
+                     const char* allowed) const {
+        const std::optional<Enum> e = parse(string(key));
+        if (!e)
+            failField(key, std::string("must be one of ") + allowed);
+        return *e;
+    }
+    // Strict: an unknown field would be lost on writing, so it is an error, not a warning.
+    void allowOnly(std::initializer_list<const char*> keys) const {
+        for (const auto& item : j_.items()) {
+            bool known = false;
+            for (const char* k : keys)
+                known = known || item.key() == k;
+            if (!known)
+                fail("unknown field '" + item.key() + "'");
+        }
+    }
+
+private:
+    const Json& j_;
+    std::string path_;
+    std::string node_;
+};
+
+Hw readHw(const ObjectReader& r, const char* key) {
+    const auto v = r.integers<2>(key, ir::kMaxKernel);
+    return {v[0], v[1]};
+}
+
+std::vector<ir::Term> readInputs(const ObjectReader& r) {
+    const Json& terms = r.array("inputs");
+    std::vector<ir::Term> out;
+    out.reserve(terms.size());
+    for (size_t t = 0; t < terms.size(); ++t) {
+        if (!terms[t].is_array())
+            r.failField("inputs", "term " + std::to_string(t) + " must be an array of values");
+        ir::Term term;
+        term.reserve(terms[t].size());
+        for (const Json& v : terms[t]) {
+            ir::ValueRef ref;
+            const bool ok = v.is_array() && v.size() == 3 && v[0].is_string() &&
+                            toInt(v[1], ir::kMaxDim, ref.begin) &&
+                            toInt(v[2], ir::kMaxDim, ref.end);
+            if (!ok)
+                r.failField("inputs", "term " + std::to_string(t) +
+                                          " holds a value that is not [name, begin, end] with "
+                                          "begin and end in " +
+                                          rangeText(ir::kMaxDim));
+            ref.node = v[0].get<std::string>();
+            term.push_back(std::move(ref));
+        }
+        out.push_back(std::move(term));
+    }
+    return out;
+}
+
+Node readNode(const Json& j, const std::string& path) {
+    ObjectReader r(j, path);
+    Node n;
+    n.name = r.string("name");
+    r.setNode(n.name);
+    const std::string type = r.string("type");
+    const std::optional<NodeKind> kind = ir::nodeKindFromString(type);
+    if (!kind)
+        r.fail("unknown node type '" + type + "'");
+    n.kind = *kind;
+    n.hintName = r.string("hint_name");
+    if (n.kind != NodeKind::Placeholder && n.kind != NodeKind::Sequential)
+        n.inputs = readInputs(r);
+    const auto shape = r.integers<3>("output_shape", ir::kMaxDim);
+    n.outputShape = {shape[0], shape[1], shape[2]};
+
+    switch (n.kind) {
+    case NodeKind::Conv:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "out_channels", "kernel", "stride",
+                     "padding", "groups", "act", "output_shape"});
+        n.conv.outChannels = r.integer("out_channels", ir::kMaxDim);
+        n.conv.kernel = readHw(r, "kernel");
+        n.conv.stride = readHw(r, "stride");
+        n.conv.padding = readHw(r, "padding");
+        n.conv.groups = r.integer("groups", ir::kMaxDim);
+        n.conv.act = r.enumeration("act", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
+        break;
+    case NodeKind::Pool:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "pool_type", "kernel", "stride",
+                     "padding", "output_shape"});
+        n.pool.type =
+            r.enumeration("pool_type", &ir::poolTypeFromString, "max, avg, global_max, global_avg");
+        n.pool.kernel = readHw(r, "kernel");
+        n.pool.stride = readHw(r, "stride");
+        n.pool.padding = readHw(r, "padding");
+        break;
+    case NodeKind::Activation:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "act_type", "output_shape"});
+        n.activation =
+            r.enumeration("act_type", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
+        break;
+    case NodeKind::Element:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "op_type", "output_shape"});
+        n.element = r.enumeration("op_type", &ir::elementOpFromString, "add, mul");
+        break;
+    case NodeKind::Sequential: {
+        r.allowOnly({"type", "name", "hint_name", "nodes", "output_shape"});
+        const Json& nodes = r.array("nodes");
+        n.nodes.reserve(nodes.size());
+        for (size_t i = 0; i < nodes.size(); ++i)
+            n.nodes.push_back(readNode(nodes[i], path + ".nodes[" + std::to_string(i) + "]"));
+        break;
+    }
+    case NodeKind::Placeholder:
+        r.allowOnly({"type", "name", "hint_name", "output_shape"});
+        break;
+    case NodeKind::Identity:
+    case NodeKind::Relu:
+    case NodeKind::Opaque:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "output_shape"});
+        break;
+    }
+    return n;
+}
+
+// An array of arrays of operator names: the parts of a block, or the groups of a stage.
+std::vector<std::vector<std::string>> readNameLists(const Json& v, const ObjectReader& r,
+                                                    const char* key) {
+    std::vector<std::vector<std::string>> out;
+    for (const Json& list : v) {
+        if (!list.is_array())
+            r.failField(key, "must hold arrays of operator names");
+        std::vector<std::string> names;
+        names.reserve(list.size());
+        for (const Json& name : list) {
+            if (!name.is_string())
+                r.failField(key, "must hold arrays of operator names");
+            names.push_back(name.get<std::string>());
+        }
+        out.push_back(std::move(names));
+    }
+    return out;
+}
+
+ir::Block readBlock(const Json& j, size_t index, Dialect dialect) {
+    const std::string path = "blocks[" + std::to_string(index) + "]";
+    ObjectReader r(j, path);
+    if (dialect == Dialect::Native)
+        r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages", "parts"});
+    else
+        r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages"});
+    ir::Block b;
+    b.enterName = r.string("enter_name");
+    b.enterNode = readNode(r.field("enter_node"), path + ".enter_node");
+    const Json& inner = r.array("inner_nodes");
+    b.innerNodes.reserve(inner.size());
+    for (size_t i = 0; i < inner.size(); ++i)
+        b.innerNodes.push_back(
+            readNode(inner[i], path + ".inner_nodes[" + std::to_string(i) + "]"));
+    b.exitNode = readNode(r.field("exit_node"), path + ".exit_node");
+
+    const Json& stages = r.array("stages");
+    for (const Json& stage : stages) {
+        if (!stage.is_array())
+            r.failField("stages", "must hold stages, each an array of groups of operator names");
+        b.stages.push_back(readNameLists(stage, r, "stages"));
+    }
+    if (dialect == Dialect::Native)
+        b.parts = readNameLists(r.array("parts"), r, "parts");
+
+    return b;
+}
+
+// Full schedule verification belongs to the schedule module; here only names are checked, so
+// that nothing downstream meets an operator that does not exist.
+void checkStageNames(const ir::Block& b, size_t index) {
+    std::unordered_set<std::string> ops;
+    for (const Node* op : b.operators())
+        ops.insert(op->name);
+    for (size_t s = 0; s < b.stages.size(); ++s)
+        for (const ir::NameGroup& group : b.stages[s])
+            for (const std::string& name : group)
+                if (!ops.contains(name))
+                    throw UserError("block " + std::to_string(index) + ": stage " +
+                                    std::to_string(s) + " names '" + name +
+                                    "', which is not an operator of the block");
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+Json hwJson(const Hw& v) {
+    return Json::array({v.h, v.w});
+}
+
+Json inputsJson(const std::vector<ir::Term>& terms) {
+    Json out = Json::array();
+    for (const ir::Term& term : terms) {
+        Json t = Json::array();
+        for (const ir::ValueRef& v : term)
+            t.push_back(Json::array({Json(v.node), Json(v.begin), Json(v.end)}));
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+Json nodeToJson(const Node& n) {
+    Json j = Json::object();
+    j["type"] = std::string(ir::toString(n.kind));
+    j["name"] = n.name;
+    j["hint_name"] = n.hintName;
+    if (n.kind != NodeKind::Placeholder && n.kind != NodeKind::Sequential)
+        j["inputs"] = inputsJson(n.inputs);
+    switch (n.kind) {
+    case NodeKind::Conv:
+        j["out_channels"] = n.conv.outChannels;
+        j["kernel"] = hwJson(n.conv.kernel);
+        j["stride"] = hwJson(n.conv.stride);
+        j["padding"] = hwJson(n.conv.padding);
+        j["groups"] = n.conv.groups;
+        j["act"] = std::string(ir::toString(n.conv.act));
+        break;
+    case NodeKind::Pool:
+        j["pool_type"] = std::string(ir::toString(n.pool.type));
+        j["kernel"] = hwJson(n.pool.kernel);
+        j["stride"] = hwJson(n.pool.stride);
+        j["padding"] = hwJson(n.pool.padding);
+        break;
+    case NodeKind::Activation:
+        j["act_type"] = std::string(ir::toString(n.activation));
+        break;
+    case NodeKind::Element:
+        j["op_type"] = std::string(ir::toString(n.element));
+        break;
+    case NodeKind::Sequential: {
+        Json nodes = Json::array();
+        for (const Node& inner : n.nodes)
+            nodes.push_back(nodeToJson(inner));
+        j["nodes"] = std::move(nodes);
+        break;
+    }
+    case NodeKind::Identity:
+    case NodeKind::Relu:
+    case NodeKind::Placeholder:
+    case NodeKind::Opaque:
+        break;
+    }
+    j["output_shape"] = Json::array({n.outputShape.c, n.outputShape.h, n.outputShape.w});
+    return j;
+}
+
+template <typename Lists> Json nameListsJson(const Lists& lists) {
+    Json out = Json::array();
+    for (const auto& list : lists)
+        out.push_back(Json(list));
+    return out;
+}
+
+} // namespace
+
+Json graphToJson(const ir::Graph& graph, Dialect dialect) {
+    Json blocks = Json::array();
+    for (const ir::Block& b : graph.blocks) {
+        Json jb = Json::object();
+        jb["enter_name"] = b.enterName;
+        jb["enter_node"] = nodeToJson(b.enterNode);
+        Json inner = Json::array();
+        for (const Node& n : b.innerNodes)
+            inner.push_back(nodeToJson(n));
+        jb["inner_nodes"] = std::move(inner);
+        jb["exit_node"] = nodeToJson(b.exitNode);
+        jb["stages"] = nameListsJson(b.stages);
+        if (dialect == Dialect::Native)
+            jb["parts"] = nameListsJson(b.parts);
+        blocks.push_back(std::move(jb));
+    }
+    Json j = Json::object();
+    j["name"] = graph.name;
+    j["input"] = nodeToJson(graph.input);
+    j["blocks"] = std::move(blocks);
+    return j;
+}
+
+ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& source) {
+    try {
+        ObjectReader r(model, "the model object");
+        r.allowOnly({"name", "input", "blocks"});
+        ir::Graph g;
+        g.name = r.string("name");
+        g.input = readNode(r.field("input"), "input");
+        const Json& blocks = r.array("blocks");
+        g.blocks.reserve(blocks.size());
+        for (size_t i = 0; i < blocks.size(); ++i)
+            g.blocks.push_back(readBlock(blocks[i], i, dialect));
+
+        ir::validateAndInferShapes(g);
+        for (size_t i = 0; i < g.blocks.size(); ++i) {
+            checkStageNames(g.blocks[i], i);
+            if (!g.blocks[i].parts.empty())
+                ir::buildBlockDag(g.blocks[i]); // checks the parts cover every operator once
+        }
+        return g;
+    } catch (const UserError& e) {
+        throw e.inFile(source);
+    }
+}
+
+} // namespace ios::io::detail

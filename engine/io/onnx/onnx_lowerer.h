@@ -1,0 +1,171 @@
+// The lowering state shared by onnx_lowering.cpp (operator rules) and onnx_lowering_graph.cpp
+// (the walk over the graph, opaque operators, the output). Internal to engine/io/onnx.
+#pragma once
+
+#include "io/onnx/onnx_lowering.h"
+#include "util/error.h"
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ios::io::onnx::detail {
+
+using ir::ActType;
+using ir::NodeKind;
+using ir::Term;
+using ir::ValueRef;
+
+// How an ONNX data tensor relates to the IR values (`terms`) that hold its contents.
+enum class View {
+    Plain,    // [1, C, H, W] (or [1, C]) laid out as the terms
+    Padded,   // a Pad output: the terms unpadded, awaiting a Conv/Pool to take the padding
+    Flat,     // [1, C*H*W] of terms with spatial size termHw (Flatten/Reshape before a Gemm)
+    Reshaped, // an intermediate of a channel shuffle (Reshape → Transpose → Reshape)
+};
+
+struct Val {
+    View view = View::Plain;
+    std::vector<Term> terms;
+    ir::Hw termHw{1, 1};
+    std::vector<int64_t> dims;     // the ONNX dims of this tensor
+    std::vector<int64_t> origDims; // Reshaped: the 4-D dims of the terms
+    bool permuted = false;         // Reshaped: a Transpose moved channels
+    int irNode = -1;               // the terms are exactly this node's whole output
+    bool poisoned = false;         // produced by an unsupported operator (error mode)
+};
+
+inline int64_t width(const std::vector<Term>& terms) {
+    int64_t c = 0;
+    for (const Term& t : terms)
+        c += t.front().channels();
+    return c;
+}
+
+// Channels [lo, hi) of a concatenation of terms.
+std::vector<Term> sliceTerms(const std::vector<Term>& terms, int64_t lo, int64_t hi);
+
+// The IR activation an ONNX activation costs like (docs/onnx.md).
+ActType actFor(const std::string& op);
+
+class Lowerer {
+public:
+    Lowerer(const Model& m, const TensorTable& t, bool allowOpaque)
+        : model_(m), tensors_(t), allowOpaque_(allowOpaque) {
+        for (const Node& n : m.nodes)
+            for (const std::string& in : n.inputs)
+                if (!in.empty()) {
+                    ++uses_[in];
+                    consumers_[in].push_back(&n);
+                }
+        for (const std::string& o : m.outputs)
+            ++uses_[o];
+    }
+
+    Lowered run(const std::vector<size_t>& order, const std::string& dataInput);
+
+private:
+    const std::vector<int64_t>& dimsOf(const Node& n, const std::string& tensor) const {
+        auto it = tensors_.find(tensor);
+        if (it == tensors_.end() || !it->second.known)
+            throw UserError("cannot infer the shape of tensor '" + tensor + "' (" + n.opType +
+                                "); pass --input-shape for dynamic inputs",
+                            {}, n.name);
+        return it->second.dims;
+    }
+    const Val* data(const std::string& tensor) const {
+        auto it = vals_.find(tensor);
+        return it == vals_.end() ? nullptr : &it->second;
+    }
+    bool soleUse(const std::string& tensor) const {
+        auto it = uses_.find(tensor);
+        return it != uses_.end() && it->second == 1;
+    }
+    ir::TensorShape chw(const std::vector<int64_t>& d) const {
+        if (d.size() < 2)
+            return {d.empty() ? 1 : d[0], 1, 1};
+        int64_t w = 1;
+        for (size_t i = 3; i < d.size(); ++i)
+            w *= d[i];
+        return {d[1], d.size() > 2 ? d[2] : 1, w};
+    }
+
+    int add(ir::Node node, const std::string& base) {
+        std::string name = base.empty() ? "node" : base;
+        for (int k = 2; !names_.insert(name).second; ++k)
+            name = base + "_" + std::to_string(k);
+        node.name = name;
+        nodes_.push_back(std::move(node));
+        return static_cast<int>(nodes_.size()) - 1;
+    }
+    // A Plain value holding node `idx`'s whole output, with ONNX dims `dims`.
+    Val nodeVal(int idx, const std::vector<int64_t>& dims) const {
+        const ir::Node& n = nodes_[static_cast<size_t>(idx)];
+        Val v;
+        v.terms = {{ValueRef{n.name, 0, n.outputShape.c}}};
+        v.termHw = {n.outputShape.h, n.outputShape.w};
+        v.dims = dims;
+        v.irNode = idx;
+        if (dims.size() == 2)
+            v.view = View::Flat;
+        return v;
+    }
+    int newNode(const Node& src, NodeKind kind, std::vector<Term> inputs, const Val& like) {
+        ir::Node n;
+        n.kind = kind;
+        n.hintName = src.opType;
+        n.inputs = std::move(inputs);
+        n.outputShape = {width(n.inputs), like.termHw.h, like.termHw.w};
+        return add(std::move(n), src.name);
+    }
+    // A value whose terms form one term (materializing a concatenation as an identity node).
+    Term oneTerm(const Node& src, const Val& v) {
+        if (v.terms.size() == 1)
+            return v.terms.front();
+        const int idx = newNode(src, NodeKind::Identity, v.terms, v);
+        return nodeVal(idx, v.dims).terms.front();
+    }
+    // `like` with its terms replaced by node idx's output.
+    Val replaced(const Val& like, int idx) const {
+        Val v = like;
+        v.terms = nodeVal(idx, like.dims).terms;
+        v.irNode = idx;
+        return v;
+    }
+    ir::Node& irNode(const Val& v) { return nodes_[static_cast<size_t>(v.irNode)]; }
+
+    // Smallest symmetric IR padding giving the ONNX output extent (asymmetric pads, ceil_mode,
+    // auto_pad and dilation all reduce to this; docs/onnx.md).
+    int64_t fitPadding(const Node& n, int64_t in, int64_t out, int64_t k, int64_t s) const {
+        const int64_t need = (out - 1) * s + k - in;
+        const int64_t p = need <= 0 ? 0 : (need + 1) / 2;
+        if ((in + 2 * p - k) / s + 1 != out)
+            throw UserError("padding of " + n.opType +
+                                " cannot be expressed symmetrically "
+                                "(input " +
+                                std::to_string(in) + ", output " + std::to_string(out) +
+                                ", kernel " + std::to_string(k) + ", stride " + std::to_string(s) +
+                                ")",
+                            {}, n.name);
+        return p;
+    }
+
+    bool lowerNode(const Node& n, const std::vector<const Val*>& in);
+    bool lowerWindow(const Node& n, const Val& x);
+    bool lowerActivation(const Node& n, const Val& x);
+    bool lowerBinary(const Node& n, const std::vector<const Val*>& in);
+    bool lowerShapeOp(const Node& n, const Val& x);
+    void opaque(const Node& n, const std::vector<const Val*>& in, const std::string& why);
+
+    const Model& model_;
+    const TensorTable& tensors_;
+    bool allowOpaque_;
+    std::unordered_map<std::string, int> uses_;
+    std::unordered_map<std::string, std::vector<const Node*>> consumers_;
+    std::unordered_map<std::string, Val> vals_;
+    std::vector<ir::Node> nodes_;
+    std::unordered_set<std::string> names_;
+    std::map<std::string, std::vector<std::string>> unsupported_; // op → node names
+};
+
+} // namespace ios::io::onnx::detail

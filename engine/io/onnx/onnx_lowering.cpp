@@ -1,0 +1,255 @@
+#include "io/onnx/onnx_lowerer.h"
+
+#include <algorithm>
+
+namespace ios::io::onnx::detail {
+
+std::vector<Term> sliceTerms(const std::vector<Term>& terms, int64_t lo, int64_t hi) {
+    std::vector<Term> out;
+    int64_t off = 0;
+    for (const Term& t : terms) {
+        const int64_t w = t.front().channels();
+        const int64_t a = std::max(lo, off), b = std::min(hi, off + w);
+        if (a < b) {
+            Term cut;
+            for (const ValueRef& v : t)
+                cut.push_back({v.node, v.begin + (a - off), v.begin + (b - off)});
+            out.push_back(std::move(cut));
+        }
+        off += w;
+    }
+    return out;
+}
+
+ActType actFor(const std::string& op) {
+    if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Softmax")
+        return ActType::Sigmoid; // one transcendental-ish op per element (docs/onnx.md)
+    if (op == "Tanh")
+        return ActType::Tanh;
+    return ActType::Relu; // Relu, Clip (ReLU6), LeakyRelu: one compare per element
+}
+
+bool Lowerer::lowerWindow(const Node& n, const Val& x) {
+    const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
+    const std::string& op = n.opType;
+    const bool reduce = op == "ReduceMean" || op == "ReduceMax"; // keepdims=0 gives [1, C]
+    if ((out.size() != 4 && !(reduce && out.size() == 2)) || x.dims.size() != 4 ||
+        (x.view != View::Plain && x.view != View::Padded))
+        return false;
+    ir::Node node;
+    node.hintName = op;
+    node.inputs = x.terms;
+    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || reduce) {
+        if (x.view != View::Plain)
+            return false;
+        node.kind = NodeKind::Pool;
+        node.pool.type = (op == "GlobalMaxPool" || op == "ReduceMax") ? ir::PoolType::GlobalMax
+                                                                      : ir::PoolType::GlobalAvg;
+        node.pool.kernel = x.termHw; // as the IOS files write global pools
+    } else {
+        std::vector<int64_t> k = n.attrInts("kernel_shape"), s = n.attrInts("strides");
+        if (op == "Conv")
+            k.assign(dimsOf(n, n.inputs.at(1)).begin() + 2, dimsOf(n, n.inputs.at(1)).end());
+        s.resize(2, 1);
+        if (k.size() != 2)
+            return false;
+        const ir::Hw kernel{k[0], k[1]}, stride{s[0], s[1]};
+        const ir::Hw pad{fitPadding(n, x.termHw.h, out[2], kernel.h, stride.h),
+                         fitPadding(n, x.termHw.w, out[3], kernel.w, stride.w)};
+        if (op == "Conv") {
+            node.kind = NodeKind::Conv;
+            node.conv = {out[1], kernel, stride, pad, n.attrInt("group", 1), ActType::Identity};
+        } else {
+            node.kind = NodeKind::Pool;
+            node.pool = {op == "MaxPool" ? ir::PoolType::Max : ir::PoolType::Avg, kernel, stride,
+                         pad};
+        }
+    }
+    node.outputShape = chw(out);
+    vals_[n.outputs[0]] = nodeVal(add(std::move(node), n.name), out);
+    return true;
+}
+
+bool Lowerer::lowerActivation(const Node& n, const Val& x) {
+    const std::string& out = n.outputs.at(0);
+    if (n.opType == "BatchNormalization") {
+        if (n.outputs.size() > 1 && !n.outputs[1].empty())
+            return false; // training mode
+        if (x.irNode >= 0 && soleUse(n.inputs[0]) && irNode(x).kind == NodeKind::Conv &&
+            irNode(x).conv.act == ActType::Identity) {
+            vals_[out] = x; // folded into the conv's weights and bias
+            return true;
+        }
+        // A standalone BatchNormalization (after a concat, as in DenseNet): a per-channel
+        // affine map, one element-wise operator (docs/onnx.md).
+        const int idx = newNode(n, NodeKind::Activation, x.terms, x);
+        nodes_[static_cast<size_t>(idx)].activation = ActType::Identity;
+        vals_[out] = replaced(x, idx);
+        return true;
+    }
+    const ActType act = actFor(n.opType);
+    if (x.irNode >= 0 && soleUse(n.inputs[0])) {
+        ir::Node& p = irNode(x);
+        if (p.kind == NodeKind::Conv && p.conv.act == ActType::Identity) {
+            p.conv.act = act;
+            vals_[out] = x;
+            return true;
+        }
+        if (p.kind == NodeKind::Activation && p.activation == ActType::Identity) {
+            p.activation = act;
+            vals_[out] = x;
+            return true;
+        }
+        if (p.kind == NodeKind::Identity && p.inputs.size() == 1 && act == ActType::Relu) {
+            p.kind = NodeKind::Relu; // relu(a + b): the sum and the ReLU are one operator
+            vals_[out] = x;
+            return true;
+        }
+    }
+    const int idx =
+        newNode(n, act == ActType::Relu ? NodeKind::Relu : NodeKind::Activation, x.terms, x);
+    if (act != ActType::Relu)
+        nodes_[static_cast<size_t>(idx)].activation = act;
+    vals_[out] = replaced(x, idx);
+    return true;
+}
+
+bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
+    const std::string& op = n.opType;
+    const std::string& out = n.outputs.at(0);
+    std::vector<const Val*> operands;
+    for (const Val* v : in)
+        if (v != nullptr)
+            operands.push_back(v);
+    for (const Val* v : operands)
+        if (v->view != View::Plain && v->view != View::Flat)
+            return false;
+    if (operands.size() == 1) { // data ⊙ constant: bias, scale (e.g. a decomposed HardSwish)
+        const Val& x = *operands.front();
+        const std::string& xName = in[0] != nullptr ? n.inputs[0] : n.inputs[1];
+        if (x.dims != dimsOf(n, out))
+            return false;
+        if (x.irNode >= 0 && soleUse(xName) && irNode(x).kind == NodeKind::Conv &&
+            irNode(x).conv.act == ActType::Identity && (op == "Add" || op == "Sub")) {
+            vals_[out] = x; // a bias: folded into the conv
+            return true;
+        }
+        const int idx = newNode(n, NodeKind::Activation, x.terms, x);
+        nodes_[static_cast<size_t>(idx)].activation = ActType::Identity;
+        vals_[out] = replaced(x, idx);
+        return true;
+    }
+    const bool mul = op == "Mul" || op == "Div";
+    // SiLU / Swish, x * sigmoid(x) after a conv: fused into the conv as one activation.
+    if (op == "Mul" && operands.size() == 2) {
+        for (int k = 0; k < 2; ++k) {
+            const Val& x = *operands[static_cast<size_t>(k)];
+            const Val& s = *operands[static_cast<size_t>(1 - k)];
+            if (x.irNode < 0 || s.irNode < 0 || irNode(x).kind != NodeKind::Conv ||
+                irNode(x).conv.act != ActType::Identity || irNode(s).kind != NodeKind::Activation ||
+                irNode(s).activation != ActType::Sigmoid || irNode(s).inputs != x.terms ||
+                uses_[n.inputs[static_cast<size_t>(1 - k)]] != 1 ||
+                uses_[n.inputs[static_cast<size_t>(k)]] != 2)
+                continue;
+            irNode(x).conv.act = ActType::Sigmoid; // the sigmoid node is now unused (dropped)
+            vals_[out] = x;
+            return true;
+        }
+    }
+    const std::vector<int64_t>& outDims = dimsOf(n, out);
+    Term term;
+    const Val* big = operands.front();
+    for (const Val* v : operands) {
+        if (v->dims != outDims && !(v->termHw == ir::Hw{1, 1} && chw(v->dims).c == chw(outDims).c))
+            return false; // only same shapes or a per-channel [1, C, 1, 1] broadcast
+        if (v->dims == outDims)
+            big = v;
+    }
+    for (const Val* v : operands)
+        if (v != big) {
+            const Term t = oneTerm(n, *v);
+            term.insert(term.end(), t.begin(), t.end());
+        }
+    const Term t = oneTerm(n, *big);
+    term.insert(term.end(), t.begin(), t.end()); // the full-size value last (metrics)
+    const bool broadcast = std::any_of(operands.begin(), operands.end(),
+                                       [&](const Val* v) { return v->dims != outDims; });
+    const NodeKind kind = mul || broadcast ? NodeKind::Element : NodeKind::Identity;
+    const int idx = newNode(n, kind, {term}, *big);
+    nodes_[static_cast<size_t>(idx)].element = mul ? ir::ElementOp::Mul : ir::ElementOp::Add;
+    vals_[out] = replaced(*big, idx);
+    return true;
+}
+
+bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
+    const std::string& op = n.opType;
+    const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
+    Val v = x;
+    v.dims = out;
+    if (op == "Identity" || op == "Dropout" || op == "Cast" || out == x.dims) {
+        if (x.view == View::Reshaped && out == x.origDims && !x.permuted)
+            v.view = View::Plain; // reshaped there and back
+        vals_[n.outputs[0]] = v;
+        return true;
+    }
+    if (op == "Flatten" || op == "Reshape") {
+        if ((x.view == View::Plain || x.view == View::Flat) && out.size() == 2 && out[0] == 1) {
+            v.view = View::Flat; // the classifier head's flatten
+            vals_[n.outputs[0]] = v;
+            return true;
+        }
+        if (op == "Reshape" && x.view == View::Plain && x.dims.size() == 4 && out.size() > 2) {
+            v.view = View::Reshaped;
+            v.origDims = x.dims;
+            vals_[n.outputs[0]] = v;
+            return true;
+        }
+        if (op == "Reshape" && x.view == View::Reshaped && out == x.origDims) {
+            // Channel shuffle: a channel permutation, lowered as one copy (docs/onnx.md).
+            Val plain = x;
+            plain.view = View::Plain;
+            plain.dims = out;
+            vals_[n.outputs[0]] = replaced(plain, newNode(n, NodeKind::Identity, x.terms, plain));
+            return true;
+        }
+        return false;
+    }
+    if (op == "Transpose" && x.view == View::Reshaped) {
+        v.permuted = true;
+        vals_[n.outputs[0]] = v;
+        return true;
+    }
+    if ((op == "Slice" || op == "Split") && x.view == View::Plain && x.dims.size() >= 2) {
+        // Channel ranges; every other axis must be kept whole.
+        for (size_t o = 0; o < n.outputs.size(); ++o) {
+            if (n.outputs[o].empty())
+                continue;
+            const std::vector<int64_t>& od = dimsOf(n, n.outputs[o]);
+            int64_t begin = 0;
+            if (op == "Slice") {
+                const auto r = sliceRanges(n, x.dims, tensors_);
+                if (!r || (*r)[1].step != 1)
+                    return false;
+                begin = (*r)[1].begin;
+            } else {
+                const int64_t axis = n.attrInt("axis", 0);
+                if (axis != 1 && axis != 1 - static_cast<int64_t>(x.dims.size()))
+                    return false;
+                for (size_t p = 0; p < o; ++p)
+                    begin += dimsOf(n, n.outputs[p])[1];
+            }
+            for (size_t a = 0; a < od.size(); ++a)
+                if (a != 1 && od[a] != x.dims[a])
+                    return false;
+            Val part = x;
+            part.dims = od;
+            part.terms = sliceTerms(x.terms, begin, begin + od[1]);
+            part.irNode = -1;
+            vals_[n.outputs[o]] = part;
+        }
+        return true;
+    }
+    return false;
+}
+
+} // namespace ios::io::onnx::detail

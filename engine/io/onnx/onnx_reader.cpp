@@ -1,0 +1,219 @@
+// ModelProto → onnx::Model with Debian's libonnx protobuf classes (libonnx_proto). Without
+// them (IOS_WITH_ONNX=OFF or not found) readModel() reports that the build lacks ONNX.
+#include "io/onnx/onnx_model.h"
+#include "util/error.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#ifdef IOS_HAVE_ONNX
+#include <onnx/onnx_pb.h>
+#endif
+
+namespace ios::io::onnx {
+
+int64_t Tensor::elements() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+        n = (d <= 0) ? 0 : (n > std::numeric_limits<int64_t>::max() / d ? -1 : n * d);
+    return n;
+}
+
+const Attribute* Node::attr(std::string_view attrName) const {
+    for (const Attribute& a : attrs)
+        if (a.name == attrName)
+            return &a;
+    return nullptr;
+}
+
+int64_t Node::attrInt(std::string_view attrName, int64_t fallback) const {
+    const Attribute* a = attr(attrName);
+    return a ? a->i : fallback;
+}
+
+std::vector<int64_t> Node::attrInts(std::string_view attrName) const {
+    const Attribute* a = attr(attrName);
+    return a ? a->ints : std::vector<int64_t>{};
+}
+
+std::string Node::attrString(std::string_view attrName, std::string fallback) const {
+    const Attribute* a = attr(attrName);
+    return a ? a->s : fallback;
+}
+
+std::string Node::label() const {
+    return "'" + name + "' (" + (domain.empty() ? "" : domain + "::") + opType + ")";
+}
+
+#ifdef IOS_HAVE_ONNX
+
+bool supportAvailable() {
+    return true;
+}
+
+namespace {
+
+namespace pb = ::onnx;
+
+template <typename T> std::optional<T> readRaw(const std::string& raw, size_t i) {
+    T v;
+    if ((i + 1) * sizeof(T) > raw.size())
+        return std::nullopt;
+    std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T)); // ONNX raw data is little-endian
+    return v;
+}
+
+// An integral double that fits int64 (shape constants stored as floats), else nullopt.
+std::optional<int64_t> integral(double v) {
+    if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 9.0e18)
+        return std::nullopt;
+    return static_cast<int64_t>(v);
+}
+
+Tensor readTensor(const pb::TensorProto& t, const std::string& where) {
+    Tensor out;
+    out.dataType = t.data_type();
+    for (int64_t d : t.dims()) {
+        if (d < 0)
+            throw UserError("tensor '" + t.name() + "' of " + where + " has a negative dimension");
+        out.dims.push_back(d);
+    }
+    const int64_t n = out.elements();
+    if (n < 0)
+        throw UserError("tensor '" + t.name() + "' of " + where + " is impossibly large");
+    if (n > kMaxFoldedElements || t.data_location() == pb::TensorProto::EXTERNAL)
+        return out; // weights: only their dims matter
+    std::vector<int64_t> values;
+    const std::string& raw = t.raw_data();
+    for (int64_t i = 0; i < n; ++i) {
+        const auto k = static_cast<size_t>(i);
+        std::optional<int64_t> v;
+        switch (out.dataType) {
+        case kInt64:
+            v = t.has_raw_data() ? readRaw<int64_t>(raw, k)
+                : k < static_cast<size_t>(t.int64_data_size())
+                    ? std::optional<int64_t>(t.int64_data(static_cast<int>(k)))
+                    : std::nullopt;
+            break;
+        case kInt32:
+            if (t.has_raw_data()) {
+                if (auto r = readRaw<int32_t>(raw, k))
+                    v = *r;
+            } else if (k < static_cast<size_t>(t.int32_data_size())) {
+                v = t.int32_data(static_cast<int>(k));
+            }
+            break;
+        case kFloat:
+            if (t.has_raw_data()) {
+                if (auto r = readRaw<float>(raw, k))
+                    v = integral(*r);
+            } else if (k < static_cast<size_t>(t.float_data_size())) {
+                v = integral(t.float_data(static_cast<int>(k)));
+            }
+            break;
+        case kDouble:
+            if (t.has_raw_data()) {
+                if (auto r = readRaw<double>(raw, k))
+                    v = integral(*r);
+            } else if (k < static_cast<size_t>(t.double_data_size())) {
+                v = integral(t.double_data(static_cast<int>(k)));
+            }
+            break;
+        default:
+            return out;
+        }
+        if (!v)
+            return out; // missing data (weight-less file) or a non-integral float
+        values.push_back(*v);
+    }
+    out.ints = std::move(values);
+    return out;
+}
+
+ValueInfo readValueInfo(const pb::ValueInfoProto& v) {
+    ValueInfo out;
+    out.name = v.name();
+    if (!v.has_type() || !v.type().has_tensor_type())
+        return out;
+    const pb::TypeProto_Tensor& tt = v.type().tensor_type();
+    out.elemType = tt.elem_type();
+    if (!tt.has_shape())
+        return out;
+    out.hasShape = true;
+    for (const pb::TensorShapeProto_Dimension& d : tt.shape().dim())
+        out.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    return out;
+}
+
+Attribute readAttribute(const pb::AttributeProto& a, const std::string& where) {
+    Attribute out;
+    out.name = a.name();
+    out.type = a.type();
+    out.i = a.i();
+    out.f = a.f();
+    out.s = a.s();
+    out.ints.assign(a.ints().begin(), a.ints().end());
+    if (a.has_t())
+        out.t = readTensor(a.t(), where);
+    return out;
+}
+
+} // namespace
+
+Model readModel(std::string_view bytes) {
+    if (bytes.empty())
+        throw UserError("empty file: not an ONNX model");
+    if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+        throw UserError("file is too large for an ONNX model (over 2 GiB)");
+    pb::ModelProto proto;
+    if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw UserError("not an ONNX model: the protobuf data is malformed or truncated");
+    if (!proto.has_graph() || proto.graph().node_size() == 0)
+        throw UserError("not an ONNX model: it has no graph nodes");
+
+    Model m;
+    for (const pb::OperatorSetIdProto& o : proto.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx")
+            m.opset = o.version();
+    const pb::GraphProto& g = proto.graph();
+    m.graphName = g.name();
+    m.nodes.reserve(static_cast<size_t>(g.node_size()));
+    for (const pb::NodeProto& n : g.node()) {
+        Node node;
+        node.name = n.name();
+        node.opType = n.op_type();
+        node.domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
+        node.inputs.assign(n.input().begin(), n.input().end());
+        node.outputs.assign(n.output().begin(), n.output().end());
+        const std::string where = "node '" + n.name() + "'";
+        for (const pb::AttributeProto& a : n.attribute())
+            node.attrs.push_back(readAttribute(a, where));
+        m.nodes.push_back(std::move(node));
+    }
+    for (const pb::TensorProto& t : g.initializer())
+        m.initializers[t.name()] = readTensor(t, "the initializers");
+    for (const pb::ValueInfoProto& v : g.input())
+        m.inputs.push_back(readValueInfo(v));
+    for (const pb::ValueInfoProto& v : g.output())
+        m.outputs.push_back(v.name());
+    for (const pb::ValueInfoProto& v : g.value_info())
+        m.valueInfo[v.name()] = readValueInfo(v);
+    return m;
+}
+
+#else // no ONNX library in this build
+
+bool supportAvailable() {
+    return false;
+}
+
+Model readModel(std::string_view) {
+    throw UserError("this build has no ONNX support (built without ONNX support: install "
+                    "libonnx-dev, libprotobuf-dev and protobuf-compiler, then reconfigure with "
+                    "-DIOS_WITH_ONNX=ON)");
+}
+
+#endif
+
+} // namespace ios::io::onnx

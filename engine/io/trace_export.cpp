@@ -1,0 +1,161 @@
+#include "io/trace_export.h"
+
+#include "io/file_util.h"
+#include "io/json_text.h"
+#include "io/trace_format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ios::io {
+
+namespace {
+
+using trace::kPid;
+using trace::kStageTid;
+
+// Nanosecond resolution keeps the files small and identical across runs and platforms.
+double roundUs(double us) {
+    return std::round(us * 1000.0) / 1000.0;
+}
+double roundPct(double fraction) {
+    return std::round(fraction * 1000.0) / 10.0;
+}
+
+std::string stageName(const schedule::TimelineStage& s) {
+    std::string name = "block " + std::to_string(s.block) + " stage " + std::to_string(s.stage);
+    if (s.kind == schedule::StageKind::Merge)
+        return name + trace::kMergeSuffix;
+    return name + " (" + std::to_string(s.groups) + (s.groups == 1 ? " group)" : " groups)");
+}
+
+Json metadata(const char* what, int tid, const std::string& name) {
+    Json e;
+    e["name"] = what;
+    e["ph"] = "M";
+    e["pid"] = kPid;
+    e["tid"] = tid;
+    e["args"] = Json{{"name", name}};
+    return e;
+}
+
+Json complete(const std::string& name, const char* category, double start, double end, int tid) {
+    Json e;
+    e["name"] = name;
+    e["cat"] = category;
+    e["ph"] = "X";
+    e["ts"] = roundUs(start);
+    e["dur"] = roundUs(end) - roundUs(start);
+    e["pid"] = kPid;
+    e["tid"] = tid;
+    return e;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+} // namespace
+
+std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info) {
+    Json events = Json::array();
+    events.push_back(
+        metadata("process_name", kStageTid,
+                 tl.device + " (" + info.source + ", batch " + std::to_string(tl.batch) + ")"));
+    events.push_back(metadata("thread_name", kStageTid, "stages"));
+    for (int s = 0; s < tl.streams; ++s)
+        events.push_back(metadata("thread_name", s + 1, "stream " + std::to_string(s)));
+
+    for (const schedule::TimelineStage& s : tl.stages) {
+        Json e = complete(stageName(s), trace::kStageCategory, s.startUs, s.endUs, kStageTid);
+        e["args"] = Json{{"block", s.block},
+                         {"stage", s.stage},
+                         {"groups", s.groups},
+                         {trace::kActiveSmPct, roundPct(s.meanActiveSmFraction)},
+                         {trace::kWarpOccupancyPct, roundPct(s.meanWarpOccupancy)},
+                         {trace::kFlopUtilisationPct, roundPct(s.meanFlopUtilisation)}};
+        events.push_back(std::move(e));
+    }
+    // Per stream in time order (kernels of one stream never overlap).
+    for (int stream = 0; stream < tl.streams; ++stream) {
+        for (const schedule::TimelineKernel& k : tl.kernels) {
+            if (k.stream != stream)
+                continue;
+            Json e = complete(k.opName + ": " + k.kernel, trace::kKernelCategory, k.startUs,
+                              k.endUs, stream + 1);
+            e["args"] = Json{{"op", k.opName},
+                             {"kernel", k.kernel},
+                             {"ctas", k.ctas},
+                             {"block", k.block},
+                             {"stage", k.stage}};
+            events.push_back(std::move(e));
+        }
+    }
+    const bool measured = info.source == trace::kMeasuredSource;
+    for (const schedule::TimelineSample& u : tl.samples) {
+        Json e;
+        if (measured) { // PM sampling gives active warps only (% of the peak per SM)
+            e["name"] = trace::kMeasuredCounter;
+            e["ph"] = "C";
+            e["ts"] = roundUs(u.timeUs);
+            e["pid"] = kPid;
+            e["args"] = Json{{trace::kActiveWarpsPct, roundPct(u.warpOccupancy)}};
+            events.push_back(std::move(e));
+            continue;
+        }
+        e["name"] = trace::kSimulatedCounter;
+        e["ph"] = "C";
+        e["ts"] = roundUs(u.timeUs);
+        e["pid"] = kPid;
+        e["args"] = Json{{trace::kActiveSmPct,
+                          roundPct(static_cast<double>(u.activeSms) / std::max(1, tl.smCount))},
+                         {trace::kWarpOccupancyPct, roundPct(u.warpOccupancy)},
+                         {trace::kFlopUtilisationPct, roundPct(u.flopUtilisation)}};
+        events.push_back(std::move(e));
+    }
+
+    Json doc;
+    doc["traceEvents"] = std::move(events);
+    doc["displayTimeUnit"] = "ms";
+    doc["otherData"] = Json{{"generator", "ios-sched (IOS Explorer)"},
+                            {"model", info.model},
+                            {"strategy", info.strategy},
+                            {"source", info.source},
+                            {"device", tl.device},
+                            {"batch", tl.batch},
+                            {"latency_ms", roundUs(tl.latencyUs) / 1000.0}};
+    return dumpPythonStyle(doc) + "\n";
+}
+
+std::string timelineCsv(const schedule::Timeline& tl) {
+    std::string out = "kind,block,stage,stream,op,kernel,ctas,start_us,end_us,active_sm_pct,"
+                      "warp_occupancy_pct,flop_utilisation_pct\n";
+    for (const schedule::TimelineStage& s : tl.stages) {
+        out += "stage," + std::to_string(s.block) + "," + std::to_string(s.stage) + ",,," +
+               (s.kind == schedule::StageKind::Merge ? "merge" : "parallel") + "," + "," +
+               fixed(s.startUs, 3) + "," + fixed(s.endUs, 3) + "," +
+               fixed(100 * s.meanActiveSmFraction, 1) + "," + fixed(100 * s.meanWarpOccupancy, 1) +
+               "," + fixed(100 * s.meanFlopUtilisation, 1) + "\n";
+    }
+    for (const schedule::TimelineKernel& k : tl.kernels) {
+        // Operator names are IOS node names (no commas in the bundled models); quote anyway.
+        std::string op = k.opName;
+        for (size_t p = op.find('"'); p != std::string::npos; p = op.find('"', p + 2))
+            op.insert(p, "\"");
+        out += "kernel," + std::to_string(k.block) + "," + std::to_string(k.stage) + "," +
+               std::to_string(k.stream) + ",\"" + op + "\"," + k.kernel + "," +
+               std::to_string(k.ctas) + "," + fixed(k.startUs, 3) + "," + fixed(k.endUs, 3) +
+               ",,,\n";
+    }
+    return out;
+}
+
+void writeTimeline(const std::filesystem::path& path, const schedule::Timeline& timeline,
+                   const TraceInfo& info) {
+    const bool csv = path.extension() == ".csv";
+    writeFileAtomically(path, csv ? timelineCsv(timeline) : chromeTraceJson(timeline, info));
+}
+
+} // namespace ios::io

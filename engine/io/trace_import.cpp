@@ -1,0 +1,191 @@
+#include "io/trace_import.h"
+
+#include "io/file_util.h"
+#include "io/json_text.h"
+#include "io/trace_format.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace ios::io {
+
+namespace {
+
+// See trace_import.h: the exported percentage has 0.1 % steps.
+constexpr int kPerMille = 1000;
+// Far more streams than any schedule uses; guards the vector sizes against hostile tids.
+constexpr int kMaxStreams = 4096;
+
+class Reader {
+public:
+    explicit Reader(const std::string& source) : source_(source) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw UserError("invalid Chrome trace: " + what, source_);
+    }
+
+    double number(const Json& object, const char* key, size_t event) const {
+        const auto it = object.find(key);
+        if (it == object.end() || !it->is_number())
+            fail("event " + std::to_string(event) + ": \"" + key + "\" must be a number");
+        const double v = it->get<double>();
+        if (!std::isfinite(v))
+            fail("event " + std::to_string(event) + ": \"" + key + "\" is not finite");
+        return v;
+    }
+    double optionalNumber(const Json& object, const char* key, size_t event) const {
+        return object.contains(key) ? number(object, key, event) : 0.0;
+    }
+    int integer(const Json& object, const char* key, size_t event) const {
+        const double v = number(object, key, event);
+        if (v != std::floor(v) || v < 0 || v > 1e9)
+            fail("event " + std::to_string(event) + ": \"" + key +
+                 "\" must be a non-negative integer");
+        return static_cast<int>(v);
+    }
+    std::string string(const Json& object, const char* key, size_t event) const {
+        const auto it = object.find(key);
+        if (it == object.end() || !it->is_string())
+            fail("event " + std::to_string(event) + ": \"" + key + "\" must be a string");
+        return it->get<std::string>();
+    }
+    const Json& args(const Json& e, size_t event) const {
+        const auto it = e.find("args");
+        if (it == e.end() || !it->is_object())
+            fail("event " + std::to_string(event) + ": \"args\" must be an object");
+        return *it;
+    }
+
+private:
+    const std::string& source_;
+};
+
+void readComplete(const Reader& r, const Json& e, size_t i, schedule::Timeline& tl) {
+    const std::string cat = r.string(e, "cat", i);
+    const double start = r.number(e, "ts", i);
+    const double dur = r.number(e, "dur", i);
+    if (dur < 0)
+        r.fail("event " + std::to_string(i) + ": negative \"dur\"");
+    const int tid = r.integer(e, "tid", i);
+    const Json& a = r.args(e, i);
+    if (cat == trace::kStageCategory) {
+        schedule::TimelineStage s;
+        s.block = r.integer(a, "block", i);
+        s.stage = r.integer(a, "stage", i);
+        s.groups = r.integer(a, "groups", i);
+        const std::string name = r.string(e, "name", i);
+        const std::string_view merge = trace::kMergeSuffix;
+        s.kind = name.size() >= merge.size() &&
+                         name.compare(name.size() - merge.size(), merge.size(), merge) == 0
+                     ? schedule::StageKind::Merge
+                     : schedule::StageKind::Parallel;
+        s.startUs = start;
+        s.endUs = start + dur;
+        s.meanActiveSmFraction = r.optionalNumber(a, trace::kActiveSmPct, i) / 100.0;
+        s.meanWarpOccupancy = r.optionalNumber(a, trace::kWarpOccupancyPct, i) / 100.0;
+        s.meanFlopUtilisation = r.optionalNumber(a, trace::kFlopUtilisationPct, i) / 100.0;
+        tl.stages.push_back(s);
+    } else if (cat == trace::kKernelCategory) {
+        if (tid <= trace::kStageTid || tid > kMaxStreams)
+            r.fail("event " + std::to_string(i) + ": kernel on tid " + std::to_string(tid) +
+                   " (streams are tids 1.." + std::to_string(kMaxStreams) + ")");
+        schedule::TimelineKernel k;
+        k.stream = tid - trace::kStageTid - 1;
+        k.block = r.integer(a, "block", i);
+        k.stage = r.integer(a, "stage", i);
+        k.op = -1;
+        k.opName = r.string(a, "op", i);
+        k.kernel = r.string(a, "kernel", i);
+        k.ctas = static_cast<int64_t>(r.integer(a, "ctas", i));
+        k.startUs = start;
+        k.endUs = start + dur;
+        tl.kernels.push_back(std::move(k));
+        tl.streams = std::max(tl.streams, k.stream + 1);
+    } // other categories are not ours: a trace may be annotated by other tools
+}
+
+void readCounter(const Reader& r, const Json& e, size_t i, schedule::Timeline& tl) {
+    const Json& a = r.args(e, i);
+    schedule::TimelineSample u;
+    u.timeUs = r.number(e, "ts", i);
+    if (a.contains(trace::kActiveWarpsPct)) { // measured: PM sampling of active warps only
+        u.warpOccupancy = r.number(a, trace::kActiveWarpsPct, i) / 100.0;
+    } else {
+        u.activeSms = static_cast<int>(std::lround(r.number(a, trace::kActiveSmPct, i) * 10.0));
+        u.warpOccupancy = r.optionalNumber(a, trace::kWarpOccupancyPct, i) / 100.0;
+        u.flopUtilisation = r.optionalNumber(a, trace::kFlopUtilisationPct, i) / 100.0;
+    }
+    tl.samples.push_back(u);
+}
+
+} // namespace
+
+schedule::Timeline parseChromeTrace(std::string_view text, const std::string& source,
+                                    TraceInfo* info) {
+    const Json doc = parseJsonText(text, source);
+    const Reader r(source);
+    if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
+        r.fail("expected an object with a \"traceEvents\" array");
+
+    schedule::Timeline tl;
+    tl.smCount = kPerMille;
+    TraceInfo meta;
+    if (const auto other = doc.find("otherData"); other != doc.end() && other->is_object()) {
+        auto str = [&](const char* key) {
+            const auto it = other->find(key);
+            return it != other->end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        meta.model = str("model");
+        meta.strategy = str("strategy");
+        if (const std::string s = str("source"); !s.empty())
+            meta.source = s;
+        tl.device = str("device");
+        if (const auto b = other->find("batch"); b != other->end() && b->is_number_integer())
+            tl.batch = std::max(1, b->get<int>());
+        if (const auto l = other->find("latency_ms"); l != other->end() && l->is_number())
+            tl.latencyUs = l->get<double>() * 1000.0;
+    }
+
+    const Json& events = doc["traceEvents"];
+    for (size_t i = 0; i < events.size(); ++i) {
+        const Json& e = events[i];
+        if (!e.is_object())
+            r.fail("event " + std::to_string(i) + " is not an object");
+        const std::string ph = r.string(e, "ph", i);
+        if (ph == "X")
+            readComplete(r, e, i, tl);
+        else if (ph == "C")
+            readCounter(r, e, i, tl);
+        // "M" metadata only names the tracks; the layout is fixed (tid 0 = stages).
+    }
+
+    // Kernels: stage by stage in issue order (the Timeline's order), i.e. by start time.
+    std::stable_sort(tl.kernels.begin(), tl.kernels.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.startUs, a.stream) < std::tie(b.startUs, b.stream);
+    });
+    std::stable_sort(tl.stages.begin(), tl.stages.end(),
+                     [](const auto& a, const auto& b) { return a.startUs < b.startUs; });
+    std::stable_sort(tl.samples.begin(), tl.samples.end(),
+                     [](const auto& a, const auto& b) { return a.timeUs < b.timeUs; });
+    for (const schedule::TimelineStage& s : tl.stages)
+        tl.streams = std::max(tl.streams, s.groups);
+    if (tl.latencyUs <= 0) {
+        for (const auto& s : tl.stages)
+            tl.latencyUs = std::max(tl.latencyUs, s.endUs);
+        for (const auto& k : tl.kernels)
+            tl.latencyUs = std::max(tl.latencyUs, k.endUs);
+    }
+    if (tl.kernels.empty() && tl.stages.empty())
+        r.fail("no kernel or stage events");
+    if (info)
+        *info = meta;
+    return tl;
+}
+
+schedule::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info) {
+    return parseChromeTrace(readTextFile(path), path.string(), info);
+}
+
+} // namespace ios::io

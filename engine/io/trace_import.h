@@ -1,0 +1,30 @@
+// Reads a Chrome trace written by trace_export (simulated, or measured on a GPU by profiling/)
+// back into a schedule::Timeline, so the explorer can show measured runs next to simulated
+// ones (issue 7: timeline from the simulator and, when present, from a measured trace).
+#pragma once
+
+#include "io/trace_export.h"
+#include "schedule/timeline.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ios::io {
+
+// The mapping is the inverse of chromeTraceJson: tid 0 "X" events (cat "stage") → stages,
+// tid i + 1 "X" events (cat "kernel") → kernels of stream i, "C" counters → samples. What the
+// trace does not hold is approximated:
+//  - the SM count is not exported, only the active-SM percentage (0.1 % steps), so the
+//    imported timeline counts SMs in per-mille units: smCount = 1000, activeSms = 10 × pct;
+//  - kernels carry operator names but no op index: TimelineKernel::op is -1;
+//  - measured traces hold only the "active warps" counter (→ warpOccupancy).
+// Kernels are ordered by start time (then stream), stages by start time.
+// Throws ios::UserError naming `source` for malformed JSON or events.
+schedule::Timeline parseChromeTrace(std::string_view text, const std::string& source,
+                                    TraceInfo* info = nullptr);
+
+// Reads `path` (UserError naming it when unreadable) and parses it as above.
+schedule::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info = nullptr);
+
+} // namespace ios::io
