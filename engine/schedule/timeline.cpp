@@ -1,0 +1,52 @@
+#include "schedule/timeline.h"
+
+#include "util/error.h"
+
+#include <algorithm>
+
+namespace ios::schedule {
+
+Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
+                       const cost::SimulatedGpuCostModel& model) {
+    if (dags.size() != schedule.blocks.size())
+        throw UserError("the schedule has " + std::to_string(schedule.blocks.size()) +
+                        " blocks but the model has " + std::to_string(dags.size()));
+    Timeline tl;
+    tl.device = model.device().name;
+    tl.smCount = model.device().smCount;
+    tl.batch = model.batch();
+    double offset = 0;
+    for (size_t b = 0; b < dags.size(); ++b) {
+        const auto& stages = schedule.blocks[b].stages;
+        for (size_t s = 0; s < stages.size(); ++s) {
+            const cost::StageRun run = model.simulate(dags[b], stages[s]);
+            const int block = static_cast<int>(b);
+            const int stage = static_cast<int>(s);
+            tl.streams = std::max(tl.streams, static_cast<int>(stages[s].groups.size()));
+            for (const cost::KernelRun& k : run.kernels)
+                tl.kernels.push_back({block, stage, k.group, k.op, k.label, k.kernel, k.ctas,
+                                      offset + k.startUs, offset + k.endUs});
+            for (const cost::UtilisationSample& u : run.samples) {
+                const TimelineSample ts{offset + u.timeUs, u.activeSms, u.warpOccupancy,
+                                        u.flopUtilisation};
+                // Samples of consecutive stages meet at the boundary: the later one wins.
+                if (!tl.samples.empty() && tl.samples.back().timeUs >= ts.timeUs)
+                    tl.samples.back() = ts;
+                else
+                    tl.samples.push_back(ts);
+            }
+            tl.stages.push_back({block, stage, stages[s].kind,
+                                 static_cast<int>(stages[s].groups.size()), offset,
+                                 offset + run.latencyUs, run.meanActiveSmFraction,
+                                 run.meanWarpOccupancy, run.meanFlopUtilisation});
+            offset += run.latencyUs;
+        }
+    }
+    // The device is idle after the last stage.
+    if (!tl.samples.empty() && tl.samples.back().timeUs < offset)
+        tl.samples.push_back({offset, 0, 0, 0});
+    tl.latencyUs = offset;
+    return tl;
+}
+
+} // namespace ios::schedule

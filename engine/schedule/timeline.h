@@ -1,0 +1,62 @@
+// A schedule's simulated execution laid out in time (DESIGN.md data flow: evaluate → Timeline
+// → views and exporters): kernels per stream, device utilisation, stage boundaries.
+#pragma once
+
+#include "cost/simulated_gpu_cost_model.h"
+#include "ir/block_dag.h"
+#include "schedule/schedule.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ios::schedule {
+
+struct TimelineKernel {
+    int block = 0;
+    int stage = 0;  // index within the block
+    int stream = 0; // = group index within the stage
+    int op = 0;     // index into the block's ir::BlockDag::ops
+    std::string opName;
+    std::string kernel;
+    int64_t ctas = 0;
+    double startUs = 0;
+    double endUs = 0;
+};
+
+struct TimelineStage {
+    int block = 0;
+    int stage = 0;
+    StageKind kind = StageKind::Parallel;
+    int groups = 0;
+    double startUs = 0;
+    double endUs = 0;
+    double meanActiveSmFraction = 0;
+    double meanWarpOccupancy = 0;
+    double meanFlopUtilisation = 0;
+};
+
+struct TimelineSample {
+    double timeUs = 0;
+    int activeSms = 0;
+    double warpOccupancy = 0;
+    double flopUtilisation = 0;
+};
+
+struct Timeline {
+    std::string device; // profile name
+    int smCount = 0;
+    int batch = 1;
+    int streams = 0;                     // most groups of any stage
+    std::vector<TimelineKernel> kernels; // stage by stage, in issue order within a stage
+    std::vector<TimelineStage> stages;   // in execution order
+    std::vector<TimelineSample> samples; // piecewise constant, times increasing
+    double latencyUs = 0;                // = sum of the stages' latencies
+};
+
+// Stages run one after another; each stage is simulated as the cost model prices it, so
+// latencyUs equals totalLatencyMs(dags, schedule, model) × 1000.
+Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
+                       const cost::SimulatedGpuCostModel& model);
+
+} // namespace ios::schedule

@@ -1,0 +1,392 @@
+#include "schedulers/dp_part.h"
+
+#include "schedule/merge.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace ios::schedulers::detail {
+
+PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps) {
+    const int n = static_cast<int>(partOps.size());
+    if (n > kMaxPartOperators)
+        throw UserError("a DP part has " + std::to_string(n) + " operators; at most " +
+                            std::to_string(kMaxPartOperators) +
+                            " are supported (lower --max-part-size)",
+                        {}, dag.ops[partOps.front()]->name);
+    // Topological order (Kahn, lowest file position first) so that a predecessor always has
+    // a lower local index: the DP's head enumeration and down-set count rely on it.
+    std::vector<int> local(dag.ops.size(), -1);
+    for (int i = 0; i < n; ++i)
+        local[partOps[i]] = i;
+    std::vector<int> indegree(n, 0);
+    for (int i = 0; i < n; ++i)
+        for (int p : dag.preds[partOps[i]])
+            indegree[i] += local[p] >= 0 ? 1 : 0;
+    PartGraph g;
+    std::vector<int> order; // file-position indices into partOps
+    std::vector<bool> done(n, false);
+    while (static_cast<int>(order.size()) < n) {
+        int next = -1;
+        for (int i = 0; i < n && next < 0; ++i)
+            if (!done[i] && indegree[i] == 0)
+                next = i;
+        if (next < 0)
+            throw UserError("the operators of a part form a cycle", {},
+                            dag.ops[partOps.front()]->name);
+        done[next] = true;
+        order.push_back(next);
+        for (int s : dag.succs[partOps[next]])
+            if (local[s] >= 0)
+                --indegree[local[s]];
+    }
+    for (int i = 0; i < n; ++i)
+        local[partOps[order[i]]] = i;
+    g.ops.resize(n);
+    for (int i = 0; i < n; ++i)
+        g.ops[i] = partOps[order[i]];
+    g.succ.assign(n, 0);
+    g.adj.assign(n, 0);
+    g.desc.assign(n, 0);
+    for (int i = 0; i < n; ++i)
+        for (int s : dag.succs[g.ops[i]])
+            if (local[s] >= 0) {
+                g.succ[i] |= bit(local[s]);
+                g.adj[i] |= bit(local[s]);
+                g.adj[local[s]] |= bit(i);
+            }
+    for (int i = n - 1; i >= 0; --i) {
+        g.desc[i] = bit(i);
+        forEachBit(g.succ[i], [&](int s) { g.desc[i] |= g.desc[s]; });
+        g.all |= bit(i);
+    }
+    // Merge classes (ALGORITHMS.md §2): equal keys ⇔ mergeable together.
+    using Key = std::tuple<std::string, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
+    std::map<Key, int> classes;
+    g.mergeClass.assign(n, -1);
+    for (int i = 0; i < n; ++i) {
+        const ir::Node& node = *dag.ops[g.ops[i]];
+        if (!schedule::mergeable({&node, &node}))
+            continue;
+        const ir::ValueRef& in = node.inputs.front().front();
+        Key key{in.node,
+                in.begin,
+                in.end,
+                node.outputShape.h,
+                node.outputShape.w,
+                node.conv.stride.h,
+                node.conv.stride.w,
+                static_cast<int>(node.conv.act)};
+        auto [it, inserted] = classes.emplace(key, static_cast<int>(classes.size()));
+        g.mergeClass[i] = it->second;
+    }
+    g.classCount = static_cast<int>(classes.size());
+    return g;
+}
+
+void SearchClock::check() {
+    if (control == nullptr)
+        return;
+    if (control->cancel.load(std::memory_order_relaxed))
+        throw Cancelled();
+    const auto now = std::chrono::steady_clock::now();
+    if (control->progress && now - lastReport >= std::chrono::milliseconds(100)) {
+        lastReport = now;
+        control->progress(done, total);
+    }
+}
+
+PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
+                       const cost::CostModel& cost, SearchClock& clock, StateSpace* record,
+                       int block, int part)
+    : dag_(dag), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record), block_(block),
+      part_(part) {
+    const int n = static_cast<int>(g.ops.size());
+    candidates_.resize(n + 2);
+    compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
+    std::vector<double> blockOpMs;
+    additive_ = cost.additiveParallelStages(dag, blockOpMs, overheadMs_);
+    if (additive_) {
+        compMsStack_.resize(compStack_.size());
+        for (int op : g.ops)
+            opMs_.push_back(blockOpMs.at(static_cast<size_t>(op)));
+    }
+    stats.block = block;
+    stats.part = part;
+    stats.n = n;
+}
+
+std::vector<schedule::Stage> PartSearch::run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<schedule::Stage> stages;
+    if (g_.all != 0) {
+        const Value root = solve(g_.all, 0);
+        costMs = root.cost;
+        stats.schedules = BigUint::fromU128(root.count);
+        stats.schedulesSaturated = root.saturated;
+        // Follow the choices from the whole part; the stage found for S is the LAST stage of
+        // S's schedule, so the walk yields the stages in reverse.
+        for (Bits s = g_.all; s != 0;) {
+            const Value* v = memo_.find(s);
+            stages.push_back(makeStage(v->bestStage, v->bestMerge));
+            if (record_ != nullptr && v->bestTransition != UINT32_MAX)
+                record_->chosen.push_back(v->bestTransition);
+            s &= ~v->bestStage;
+        }
+        std::reverse(stages.begin(), stages.end());
+    } else {
+        stats.schedules = BigUint(1);
+    }
+    stats.states = memo_.size();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stages;
+}
+
+uint32_t PartSearch::recordState(Bits s) {
+    if (record_->truncated)
+        return UINT32_MAX;
+    StateSpace::State st;
+    st.block = block_;
+    st.part = part_;
+    st.remaining = {static_cast<uint64_t>(s), static_cast<uint64_t>(s >> 64)};
+    record_->states.push_back(st);
+    return static_cast<uint32_t>(record_->states.size() - 1);
+}
+
+PartSearch::Value PartSearch::solve(Bits s, int depth) {
+    if (s == 0) {
+        Value empty;
+        empty.count = 1;
+        if (record_ != nullptr) {
+            if (emptyState_ == UINT32_MAX)
+                emptyState_ = recordState(0);
+            empty.stateIndex = emptyState_;
+        }
+        return empty;
+    }
+    if (const Value* v = memo_.find(s))
+        return *v;
+    Value best;
+    best.cost = std::numeric_limits<double>::infinity();
+    if (record_ != nullptr)
+        best.stateIndex = recordState(s);
+    std::vector<Candidate>& cands = candidates_[depth];
+    cands.clear();
+    enumerate(s, cands);
+    constexpr UInt128 kMax = ~UInt128{0};
+    for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
+        clock_.tick();
+        ++stats.transitions;
+        const Value sub = solve(s & ~c.ops, depth + 1);
+        const double lat = c.latencyMs >= 0 ? c.latencyMs : latency(c.ops, c.merge);
+        const double total = sub.cost + lat;
+        best.saturated |= sub.saturated || best.count > kMax - sub.count;
+        best.count = best.count > kMax - sub.count ? kMax : best.count + sub.count;
+        uint32_t transition = UINT32_MAX;
+        if (record_ != nullptr && !record_->truncated && best.stateIndex != UINT32_MAX &&
+            sub.stateIndex != UINT32_MAX) {
+            if (record_->transitions.size() >= opt_.maxRecordedTransitions) {
+                record_->truncated = true;
+            } else {
+                record_->transitions.push_back(
+                    {best.stateIndex, sub.stateIndex,
+                     c.merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel, lat});
+                transition = static_cast<uint32_t>(record_->transitions.size() - 1);
+            }
+        }
+        if (total < best.cost) { // strict: the first best candidate wins (deterministic)
+            best.cost = total;
+            best.bestStage = c.ops;
+            best.bestMerge = c.merge;
+            best.bestTransition = transition;
+        }
+    }
+    if (record_ != nullptr && best.stateIndex != UINT32_MAX)
+        record_->states[best.stateIndex].costMs = best.cost;
+    ++clock_.done;
+    memo_.insert(s, best);
+    return best;
+}
+
+void PartSearch::enumerate(Bits s, std::vector<Candidate>& out) {
+    if (opt_.strategy != Strategy::Merge) {
+        // Eligible heads: u ∈ S with |tc_S(u)| ≤ r (a larger closure can never be a group,
+        // nor part of one in endings=all, whose components contain whole closures).
+        headClosure_.clear();
+        headMs_.clear();
+        forEachBit(s, [&](int u) {
+            const Bits tc = g_.desc[u] & s;
+            if (popcount(tc) <= opt_.r) {
+                headClosure_.push_back(tc);
+                if (additive_)
+                    headMs_.push_back(groupMs(tc));
+            }
+        });
+        if (opt_.endings == Endings::Reference)
+            parallelReference(0, 0, 0, 0, out);
+        else
+            parallelAll(0, 0, 0, 0, 0, out);
+    }
+    if (opt_.strategy != Strategy::Parallel)
+        mergeCandidates(s, out);
+}
+
+// Heads chosen in increasing order with pairwise-disjoint closures, at most s of them
+// (ALGORITHMS.md §2, "Parallel stage"); every chosen set is one candidate. S is a down-set,
+// so each closure is weakly connected and no edge joins two disjoint closures (it would put
+// its head in the other's closure): the closures are the stage's groups, and with an
+// additive cost model `slowest` (the largest group latency so far) prices the stage.
+void PartSearch::parallelReference(size_t from, Bits cur, int groups, double slowest,
+                                   std::vector<Candidate>& out) {
+    for (size_t i = from; i < headClosure_.size(); ++i) {
+        const Bits tc = headClosure_[i];
+        if ((tc & cur) != 0)
+            continue;
+        const double ms = additive_ ? std::max(slowest, headMs_[i]) : 0;
+        out.push_back({cur | tc, false, parallelMs(ms)});
+        stats.width = std::max(stats.width, groups + 1);
+        if (groups + 1 < opt_.s)
+            parallelReference(i + 1, cur | tc, groups + 1, ms, out);
+    }
+}
+
+// endings=all: every antichain of heads (sources of E), at most s of them; E's weakly
+// connected components (closures that overlap join) must each hold at most r operators.
+// The components of level `depth` live in compStack_[depth * stride ...].
+void PartSearch::parallelAll(size_t from, Bits cur, int heads, int depth, int comps,
+                             std::vector<Candidate>& out) {
+    const size_t stride = g_.ops.size() + 2;
+    const Bits* mine = &compStack_[depth * stride];
+    Bits* next = &compStack_[(depth + 1) * stride];
+    const double* mineMs = additive_ ? &compMsStack_[depth * stride] : nullptr;
+    double* nextMs = additive_ ? &compMsStack_[(depth + 1) * stride] : nullptr;
+    for (size_t i = from; i < headClosure_.size(); ++i) {
+        const Bits tc = headClosure_[i];
+        // The head is the lowest operator of its closure; it must not be reachable from a
+        // chosen head (cur), and no chosen head is reachable from it (they come earlier in
+        // topological order).
+        if ((bit(lowestBit(tc)) & cur) != 0)
+            continue;
+        Bits joined = tc;
+        int kept = 0;
+        double slowest = 0;
+        for (int c = 0; c < comps; ++c) {
+            if ((mine[c] & tc) != 0) {
+                joined |= mine[c];
+            } else {
+                if (additive_) {
+                    nextMs[kept] = mineMs[c];
+                    slowest = std::max(slowest, mineMs[c]);
+                }
+                next[kept++] = mine[c];
+            }
+        }
+        if (popcount(joined) > opt_.r)
+            continue;
+        if (additive_) {
+            nextMs[kept] = groupMs(joined);
+            slowest = std::max(slowest, nextMs[kept]);
+        }
+        next[kept++] = joined;
+        out.push_back({cur | tc, false, parallelMs(slowest)});
+        stats.width = std::max(stats.width, kept);
+        if (heads + 1 < opt_.s)
+            parallelAll(i + 1, cur | tc, heads + 1, depth + 1, kept, out);
+    }
+}
+
+// Non-empty mergeable subsets of sinks(S): every sink alone, and every subset of two or more
+// sinks of one merge class (ALGORITHMS.md §2, "Merge stage").
+void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
+    Bits sinks = 0;
+    forEachBit(s, [&](int u) {
+        if ((g_.succ[u] & s) == 0)
+            sinks |= bit(u);
+    });
+    forEachBit(sinks, [&](int u) { // one operator: no merge, priced as a parallel stage
+        out.push_back({bit(u), true, additive_ ? parallelMs(opMs_[static_cast<size_t>(u)]) : -1});
+    });
+    if (g_.classCount == 0)
+        return;
+    std::vector<int> members;
+    for (int c = 0; c < g_.classCount; ++c) {
+        members.clear();
+        forEachBit(sinks, [&](int u) {
+            if (g_.mergeClass[u] == c)
+                members.push_back(u);
+        });
+        if (members.size() < 2)
+            continue;
+        if (members.size() > 30)
+            throw UserError("more than 30 mergeable convolutions share one input; the merge "
+                            "enumeration would not finish",
+                            {}, dag_.ops[g_.ops[members.front()]]->name);
+        const uint32_t subsets = uint32_t{1} << members.size();
+        for (uint32_t m = 1; m < subsets; ++m) {
+            if ((m & (m - 1)) == 0)
+                continue; // singletons are already candidates
+            Bits e = 0;
+            for (size_t j = 0; j < members.size(); ++j)
+                if ((m >> j) & 1u)
+                    e |= bit(members[j]);
+            out.push_back({e, true, -1});
+        }
+    }
+}
+
+double PartSearch::latency(Bits e, bool merge) {
+    BitsMap<double>& memo = merge ? mergeLatency_ : parallelLatency_;
+    if (const double* v = memo.find(e))
+        return *v;
+    makeStage(e, merge, scratchStage_);
+    const double ms = cost_.stageLatencyMs(dag_, scratchStage_);
+    memo.insert(e, ms);
+    return ms;
+}
+
+double PartSearch::groupMs(Bits group) const {
+    double ms = 0;
+    forEachBit(group, [&](int i) { ms += opMs_[static_cast<size_t>(i)]; });
+    return ms;
+}
+
+// Groups of a parallel stage = weakly connected components of E, ordered by their first
+// operator, each in topological order; a merge stage is one group.
+schedule::Stage PartSearch::makeStage(Bits e, bool merge) const {
+    schedule::Stage stage;
+    makeStage(e, merge, stage);
+    return stage;
+}
+
+void PartSearch::makeStage(Bits e, bool merge, schedule::Stage& stage) const {
+    stage.kind = merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel;
+    size_t groups = 0;
+    auto addGroup = [&](Bits set) { // reuses the vectors' capacity
+        if (stage.groups.size() <= groups)
+            stage.groups.emplace_back();
+        schedule::Group& group = stage.groups[groups++];
+        group.clear();
+        forEachBit(set, [&](int i) { group.push_back(g_.ops[i]); });
+    };
+    if (merge) {
+        addGroup(e);
+    } else {
+        for (Bits rest = e; rest != 0;) {
+            Bits comp = bit(lowestBit(rest));
+            for (Bits frontier = comp; frontier != 0;) {
+                Bits grown = comp;
+                forEachBit(frontier, [&](int i) { grown |= g_.adj[i] & e; });
+                frontier = grown & ~comp;
+                comp = grown;
+            }
+            addGroup(comp);
+            rest &= ~comp;
+        }
+    }
+    stage.groups.resize(groups);
+}
+
+} // namespace ios::schedulers::detail

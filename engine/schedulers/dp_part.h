@@ -1,0 +1,124 @@
+// One part of the IOS DP (ALGORITHMS.md §2): states, candidate stages, memoised cost(S),
+// counts. Internal to the scheduler; ios_dp.cpp drives it part by part.
+#pragma once
+
+#include "cost/cost_model.h"
+#include "ir/block_dag.h"
+#include "schedulers/bits.h"
+#include "schedulers/ios_dp.h"
+
+#include <chrono>
+#include <vector>
+
+namespace ios::schedulers::detail {
+
+// The part's operators in topological order (local index i ↔ ops[i]) with bitset relations.
+struct PartGraph {
+    std::vector<int> ops;        // block operator indices, topological (file order among ties)
+    std::vector<Bits> desc;      // desc[i]: i and every operator of the part reachable from i
+    std::vector<Bits> succ;      // direct successors in the part
+    std::vector<Bits> adj;       // direct predecessors and successors in the part
+    std::vector<int> mergeClass; // operators with the same class >= 0 can merge; -1: alone
+    int classCount = 0;
+    Bits all = 0;
+};
+
+// Throws UserError when the part has more than 128 operators.
+PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps);
+
+// Non-empty down-sets of the part (= DP states, ALGORITHMS.md §3), counted by the recursion
+// f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is called often.
+template <class Tick> uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick) {
+    if (p == 0)
+        return 1;
+    tick();
+    const int x = lowestBit(p);
+    return countDownSets(g, p & ~g.desc[x], tick) + countDownSets(g, p & ~bit(x), tick);
+}
+
+// Shared by the parts of one optimize() call: counters for progress and cancellation.
+struct SearchClock {
+    SearchControl* control = nullptr;
+    uint64_t done = 0;  // states finished, all parts so far
+    uint64_t total = 0; // states of all parts
+    uint32_t sinceCheck = 0;
+    std::chrono::steady_clock::time_point lastReport = std::chrono::steady_clock::now();
+
+    // Cheap; looks at the clock and the cancel flag every 256 calls (well under 100 ms).
+    void tick() {
+        if (++sinceCheck < 256)
+            return;
+        sinceCheck = 0;
+        check();
+    }
+    void check();
+};
+
+class PartSearch {
+public:
+    PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
+               const cost::CostModel& cost, SearchClock& clock, StateSpace* record, int block,
+               int part);
+
+    // Runs the DP from the whole part; returns the chosen stages (block operator indices).
+    std::vector<schedule::Stage> run();
+
+    PartStatistics stats;
+    double costMs = 0;
+
+private:
+    struct Value {
+        double cost = 0;
+        UInt128 count = 0;
+        Bits bestStage = 0;
+        bool bestMerge = false;
+        bool saturated = false;
+        uint32_t stateIndex = UINT32_MAX;
+        uint32_t bestTransition = UINT32_MAX;
+    };
+    struct Candidate {
+        Bits ops;
+        bool merge;
+        double latencyMs; // known from the additive fast path, else < 0: ask latency()
+    };
+
+    Value solve(Bits s, int depth);
+    void enumerate(Bits s, std::vector<Candidate>& out);
+    void parallelReference(size_t from, Bits cur, int groups, double slowest,
+                           std::vector<Candidate>& out);
+    void parallelAll(size_t from, Bits cur, int heads, int depth, int comps,
+                     std::vector<Candidate>& out);
+    void mergeCandidates(Bits s, std::vector<Candidate>& out);
+    double latency(Bits e, bool merge);
+    double groupMs(Bits group) const; // additive fast path: Σ opMs_ in topological order
+    double parallelMs(double slowest) const { return additive_ ? slowest + overheadMs_ : -1; }
+    void makeStage(Bits e, bool merge, schedule::Stage& stage) const;
+    schedule::Stage makeStage(Bits e, bool merge) const;
+    uint32_t recordState(Bits s);
+
+    const ir::BlockDag& dag_;
+    const PartGraph& g_;
+    const Options& opt_;
+    const cost::CostModel& cost_;
+    SearchClock& clock_;
+    StateSpace* record_;
+    int block_;
+    int part_;
+    uint32_t emptyState_ = UINT32_MAX;
+
+    BitsMap<Value> memo_;
+    BitsMap<double> parallelLatency_;
+    BitsMap<double> mergeLatency_;
+    std::vector<std::vector<Candidate>> candidates_; // per recursion depth
+    std::vector<Bits> headClosure_;                  // tc_S(u) of the eligible heads of S
+    std::vector<double> headMs_;                     // additive: groupMs(headClosure_[i])
+    std::vector<Bits> compStack_;                    // endings=all: components per DFS level
+    std::vector<double> compMsStack_;                // additive: groupMs of compStack_
+    // CostModel::additiveParallelStages: per local operator latency and the stage overhead.
+    bool additive_ = false;
+    std::vector<double> opMs_;
+    double overheadMs_ = 0;
+    schedule::Stage scratchStage_; // reused for cost-model calls: no allocation per stage
+};
+
+} // namespace ios::schedulers::detail

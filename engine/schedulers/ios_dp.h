@@ -1,0 +1,113 @@
+// The IOS dynamic-programming scheduler (IOS paper §4, Algorithm 1; ALGORITHMS.md §2-§3).
+#pragma once
+
+#include "cost/cost_model.h"
+#include "ir/graph.h"
+#include "schedule/schedule.h"
+#include "util/big_uint.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::schedulers {
+
+enum class Strategy : uint8_t { Parallel, Merge, Both };
+// Reference: parallel endings whose components have one source each (the IOS authors'
+// enumeration, default). All: every ending (ALGORITHMS.md §2).
+enum class Endings : uint8_t { Reference, All };
+
+std::string_view toString(Strategy s);
+std::string_view toString(Endings e);
+std::optional<Strategy> strategyFromString(std::string_view s);
+std::optional<Endings> endingsFromString(std::string_view s);
+
+struct Options {
+    Strategy strategy = Strategy::Both;
+    int r = 3; // max_group_size: operators per group of a parallel stage
+    int s = 8; // max_num_groups: groups per parallel stage
+    int maxPartSize = ir::kDefaultMaxPartSize;
+    Endings endings = Endings::Reference;
+    bool recordStateSpace = false;               // fill Result::stateSpace (for the GUI)
+    uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
+};
+
+// ALGORITHMS.md §3. `schedules` is exact; schedulesSaturated is set when a part's count
+// passed 2^128 - 1 (the stored value is then that bound, a lower bound of the truth).
+struct PartStatistics {
+    int block = 0;
+    int part = 0;
+    int n = 0;     // operators in the part
+    int width = 0; // d: most groups of any parallel candidate (0 if none)
+    uint64_t states = 0;
+    uint64_t transitions = 0;
+    BigUint schedules;
+    bool schedulesSaturated = false;
+    double seconds = 0;
+};
+
+struct Statistics {
+    uint64_t states = 0;      // summed over parts
+    uint64_t transitions = 0; // summed over parts
+    BigUint schedules;        // product over parts
+    bool schedulesSaturated = false;
+    double seconds = 0;
+    std::vector<PartStatistics> parts; // block by block, part by part
+
+    // The part with the most transitions (the "Table 1" row); nullptr when there are no parts.
+    const PartStatistics* largestPart() const;
+};
+
+// The explored state space (off by default). A state is the set of a part's operators not yet
+// scheduled, as bits over the part's operators in topological order: bit i of a state of
+// (block, part) is block operator partOps[block][part][i] (an index into ir::BlockDag::ops).
+struct StateSpace {
+    struct State {
+        int block = 0;
+        int part = 0;
+        std::array<uint64_t, 2> remaining{}; // bit i set = part operator i not yet scheduled
+        double costMs = 0;                   // cost(S): best latency of the remaining operators
+    };
+    struct Transition {
+        uint32_t from = 0; // index into states
+        uint32_t to = 0;   // index into states (the empty state of each part is recorded too)
+        schedule::StageKind kind = schedule::StageKind::Parallel;
+        double latencyMs = 0; // latency of the stage (from.remaining \ to.remaining)
+    };
+    std::vector<State> states;
+    std::vector<Transition> transitions;
+    std::vector<std::vector<std::vector<int>>> partOps; // [block][part][bit] → operator
+    std::vector<uint32_t> chosen; // transition indices along the optimal schedule, in order
+    bool truncated = false;       // maxRecordedTransitions was reached; the rest is missing
+};
+
+struct Result {
+    schedule::Schedule schedule;
+    Statistics stats;
+    double latencyMs = 0; // sum of the chosen stages' latencies (= cost of the whole graph)
+    std::optional<StateSpace> stateSpace;
+};
+
+// Progress and cancellation. progress(done, total) is called at least every 100 ms from the
+// searching thread (done/total = states finished / non-empty down-sets over all parts);
+// setting `cancel` makes optimize() throw ios::Cancelled within 100 ms.
+struct SearchControl {
+    std::atomic<bool> cancel{false};
+    std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+// Runs the DP on every part of every block of a validated graph. Deterministic: same graph,
+// options and cost model give the same schedule and counts. Throws ios::UserError for bad
+// options (r, s < 1, a part over 128 operators) and ios::Cancelled when cancelled.
+Result optimize(const ir::Graph& graph, const Options& options, const cost::CostModel& cost,
+                SearchControl* control = nullptr);
+
+// Number of non-empty down-sets of every part (the total of the progress reports).
+uint64_t countStates(const ir::Graph& graph, int maxPartSize = ir::kDefaultMaxPartSize);
+
+} // namespace ios::schedulers
