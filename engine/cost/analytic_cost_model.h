@@ -1,0 +1,52 @@
+// A simple analytic latency model (roofline-like): the default until a simulated or measured
+// device model is chosen. Per group: Σ over operators of flops/peak + bytes/bandwidth +
+// launch overhead; a parallel stage takes its slowest group plus a synchronisation overhead;
+// a merge stage runs as one convolution (ALGORITHMS.md §2, §5).
+#pragma once
+
+#include "cost/cost_model.h"
+#include "ir/graph.h"
+#include "ir/metrics.h"
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ios::cost {
+
+struct AnalyticParams {
+    double peakGflops = 15'700;  // fp32 peak, V100-like
+    double bandwidthGBs = 900;   // device memory bandwidth
+    double launchOverheadUs = 5; // per kernel launch
+    double syncOverheadUs = 2;   // per stage (stream/event synchronisation)
+    int batch = 1;
+};
+
+class AnalyticCostModel final : public CostModel {
+public:
+    // `graph` must be validated and outlive the model (node metrics are looked up by name).
+    AnalyticCostModel(const ir::Graph& graph, AnalyticParams params = {});
+
+    double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
+    bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
+                                double& overheadMs) const override;
+    std::string describe() const override;
+
+    const AnalyticParams& params() const { return params_; }
+    // Latency in ms of one operator run alone on one stream, launch included, no sync.
+    double operatorMs(const ir::Node& node) const;
+
+private:
+    double metricsMs(const ir::OperatorMetrics& m, int launches) const;
+    const ir::OperatorMetrics& metricsOf(const ir::Node& node) const;
+    const std::vector<double>* precomputedOpMs(const ir::BlockDag& dag) const;
+
+    AnalyticParams params_;
+    ir::NodeIndex index_;
+    std::unordered_map<const ir::Node*, ir::OperatorMetrics> metrics_;
+    // Per block (keyed by its first operator): operatorMs of each operator in BlockDag::ops
+    // order, so a stage costs one hash lookup instead of one per operator.
+    std::unordered_map<const ir::Node*, std::vector<double>> blockOpMs_;
+};
+
+} // namespace ios::cost

@@ -1,0 +1,188 @@
+#include "cost/device_profile.h"
+
+#include "io/file_util.h"
+#include "io/json_text.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <system_error>
+
+namespace ios::resources::embedded {
+extern const std::string_view k_v100_json;
+extern const std::string_view k_a100_json;
+extern const std::string_view k_h100_sxm_json;
+extern const std::string_view k_rtx2080ti_json;
+extern const std::string_view k_k80_json;
+} // namespace ios::resources::embedded
+
+namespace ios::cost {
+
+namespace {
+
+constexpr std::string_view kFormat = "ios-explorer-device";
+constexpr int kVersion = 1;
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+class FieldReader {
+public:
+    FieldReader(const io::Json& doc, const std::string& source) : doc_(doc), source_(source) {}
+
+    std::string text(const char* key, bool required) const {
+        auto it = doc_.find(key);
+        if (it == doc_.end()) {
+            if (required)
+                fail(key, "is missing");
+            return {};
+        }
+        if (!it->is_string())
+            fail(key, "must be a string");
+        return it->get<std::string>();
+    }
+
+    // A number in [min, max]; both bounds are generous plausibility limits, not spec checks.
+    double number(const char* key, double min, double max) const {
+        auto it = doc_.find(key);
+        if (it == doc_.end())
+            fail(key, "is missing");
+        if (!it->is_number())
+            fail(key, "must be a number");
+        const double v = it->get<double>();
+        if (!std::isfinite(v) || v < min || v > max)
+            fail(key,
+                 "must be between " + trim(min) + " and " + trim(max) + " (got " + trim(v) + ")");
+        return v;
+    }
+
+    int integer(const char* key, int min, int max) const {
+        const double v = number(key, min, max);
+        if (v != std::floor(v))
+            fail(key, "must be an integer");
+        return static_cast<int>(v);
+    }
+
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+        throw UserError("device profile field '" + key + "' " + what, source_);
+    }
+
+private:
+    static std::string trim(double v) {
+        std::string s = std::to_string(v);
+        s.erase(s.find_last_not_of('0') + 1);
+        if (!s.empty() && s.back() == '.')
+            s.pop_back();
+        return s;
+    }
+
+    const io::Json& doc_;
+    const std::string& source_;
+};
+
+DeviceProfile parseBundled(std::string_view text, const char* file) {
+    return parseDeviceProfile(text, std::string("<bundled>/resources/devices/") + file);
+}
+
+} // namespace
+
+DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& source) {
+    const io::Json doc = io::parseJsonText(jsonText, source);
+    if (!doc.is_object())
+        throw UserError("a device profile must be a JSON object", source);
+    const FieldReader f(doc, source);
+    if (f.text("format", true) != kFormat)
+        f.fail("format", "must be \"" + std::string(kFormat) + "\"");
+    if (f.integer("version", 1, 1000) != kVersion)
+        f.fail("version", "must be " + std::to_string(kVersion) + " (this build reads version 1)");
+
+    DeviceProfile p;
+    p.name = f.text("name", true);
+    if (p.name.empty() || p.name.size() > 64)
+        f.fail("name", "must be 1 to 64 characters");
+    p.fullName = f.text("full_name", false);
+    if (p.fullName.empty())
+        p.fullName = p.name;
+    p.architecture = f.text("architecture", false);
+    p.smCount = f.integer("sm_count", 1, 10'000);
+    p.maxCtasPerSm = f.integer("max_ctas_per_sm", 1, 1024);
+    p.maxThreadsPerSm = f.integer("max_threads_per_sm", 32, 65'536);
+    p.maxRegistersPerSm = f.integer("max_registers_per_sm", 1024, 16'777'216);
+    p.maxSharedMemPerSm =
+        static_cast<int64_t>(f.number("max_shared_memory_per_sm_kb", 1, 1'048'576) * 1024);
+    p.fp32PeakTflops = f.number("fp32_peak_tflops", 0.01, 1e6);
+    p.tensorPeakTflops = f.number("tensor_peak_tflops", 0, 1e7);
+    p.dramBandwidthGBs = f.number("dram_bandwidth_gbs", 1, 1e7);
+    p.l2Bytes = static_cast<int64_t>(f.number("l2_cache_mb", 0, 1e6) * 1024 * 1024);
+    p.launchOverheadUs = f.number("launch_overhead_us", 0, 1e4);
+    p.launchLatencyUs = f.number("launch_latency_us", 0, 1e4);
+    p.syncOverheadUs = f.number("sync_overhead_us", 0, 1e4);
+    return p;
+}
+
+std::string writeDeviceProfile(const DeviceProfile& p) {
+    io::Json doc;
+    doc["format"] = kFormat;
+    doc["version"] = kVersion;
+    doc["name"] = p.name;
+    doc["full_name"] = p.fullName;
+    doc["architecture"] = p.architecture;
+    doc["sm_count"] = p.smCount;
+    doc["max_ctas_per_sm"] = p.maxCtasPerSm;
+    doc["max_threads_per_sm"] = p.maxThreadsPerSm;
+    doc["max_registers_per_sm"] = p.maxRegistersPerSm;
+    doc["max_shared_memory_per_sm_kb"] = static_cast<double>(p.maxSharedMemPerSm) / 1024;
+    doc["fp32_peak_tflops"] = p.fp32PeakTflops;
+    doc["tensor_peak_tflops"] = p.tensorPeakTflops;
+    doc["dram_bandwidth_gbs"] = p.dramBandwidthGBs;
+    doc["l2_cache_mb"] = static_cast<double>(p.l2Bytes) / (1024.0 * 1024.0);
+    doc["launch_overhead_us"] = p.launchOverheadUs;
+    doc["launch_latency_us"] = p.launchLatencyUs;
+    doc["sync_overhead_us"] = p.syncOverheadUs;
+    return io::dumpPythonStyle(doc) + "\n";
+}
+
+const std::vector<DeviceProfile>& bundledDevices() {
+    using namespace resources::embedded;
+    static const std::vector<DeviceProfile> devices{
+        parseBundled(k_v100_json, "v100.json"), parseBundled(k_a100_json, "a100.json"),
+        parseBundled(k_h100_sxm_json, "h100_sxm.json"),
+        parseBundled(k_rtx2080ti_json, "rtx2080ti.json"), parseBundled(k_k80_json, "k80.json")};
+    return devices;
+}
+
+std::vector<std::string> bundledDeviceNames() {
+    std::vector<std::string> names;
+    for (const DeviceProfile& d : bundledDevices())
+        names.push_back(d.name);
+    return names;
+}
+
+const DeviceProfile* findBundledDevice(std::string_view name) {
+    const std::string key = lower(name);
+    for (const DeviceProfile& d : bundledDevices())
+        if (lower(d.name) == key)
+            return &d;
+    return nullptr;
+}
+
+DeviceProfile loadDevice(const std::string& nameOrPath) {
+    if (const DeviceProfile* d = findBundledDevice(nameOrPath))
+        return *d;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(nameOrPath, ec)) {
+        std::string names;
+        for (const std::string& n : bundledDeviceNames())
+            names += (names.empty() ? "" : ", ") + n;
+        throw UserError("unknown device '" + nameOrPath + "': give a bundled device (" + names +
+                        ") or a profile JSON file");
+    }
+    return parseDeviceProfile(io::readTextFile(nameOrPath), nameOrPath);
+}
+
+} // namespace ios::cost

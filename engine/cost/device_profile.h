@@ -1,0 +1,58 @@
+// A GPU described by the public figures the simulated cost model needs (docs/cost-model.md
+// cites the source of each bundled value). Bundled profiles are embedded into the binaries;
+// users can load their own JSON profile with the same fields.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::cost {
+
+struct DeviceProfile {
+    std::string name;         // short key: "V100"
+    std::string fullName;     // "NVIDIA Tesla V100 SXM2 16 GB"
+    std::string architecture; // free text
+    int smCount = 0;
+    int maxCtasPerSm = 0;
+    int maxThreadsPerSm = 0;
+    int maxRegistersPerSm = 0;     // 32-bit registers
+    int64_t maxSharedMemPerSm = 0; // bytes
+    double fp32PeakTflops = 0;
+    double tensorPeakTflops = 0; // 0 = no tensor cores (informational: the model runs fp32)
+    double dramBandwidthGBs = 0;
+    int64_t l2Bytes = 0;
+    double launchOverheadUs = 0; // host time to issue one kernel (library call + launch)
+    double launchLatencyUs = 0;  // issue → start of the kernel on an idle GPU
+    double syncOverheadUs = 0;   // one device/stream synchronisation (host wake-up included)
+
+    int maxWarpsPerSm() const { return maxThreadsPerSm / 32; }
+    // FP32 flop/s of one SM at full issue rate.
+    double smPeakFlops() const { return fp32PeakTflops * 1e12 / smCount; }
+    double dramBytesPerSecond() const { return dramBandwidthGBs * 1e9; }
+};
+
+// Parses a profile ("format": "ios-explorer-device", "version": 1). Throws ios::UserError
+// naming `source` and the offending field for malformed JSON, missing or non-numeric fields
+// and values outside plausible ranges.
+DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& source);
+
+// Serialises a profile in the bundled layout (round-trips through parseDeviceProfile).
+std::string writeDeviceProfile(const DeviceProfile& profile);
+
+// The bundled profiles, in menu order (V100 first: the default device).
+const std::vector<DeviceProfile>& bundledDevices();
+std::vector<std::string> bundledDeviceNames();
+
+// A bundled device by name, case-insensitive ("v100", "H100"); nullptr when unknown.
+const DeviceProfile* findBundledDevice(std::string_view name);
+
+// A CLI/GUI device argument: a bundled name, else a path to a profile JSON file. Throws
+// ios::UserError listing the bundled names when it is neither.
+DeviceProfile loadDevice(const std::string& nameOrPath);
+
+inline constexpr std::string_view kDefaultDeviceName = "V100";
+
+} // namespace ios::cost

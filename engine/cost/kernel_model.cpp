@@ -1,0 +1,357 @@
+#include "cost/kernel_model.h"
+
+#include "util/error.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <set>
+
+namespace ios::cost {
+
+namespace {
+
+constexpr double kBytes = 4; // fp32
+
+int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+// One tile shape of a cuDNN-like implicit-GEMM convolution: the CTA computes tileM output
+// channels × tileN output pixels. Bigger tiles reuse more data per loaded byte and reach a
+// higher fraction of peak, but give fewer CTAs (IOS §2: small convolutions cannot fill the
+// GPU). The figures follow the shapes of cuDNN/CUTLASS SGEMM kernels.
+struct TileConfig {
+    int tileM, tileN, threads, registers, sharedKb;
+    double efficiency;
+};
+constexpr TileConfig kGemmTiles[] = {
+    {128, 128, 256, 128, 32, 0.80}, {128, 64, 128, 128, 24, 0.74}, {64, 64, 128, 64, 16, 0.64},
+    {64, 32, 64, 64, 12, 0.52},     {32, 32, 64, 48, 8, 0.40},
+};
+
+// Winograd F(2x2, 3x3), fused: 16 GEMMs over 4×4 transformed tiles; 2.25× fewer
+// multiplications, plus the transforms (counted as 25 % extra work).
+constexpr TileConfig kWinogradTile{64, 32, 256, 128, 48, 0.70};
+constexpr double kWinogradTransformOverhead = 1.25;
+
+constexpr int kMaxSplitK = 4;
+constexpr int64_t kMinSplitKDepth = 128; // reduction depth per slice
+
+// Element-wise kernels: 256 threads, 4 elements per thread (vectorised, grid-stride).
+constexpr int kElementThreads = 256;
+constexpr int kElementsPerThread = 4;
+constexpr double kElementEfficiency = 0.5;
+
+KernelDesc elementwise(std::string name, double elements, double bytes, double flopsPerElement) {
+    KernelDesc k;
+    k.name = std::move(name);
+    k.threadsPerCta = kElementThreads;
+    k.registersPerThread = 32;
+    k.ctas = std::max<int64_t>(
+        1, ceilDiv(static_cast<int64_t>(elements), kElementThreads * kElementsPerThread));
+    k.flops = elements * flopsPerElement;
+    k.efficiency = kElementEfficiency;
+    k.dramBytes = bytes;
+    return k;
+}
+
+struct ConvGeometry {
+    int64_t batch, cin, ih, iw, cout, oh, ow, kh, kw, sh, sw, groups;
+    double inputBytes() const { return kBytes * batch * cin * ih * iw; }
+    double weightBytes() const { return kBytes * (cout * (cin / groups) * kh * kw + cout); }
+    double outputBytes() const { return kBytes * batch * cout * oh * ow; }
+};
+
+KernelDesc gemmConv(const ConvGeometry& g, const TileConfig& t, int64_t m, int64_t n, int64_t k,
+                    int64_t gemms, double workScale, std::string name) {
+    KernelDesc d;
+    d.name = std::move(name);
+    const int64_t gridM = ceilDiv(m, t.tileM);
+    const int64_t gridN = ceilDiv(n, t.tileN);
+    d.ctas = g.groups * gridM * gridN;
+    d.threadsPerCta = t.threads;
+    d.registersPerThread = t.registers;
+    d.sharedMemPerCta = int64_t{t.sharedKb} * 1024;
+    d.flops = 2.0 * static_cast<double>(d.ctas) * t.tileM * t.tileN * static_cast<double>(k) *
+              static_cast<double>(gemms) * workScale;
+    d.efficiency = t.efficiency;
+    d.dramBytes = g.inputBytes() + g.weightBytes() + g.outputBytes();
+    // Every column of CTAs re-reads the weights, every row the input (through L2).
+    d.reuseBytes = static_cast<double>(gridN - 1) * g.weightBytes() +
+                   static_cast<double>(gridM - 1) * g.inputBytes();
+    d.workingSetBytes = g.inputBytes() + g.weightBytes();
+    return d;
+}
+
+// The fastest algorithm on an idle GPU, as cudnnFindConvolutionForwardAlgorithm would pick
+// (the IOS runtime, §5, asks cuDNN for the fastest one per convolution).
+KernelDesc convKernel(const ConvGeometry& g, const DeviceProfile& device) {
+    std::vector<KernelDesc> candidates;
+    const int64_t cinPerGroup = g.cin / g.groups;
+    const int64_t coutPerGroup = g.cout / g.groups;
+    if (cinPerGroup == 1 && g.groups > 1) {
+        // Depthwise: a direct kernel, one thread per output element.
+        const double out = static_cast<double>(g.batch * g.cout * g.oh * g.ow);
+        KernelDesc d = elementwise("conv_depthwise_direct", out, 0, 2.0 * g.kh * g.kw);
+        d.ctas = std::max<int64_t>(1, ceilDiv(static_cast<int64_t>(out), kElementThreads));
+        d.efficiency = 0.45;
+        d.dramBytes = g.inputBytes() + g.weightBytes() + g.outputBytes();
+        d.workingSetBytes = g.inputBytes();
+        return d;
+    }
+    const int64_t n = g.batch * g.oh * g.ow;
+    const int64_t k = cinPerGroup * g.kh * g.kw;
+    for (const TileConfig& t : kGemmTiles) {
+        const std::string name =
+            "conv_igemm_" + std::to_string(t.tileM) + "x" + std::to_string(t.tileN);
+        candidates.push_back(gemmConv(g, t, coutPerGroup, n, k, 1, 1.0, name));
+        // Split-K: slices of the reduction run in separate CTAs and add their partial sums
+        // into the output, trading output traffic for parallelism on small grids.
+        for (int split = 2; split <= kMaxSplitK && k / split >= kMinSplitKDepth; split *= 2) {
+            KernelDesc d = gemmConv(g, t, coutPerGroup, n, ceilDiv(k, split), 1, 1.0,
+                                    name + "_splitk" + std::to_string(split));
+            d.ctas *= split;
+            d.flops *= split;
+            d.dramBytes += 2.0 * (split - 1) * g.outputBytes();
+            candidates.push_back(std::move(d));
+        }
+    }
+    if (g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.groups == 1) {
+        const int64_t tiles = g.batch * ceilDiv(g.oh, 2) * ceilDiv(g.ow, 2);
+        candidates.push_back(gemmConv(g, kWinogradTile, g.cout, tiles, g.cin, 16,
+                                      kWinogradTransformOverhead, "conv_winograd_2x2_3x3"));
+    }
+    size_t best = 0;
+    double bestUs = soloKernelUs(candidates[0], device);
+    for (size_t i = 1; i < candidates.size(); ++i) {
+        const double us = soloKernelUs(candidates[i], device);
+        if (us < bestUs) {
+            bestUs = us;
+            best = i;
+        }
+    }
+    return candidates[best];
+}
+
+const ir::TensorShape& shapeOf(const ir::ValueRef& v, const ir::ShapeLookup& lookup,
+                               const ir::Node& node) {
+    const ir::TensorShape* s = lookup(v.node);
+    if (s == nullptr)
+        throw UserError("input '" + v.node + "' has no known shape", {}, node.name);
+    return *s;
+}
+
+// IOS runtime input assembly (see operatorKernels), appended to `out`.
+void inputKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
+                  std::vector<KernelDesc>& out) {
+    const auto& terms = node.inputs;
+    for (const ir::Term& term : terms) {
+        for (const ir::ValueRef& v : term) {
+            const ir::TensorShape& s = shapeOf(v, lookup, node);
+            const bool slice = v.begin != 0 || v.end != s.c;
+            if (batch > 1 && slice) {
+                const double e = static_cast<double>(batch * v.channels() * s.h * s.w);
+                out.push_back(elementwise("slice_copy", e, 2 * kBytes * e, 0));
+            }
+        }
+        if (term.size() > 1) {
+            const ir::TensorShape& s = shapeOf(term.front(), lookup, node);
+            const double e = static_cast<double>(batch * term.front().channels() * s.h * s.w);
+            out.push_back(elementwise("sum_" + std::to_string(term.size()), e,
+                                      kBytes * e * static_cast<double>(term.size() + 1),
+                                      static_cast<double>(term.size() - 1)));
+        }
+    }
+    if (terms.size() > 1) {
+        for (const ir::Term& term : terms) {
+            const ir::TensorShape& s = shapeOf(term.front(), lookup, node);
+            const double e = static_cast<double>(batch * term.front().channels() * s.h * s.w);
+            out.push_back(elementwise("concat_copy", e, 2 * kBytes * e, 0));
+        }
+    }
+}
+
+int64_t inputChannels(const ir::Node& node) {
+    int64_t c = 0;
+    for (const ir::Term& term : node.inputs)
+        if (!term.empty())
+            c += term.front().channels();
+    return c;
+}
+
+void nodeKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
+                 const DeviceProfile& device, std::vector<KernelDesc>& out) {
+    using ir::NodeKind;
+    if (node.kind == NodeKind::Sequential) {
+        for (const ir::Node& inner : node.nodes)
+            nodeKernels(inner, lookup, batch, device, out);
+        return;
+    }
+    if (node.kind == NodeKind::Placeholder)
+        return;
+    const ir::TensorShape& o = node.outputShape;
+    const double outElems = static_cast<double>(batch * o.elements());
+    if (node.kind == NodeKind::Element) {
+        // One kernel per term writes its combination straight into the output slice.
+        for (const ir::Term& term : node.inputs) {
+            const ir::TensorShape& s = shapeOf(term.front(), lookup, node);
+            const double e = static_cast<double>(batch * term.front().channels() * s.h * s.w);
+            out.push_back(
+                elementwise(node.element == ir::ElementOp::Add ? "element_add" : "element_mul", e,
+                            kBytes * e * static_cast<double>(term.size() + 1),
+                            static_cast<double>(term.size() - 1)));
+        }
+        return;
+    }
+    inputKernels(node, lookup, batch, out);
+    const ir::TensorShape& in = shapeOf(node.inputs.front().front(), lookup, node);
+    switch (node.kind) {
+    case NodeKind::Conv: {
+        const ir::ConvAttrs& a = node.conv;
+        const ConvGeometry g{
+            batch, inputChannels(node), in.h,       in.w,       a.outChannels, o.h,
+            o.w,   a.kernel.h,          a.kernel.w, a.stride.h, a.stride.w,    a.groups};
+        out.push_back(convKernel(g, device));
+        if (a.act == ir::ActType::Identity) // cuDNN fuses bias+activation, not bias alone
+            out.push_back(elementwise("bias_add", outElems, 2 * kBytes * outElems, 1));
+        break;
+    }
+    case NodeKind::Pool: {
+        const ir::PoolAttrs& a = node.pool;
+        const double inBytes =
+            kBytes * static_cast<double>(batch * inputChannels(node) * in.h * in.w);
+        if (a.type == ir::PoolType::GlobalAvg || a.type == ir::PoolType::GlobalMax) {
+            // One warp per channel plane, eight planes per CTA.
+            KernelDesc k = elementwise("global_pool", outElems, inBytes + kBytes * outElems,
+                                       static_cast<double>(in.h * in.w));
+            k.ctas = std::max<int64_t>(1, ceilDiv(static_cast<int64_t>(outElems), 8));
+            out.push_back(k);
+        } else {
+            KernelDesc k = elementwise(a.type == ir::PoolType::Max ? "max_pool" : "avg_pool",
+                                       outElems, inBytes + kBytes * outElems,
+                                       static_cast<double>(a.kernel.h * a.kernel.w));
+            k.ctas = std::max<int64_t>(1, ceilDiv(static_cast<int64_t>(outElems), kElementThreads));
+            out.push_back(k);
+        }
+        break;
+    }
+    case NodeKind::Relu:
+    case NodeKind::Activation:
+        out.push_back(elementwise(node.kind == NodeKind::Relu ? "relu" : "activation", outElems,
+                                  2 * kBytes * outElems, 1));
+        break;
+    default: // identity: the input assembly is all it does
+        break;
+    }
+}
+
+} // namespace
+
+Occupancy occupancy(const KernelDesc& kernel, const DeviceProfile& device) {
+    struct Limit {
+        int64_t ctas;
+        const char* name;
+    };
+    const int64_t threads = std::max(1, kernel.threadsPerCta);
+    // Registers are allocated per warp in units of 256 (CUDA occupancy calculator).
+    const int64_t regsPerWarp = ((std::max(1, kernel.registersPerThread) * 32 + 255) / 256) * 256;
+    const int64_t regsPerCta = regsPerWarp * kernel.warpsPerCta();
+    const Limit limits[] = {
+        {device.maxCtasPerSm, "ctas"},
+        {device.maxThreadsPerSm / threads, "threads"},
+        {device.maxRegistersPerSm / regsPerCta, "registers"},
+        {kernel.sharedMemPerCta > 0 ? device.maxSharedMemPerSm / kernel.sharedMemPerCta
+                                    : device.maxCtasPerSm,
+         "shared memory"},
+    };
+    Occupancy o;
+    const Limit* tightest = &limits[0];
+    for (const Limit& l : limits)
+        if (l.ctas < tightest->ctas)
+            tightest = &l;
+    // A kernel that does not fit at all would fail to launch; run it one CTA per SM instead.
+    o.ctasPerSm = static_cast<int>(std::max<int64_t>(1, tightest->ctas));
+    o.limiter = tightest->name;
+    o.residentCtas = int64_t{o.ctasPerSm} * device.smCount;
+    const int64_t ctas = std::max<int64_t>(1, kernel.ctas);
+    o.waves = ceilDiv(ctas, o.residentCtas);
+    o.tailCtas = ctas - (o.waves - 1) * o.residentCtas;
+    return o;
+}
+
+std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const DeviceProfile& device,
+                             const SmModel& model) {
+    const double sms = device.smCount;
+    const double maxWarps = device.maxWarpsPerSm();
+    const double satC = std::max(1.0, model.computeSaturationOccupancy * maxWarps);
+    const double satM = std::max(1.0, model.memorySaturationOccupancy * maxWarps);
+    const double bandwidth = device.dramBytesPerSecond() * model.bandwidthEfficiency / 1e6; // B/µs
+    const double smFlops = device.smPeakFlops() / 1e6; // flop/µs
+    // One SM can draw at most twice its even share of the bandwidth (a few SMs cannot
+    // saturate DRAM on their own).
+    const double smBandwidth = 2.0 * bandwidth / sms;
+
+    double ctas = 0;
+    double warpDemand = 0;
+    double workingSet = 0;
+    std::set<const KernelDesc*> kernels;
+    for (const ResidentCtas& r : resident) {
+        ctas += static_cast<double>(r.count);
+        warpDemand +=
+            static_cast<double>(r.count) * std::min<double>(r.kernel->warpsPerCta(), satC);
+        if (kernels.insert(r.kernel).second)
+            workingSet += r.kernel->workingSetBytes;
+    }
+    const double activeSms = std::min(sms, ctas);
+    const double computeShare = warpDemand > 0 ? std::min(1.0, activeSms * satC / warpDemand) : 1.0;
+    const double l2 = static_cast<double>(device.l2Bytes);
+    const double l2Miss = workingSet > l2 ? 1.0 - l2 / workingSet : 0.0;
+
+    struct Times {
+        double compute, memory, bytes;
+    };
+    std::vector<Times> times;
+    times.reserve(resident.size());
+    double bandwidthDemand = 0;
+    for (const ResidentCtas& r : resident) {
+        const KernelDesc& k = *r.kernel;
+        const double n = static_cast<double>(std::max<int64_t>(1, k.ctas));
+        const double w = k.warpsPerCta();
+        const double flops = k.flops / n;
+        const double bytes = (k.dramBytes + k.reuseBytes * l2Miss) / n;
+        const double compute =
+            flops > 0 ? flops / (std::min(w, satC) / satC * smFlops * k.efficiency) / computeShare
+                      : 0.0;
+        const double memory = bytes > 0 ? bytes / (std::min(w, satM) / satM * smBandwidth) : 0.0;
+        times.push_back({compute, memory, bytes});
+        const double busy = std::max(compute, memory);
+        if (busy > 0)
+            bandwidthDemand += static_cast<double>(r.count) * bytes / busy;
+    }
+    const double memoryShare = bandwidthDemand > bandwidth ? bandwidth / bandwidthDemand : 1.0;
+    std::vector<double> rates;
+    rates.reserve(resident.size());
+    for (const Times& t : times)
+        rates.push_back(1.0 / (model.ctaLatencyUs + std::max(t.compute, t.memory / memoryShare)));
+    return rates;
+}
+
+double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device, const SmModel& model) {
+    const Occupancy o = occupancy(kernel, device);
+    const double tail = 1.0 / ctaRates({{&kernel, o.tailCtas}}, device, model).front();
+    if (o.waves == 1)
+        return tail;
+    const double full = 1.0 / ctaRates({{&kernel, o.residentCtas}}, device, model).front();
+    return static_cast<double>(o.waves - 1) * full + tail;
+}
+
+std::vector<KernelDesc> operatorKernels(const ir::Node& node, const ir::ShapeLookup& producerShape,
+                                        int batch, const DeviceProfile& device) {
+    assert(batch >= 1);
+    std::vector<KernelDesc> out;
+    nodeKernels(node, producerShape, batch, device, out);
+    return out;
+}
+
+} // namespace ios::cost

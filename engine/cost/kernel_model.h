@@ -1,0 +1,79 @@
+// The kernels a cuDNN-like library launches for one operator, their launch geometry
+// (CTAs, threads, registers, shared memory), occupancy and per-CTA work; and the SM
+// throughput model the stage simulator shares (IOS paper §2-3 and §6.3: a kernel too small to
+// fill the SMs leaves them idle; more resident warps hide more latency).
+#pragma once
+
+#include "cost/device_profile.h"
+#include "ir/graph.h"
+#include "ir/validate.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ios::cost {
+
+struct KernelDesc {
+    std::string name; // e.g. "conv_igemm_128x64", "relu", "concat_copy"
+    int64_t ctas = 0; // grid size
+    int threadsPerCta = 0;
+    int registersPerThread = 0;
+    int64_t sharedMemPerCta = 0; // bytes
+    double flops = 0;            // fp32 flops executed by all CTAs (tile padding included)
+    double efficiency = 1;       // fraction of an SM's fp32 peak the inner loop reaches
+    double dramBytes = 0;        // compulsory DRAM traffic: inputs, weights, outputs
+    double reuseBytes = 0;       // re-reads served by L2 while the working set fits in it
+    double workingSetBytes = 0;  // inputs + weights the CTAs share through L2
+
+    int warpsPerCta() const { return (threadsPerCta + 31) / 32; }
+};
+
+// Occupancy of one kernel alone on the device (CUDA occupancy rules, whole CTAs per SM).
+struct Occupancy {
+    int ctasPerSm = 0;        // resident CTAs per SM: min over the four limits below
+    int64_t residentCtas = 0; // ctasPerSm × SMs: CTAs resident at once (one wave)
+    int64_t waves = 0;        // ceil(ctas / residentCtas)
+    int64_t tailCtas = 0;     // CTAs of the last wave (a whole wave when the grid divides evenly)
+    std::string limiter;      // "ctas", "threads", "registers" or "shared memory"
+};
+
+Occupancy occupancy(const KernelDesc& kernel, const DeviceProfile& device);
+
+// Calibration constants of the model (docs/cost-model.md explains each choice).
+struct SmModel {
+    // Resident warps per SM at which the fp32 pipelines / the memory system saturate, as a
+    // fraction of the SM's maximum warps (latency hiding, IOS §6.3).
+    double computeSaturationOccupancy = 0.25;
+    double memorySaturationOccupancy = 0.5;
+    double bandwidthEfficiency = 0.8; // achievable fraction of the DRAM peak
+    double ctaLatencyUs = 1.5;        // fixed per-CTA time: prologue, first loads, epilogue
+    double kernelGapUs = 1.0;         // GPU-side gap between dependent kernels of one stream
+};
+
+inline constexpr SmModel kSmModel{};
+
+// A set of CTAs of one kernel that became resident together (they progress together).
+struct ResidentCtas {
+    const KernelDesc* kernel = nullptr;
+    int64_t count = 0;
+};
+
+// Progress rate (fraction of one CTA's work per µs) of a CTA of each entry, when exactly the
+// given CTAs share the device: SM issue slots and DRAM bandwidth are shared, the L2 holds
+// the combined working set or misses in proportion. Deterministic, no state.
+std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const DeviceProfile& device,
+                             const SmModel& model = kSmModel);
+
+// Time in µs the kernel runs on an otherwise idle GPU (waves of ctaRates), launch excluded.
+double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device,
+                    const SmModel& model = kSmModel);
+
+// The kernels of one schedule operator, in launch order (a sequential node: its nodes'
+// kernels in order). Input assembly follows the IOS runtime: a term of several values is one
+// sum kernel, several terms are one copy kernel each (concat), a channel slice is free at
+// batch 1 and a strided copy otherwise. `producerShape` resolves input value names.
+std::vector<KernelDesc> operatorKernels(const ir::Node& node, const ir::ShapeLookup& producerShape,
+                                        int batch, const DeviceProfile& device);
+
+} // namespace ios::cost

@@ -1,0 +1,48 @@
+// The simulated GPU cost model: stage latencies from the kernel model and the discrete-event
+// stage simulation on a device profile (docs/cost-model.md). The embedded default device,
+// so every front end shows real schedules without a GPU.
+#pragma once
+
+#include "cost/cost_model.h"
+#include "cost/device_profile.h"
+#include "cost/stage_simulator.h"
+#include "ir/graph.h"
+#include "ir/metrics.h"
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace ios::cost {
+
+class SimulatedGpuCostModel final : public CostModel {
+public:
+    // `graph` must be validated and outlive the model (input shapes are looked up by name).
+    // Throws ios::UserError for batch < 1.
+    SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device, int batch = 1);
+
+    double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
+    std::string describe() const override;
+
+    // The full simulation of a stage (kernels per stream, utilisation), for timelines.
+    StageRun simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const;
+    // The kernels the stage launches, per group (a merge stage: one merged convolution).
+    std::vector<GroupKernels> stageKernels(const ir::BlockDag& dag,
+                                           const schedule::Stage& stage) const;
+    // The kernels of one operator at this model's batch size (cached).
+    const std::vector<KernelDesc>& kernelsOf(const ir::Node& node) const;
+
+    const DeviceProfile& device() const { return device_; }
+    int batch() const { return batch_; }
+
+private:
+    const ir::TensorShape* shapeOf(const std::string& name) const;
+
+    DeviceProfile device_;
+    int batch_;
+    ir::NodeIndex index_;
+    mutable std::mutex mutex_;
+    mutable std::map<const ir::Node*, std::vector<KernelDesc>> cache_;
+};
+
+} // namespace ios::cost

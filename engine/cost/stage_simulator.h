@@ -1,0 +1,64 @@
+// Discrete-event simulation of one stage on a simulated GPU (IOS paper §3, §5, §6.3).
+//
+// Execution follows the IOS runtime: group i runs on stream i; the host issues the kernels
+// group after group, one every launchOverheadUs. A stage of one group (a sequential or
+// merge stage) is pipelined with its neighbours: the host runs ahead, so no launch latency
+// and no synchronisation are paid, only the issue rate bounds it. A stage of several groups
+// starts after a device synchronisation (its first kernel pays the launch latency) and ends
+// with one (syncOverheadUs). On the GPU, CTAs of concurrent kernels fill free SM slots in
+// launch order; resident CTAs share the SMs' issue slots, the L2 and the DRAM bandwidth
+// (kernel_model.h, ctaRates).
+#pragma once
+
+#include "cost/device_profile.h"
+#include "cost/kernel_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ios::cost {
+
+// The kernels of one operator of a group (op = index into the block's ir::BlockDag::ops).
+struct OpKernels {
+    int op = 0;
+    std::string label; // operator name for timelines ("a", or "merged(a,b)")
+    std::vector<KernelDesc> kernels;
+};
+using GroupKernels = std::vector<OpKernels>;
+
+struct KernelRun {
+    int group = 0; // = stream
+    int op = 0;
+    std::string label;
+    std::string kernel;
+    int64_t ctas = 0;
+    double issueUs = 0; // when the host issued it (relative to the stage start)
+    double startUs = 0; // first CTA resident
+    double endUs = 0;   // last CTA done
+};
+
+// Device state from timeUs until the next sample (piecewise constant).
+struct UtilisationSample {
+    double timeUs = 0;
+    int activeSms = 0;          // SMs with at least one resident CTA
+    double warpOccupancy = 0;   // resident warps / (SMs × max warps per SM)
+    double flopUtilisation = 0; // achieved fp32 flop rate / device peak
+};
+
+struct StageRun {
+    double latencyUs = 0;
+    bool synchronized = false; // multi-stream stage: launch latency and a device sync paid
+    std::vector<KernelRun> kernels;
+    std::vector<UtilisationSample> samples; // ends with an all-idle sample
+    // Time-weighted averages over [0, latencyUs].
+    double meanActiveSmFraction = 0;
+    double meanWarpOccupancy = 0;
+    double meanFlopUtilisation = 0;
+};
+
+// Simulates `groups` run as one stage. Deterministic; an empty stage takes no time.
+StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
+                       const SmModel& model = kSmModel);
+
+} // namespace ios::cost
