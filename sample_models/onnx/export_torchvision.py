@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Export torchvision CNNs to ONNX (opset 13) WITHOUT weights, for `ios-sched ... model.onnx`.
+
+Scheduling needs shapes, not weights: every float initializer with more than one element is
+turned into a graph input with its declared type and shape (its data is dropped), so the files
+stay a few kilobytes. Integer initializers (Reshape targets and other shape constants) are kept.
+Nothing is downloaded: the models are built with random initial weights (weights=None).
+
+    python3 export_torchvision.py [--out DIR] [--opset 13] [model ...]
+
+Needs PyTorch, torchvision and onnx (Debian: python3-torch python3-torchvision python3-onnx).
+"""
+import argparse
+import os
+import sys
+
+import onnx
+import torch
+import torchvision.models as tvm
+
+# name -> (constructor, input H = W)
+MODELS = {
+    "inception_v3": (lambda: tvm.inception_v3(weights=None, aux_logits=True, init_weights=False), 299),
+    "googlenet": (lambda: tvm.googlenet(weights=None, aux_logits=False, init_weights=False), 224),
+    "resnet50": (lambda: tvm.resnet50(weights=None), 224),
+    "squeezenet1_1": (lambda: tvm.squeezenet1_1(weights=None), 224),
+    "mobilenet_v2": (lambda: tvm.mobilenet_v2(weights=None), 224),
+    "mnasnet1_0": (lambda: tvm.mnasnet1_0(weights=None), 224),
+    "densenet121": (lambda: tvm.densenet121(weights=None), 224),
+    "efficientnet_b0": (lambda: tvm.efficientnet_b0(weights=None), 224),
+    "shufflenet_v2_x1_0": (lambda: tvm.shufflenet_v2_x1_0(weights=None), 224),
+}
+
+
+def strip_weights(model: onnx.ModelProto) -> int:
+    """Moves float initializers (weights) into graph inputs without data; returns how many."""
+    graph = model.graph
+    declared = {i.name for i in graph.input}
+    keep, moved = [], 0
+    for init in graph.initializer:
+        numel = 1
+        for d in init.dims:
+            numel *= d
+        if init.data_type != onnx.TensorProto.FLOAT or numel <= 1:
+            keep.append(init)
+            continue
+        if init.name not in declared:
+            graph.input.append(onnx.helper.make_tensor_value_info(
+                init.name, init.data_type, list(init.dims)))
+        moved += 1
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
+    return moved
+
+
+def export(name: str, out_dir: str, opset: int) -> str:
+    ctor, size = MODELS[name]
+    torch.manual_seed(0)
+    model = ctor().eval()
+    x = torch.zeros(1, 3, size, size)
+    path = os.path.join(out_dir, name + ".onnx")
+    tmp = path + ".full"
+    with torch.no_grad():
+        torch.onnx.export(model, x, tmp, opset_version=opset, input_names=["input"],
+                          output_names=["logits"], do_constant_folding=True)
+    m = onnx.load(tmp)
+    os.remove(tmp)
+    moved = strip_weights(m)
+    m.doc_string = f"torchvision {name}, opset {opset}, weights stripped ({moved} tensors)"
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+    ops = {}
+    for n in m.graph.node:
+        ops[n.op_type] = ops.get(n.op_type, 0) + 1
+    print(f"{name}: {len(m.graph.node)} nodes, {os.path.getsize(path)} bytes, "
+          + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
+    return path
+
+
+def main() -> int:
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("models", nargs="*", help="subset of: " + ", ".join(MODELS))
+    p.add_argument("--out", default=os.path.join(here, "generated"),
+                   help="output folder (default: sample_models/onnx/generated, git-ignored)")
+    p.add_argument("--opset", type=int, default=13)
+    args = p.parse_args()
+    names = args.models or list(MODELS)
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        p.error("unknown model(s): " + ", ".join(unknown))
+    os.makedirs(args.out, exist_ok=True)
+    for n in names:
+        export(n, args.out, args.opset)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
