@@ -1,0 +1,34 @@
+// The CUDA/cuDNN GpuBackend (GPU.md "Execution"): cudaMalloc'd NCHW fp32 tensors, one
+// stream + cuDNN handle + workspace per stream, cuDNN's legacy API for convolutions (bias and
+// ReLU fused), pooling, activations and tensor add/multiply, cudaMemcpy2DAsync for channel
+// slices, CUDA graphs, CUPTI for kernel records and PM sampling of active warps.
+#pragma once
+
+#include "gpu_backend.h"
+
+#include <memory>
+#include <string>
+
+namespace ios::profiling {
+
+struct CudaBackendOptions {
+    int device = 0;
+    // cuDNN may use TF32 tensor cores for fp32 convolutions (faster, ~1e-3 relative error).
+    // Off by default: strict fp32 as in the IOS paper (V100, no TF32).
+    bool allowTf32 = false;
+};
+
+struct CudaOpenResult {
+    std::unique_ptr<GpuBackend> backend; // null when no device can be used
+    std::string error;                   // then: the reason CUDA gave
+};
+
+// Never throws for a missing GPU or driver: any error of cudaGetDeviceCount means "no GPU".
+// In a build without CUDA the error says so.
+CudaOpenResult openCudaBackend(const CudaBackendOptions& options = {});
+
+// openCudaBackend or ios::UserError("no CUDA device available: <reason>"). With the
+// environment variable IOS_PROFILING_MOCK=1: a timing-only MockBackend (dry runs of scripts).
+std::unique_ptr<GpuBackend> requireCudaBackend(const CudaBackendOptions& options = {});
+
+} // namespace ios::profiling

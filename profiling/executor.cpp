@@ -1,0 +1,456 @@
+#include "executor.h"
+
+#include "cost/measurement_cache.h"
+#include "gpu_trace.h"
+#include "schedule/merge.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ios::profiling {
+
+namespace {
+
+// Deterministic uniform values in [-scale, scale) from a splitmix64 stream: the same on every
+// platform, so a weight set is a function of (seed, node name) alone.
+std::vector<float> randomValues(size_t count, uint64_t seed, float scale) {
+    std::vector<float> v(count);
+    uint64_t state = seed;
+    for (float& x : v) {
+        state += 0x9e3779b97f4a7c15ULL;
+        uint64_t z = state;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        const double unit = static_cast<double>(z >> 11) * 0x1.0p-53; // [0, 1)
+        x = static_cast<float>((2 * unit - 1) * scale);
+    }
+    return v;
+}
+
+uint64_t nameHash(const std::string& name, uint64_t seed) {
+    uint64_t h = 1469598103934665603ULL ^ seed; // FNV-1a
+    for (unsigned char ch : name) {
+        h ^= ch;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+bool isFullValue(const std::vector<ir::Term>& inputs, int64_t producerChannels) {
+    return inputs.size() == 1 && inputs[0].size() == 1 && inputs[0][0].begin == 0 &&
+           inputs[0][0].end == producerChannels;
+}
+
+} // namespace
+
+NumericCheck compareOutputs(const std::vector<float>& out, const std::vector<float>& ref) {
+    NumericCheck c;
+    if (out.size() != ref.size())
+        throw std::logic_error("compareOutputs: sizes differ");
+    double diff2 = 0, ref2 = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (!std::isfinite(out[i]) || !std::isfinite(ref[i]))
+            c.finite = false;
+        const double d = static_cast<double>(out[i]) - ref[i];
+        diff2 += d * d;
+        ref2 += static_cast<double>(ref[i]) * ref[i];
+        c.maxAbsDiff = std::max(c.maxAbsDiff, std::abs(d));
+    }
+    c.relativeL2 = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+    if (!c.finite)
+        c.relativeL2 = std::numeric_limits<double>::infinity();
+    return c;
+}
+
+double percentile(std::vector<double> samples, double p) {
+    if (samples.empty())
+        return 0;
+    std::sort(samples.begin(), samples.end());
+    const double pos = std::clamp(p, 0.0, 100.0) / 100 * static_cast<double>(samples.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(pos));
+    const size_t hi = std::min(lo + 1, samples.size() - 1);
+    const double frac = pos - static_cast<double>(lo);
+    return samples[lo] + frac * (samples[hi] - samples[lo]);
+}
+
+Executor::Executor(const ir::Graph& graph, GpuBackend& backend, int batch, uint64_t seed)
+    : graph_(graph), backend_(backend), batch_(batch), seed_(seed) {
+    if (batch < 1)
+        throw UserError("batch size must be at least 1 (got " + std::to_string(batch) + ")");
+    Tensor input = allocateTensor(graph.input.outputShape, false);
+    backend_.upload(input.buffer, randomValues(static_cast<size_t>(input.dims.elements()),
+                                               nameHash(graph.input.name, seed_), 1.0f));
+    tensors_[graph.input.name] = input;
+    for (const ir::Block& block : graph.blocks)
+        for (const ir::Node* op : block.operators())
+            lowerOperator(*op);
+    stream(0);
+    fork_ = backend_.createEvent();
+    start_ = backend_.createEvent();
+    stop_ = backend_.createEvent();
+}
+
+Executor::Tensor Executor::allocateTensor(const ir::TensorShape& shape, bool activation) {
+    Tensor t;
+    t.dims = {batch_, shape.c, shape.h, shape.w};
+    t.buffer = backend_.allocate(t.dims.elements());
+    if (activation)
+        activations_.push_back(t);
+    return t;
+}
+
+const Executor::Tensor& Executor::tensorOf(const std::string& name) const {
+    auto it = tensors_.find(name);
+    if (it == tensors_.end())
+        throw UserError("input names a node that has not been computed yet", {}, name);
+    return it->second;
+}
+
+// Terms are concatenated along channels, the values of a term combined with `op`
+// (FORMATS.md). A single whole value needs no kernel: its producer's tensor is used as is.
+Executor::Tensor Executor::gather(const std::vector<ir::Term>& inputs, ir::ElementOp op,
+                                  const Tensor* into, std::vector<Kernel>& out) {
+    if (into == nullptr && !inputs.empty() && inputs[0].size() == 1) {
+        const Tensor& src = tensorOf(inputs[0][0].node);
+        if (isFullValue(inputs, src.dims.c))
+            return src;
+    }
+    const Tensor& first = tensorOf(inputs.at(0).at(0).node);
+    ir::TensorShape shape{0, first.dims.h, first.dims.w};
+    for (const ir::Term& term : inputs)
+        shape.c += term.at(0).channels();
+    Tensor dst = into ? *into : allocateTensor(shape, true);
+    int64_t offset = 0;
+    for (const ir::Term& term : inputs) {
+        for (size_t v = 0; v < term.size(); ++v) {
+            const Tensor& src = tensorOf(term[v].node);
+            ChannelSlice s{src.buffer, src.dims, term[v].begin};
+            ChannelSlice d{dst.buffer, dst.dims, offset};
+            if (v == 0)
+                out.emplace_back(CopyKernel{s, d, term[v].channels()});
+            else
+                out.emplace_back(AccumulateKernel{s, d, term[v].channels(), op});
+        }
+        offset += term.at(0).channels();
+    }
+    return dst;
+}
+
+ConvKernel Executor::convKernel(const ir::Node& node, const Tensor& in, BufferId out) {
+    ConvKernel k;
+    k.in = in.buffer;
+    k.inDims = in.dims;
+    k.out = out;
+    k.outDims = {batch_, node.outputShape.c, node.outputShape.h, node.outputShape.w};
+    k.kernel = node.conv.kernel;
+    k.stride = node.conv.stride;
+    k.padding = node.conv.padding;
+    k.groups = node.conv.groups;
+    k.act = node.conv.act;
+    return k;
+}
+
+// He-like scale (variance 1 / fan-in) keeps activations bounded through deep networks.
+std::vector<float> Executor::hostWeights(const ir::Node& node) const {
+    int64_t inChannels = 0;
+    for (const ir::Term& term : node.inputs)
+        inChannels += term.at(0).channels();
+    const int64_t fanIn = inChannels / node.conv.groups * node.conv.kernel.h * node.conv.kernel.w;
+    const auto count = static_cast<size_t>(node.conv.outChannels * fanIn);
+    return randomValues(count, nameHash(node.name + "/w", seed_),
+                        static_cast<float>(std::sqrt(3.0 / static_cast<double>(fanIn))));
+}
+
+std::vector<float> Executor::hostBias(const ir::Node& node) const {
+    return randomValues(static_cast<size_t>(node.conv.outChannels),
+                        nameHash(node.name + "/b", seed_), 0.1f);
+}
+
+void Executor::lowerNode(const ir::Node& node) {
+    using ir::NodeKind;
+    Lowered low;
+    Tensor out;
+    switch (node.kind) {
+    case NodeKind::Identity:
+    case NodeKind::Element: {
+        const ir::ElementOp op = node.kind == NodeKind::Element ? node.element : ir::ElementOp::Add;
+        if (op == ir::ElementOp::Add)
+            out = gather(node.inputs, op, nullptr, low.kernels); // a whole single value aliases
+        else {
+            Tensor dst = allocateTensor(node.outputShape, true);
+            out = gather(node.inputs, op, &dst, low.kernels);
+        }
+        break;
+    }
+    case NodeKind::Conv: {
+        low.input = gather(node.inputs, ir::ElementOp::Add, nullptr, low.kernels);
+        low.gatherKernels = static_cast<int>(low.kernels.size());
+        out = allocateTensor(node.outputShape, true);
+        ConvKernel k = convKernel(node, low.input, out.buffer);
+        const std::vector<float> weights = hostWeights(node);
+        k.weights = backend_.allocate(static_cast<int64_t>(weights.size()));
+        backend_.upload(k.weights, weights);
+        k.bias = backend_.allocate(node.conv.outChannels);
+        backend_.upload(k.bias, hostBias(node));
+        low.kernels.emplace_back(k);
+        break;
+    }
+    case NodeKind::Pool: {
+        low.input = gather(node.inputs, ir::ElementOp::Add, nullptr, low.kernels);
+        out = allocateTensor(node.outputShape, true);
+        PoolKernel k{low.input.buffer, out.buffer,       low.input.dims,   out.dims,
+                     node.pool.type,   node.pool.kernel, node.pool.stride, node.pool.padding};
+        if (k.type == ir::PoolType::GlobalAvg || k.type == ir::PoolType::GlobalMax)
+            k = PoolKernel{k.in,   k.out, k.inDims, k.outDims, k.type, {k.inDims.h, k.inDims.w},
+                           {1, 1}, {0, 0}};
+        low.kernels.emplace_back(k);
+        break;
+    }
+    case NodeKind::Relu:
+    case NodeKind::Activation: {
+        low.input = gather(node.inputs, ir::ElementOp::Add, nullptr, low.kernels);
+        out = allocateTensor(node.outputShape, true);
+        const ir::ActType act = node.kind == NodeKind::Relu ? ir::ActType::Relu : node.activation;
+        if (act == ir::ActType::Identity)
+            low.kernels.emplace_back(CopyKernel{
+                {low.input.buffer, low.input.dims, 0}, {out.buffer, out.dims, 0}, out.dims.c});
+        else
+            low.kernels.emplace_back(ActivationKernel{low.input.buffer, out.buffer, out.dims, act});
+        break;
+    }
+    case NodeKind::Sequential: {
+        // Inner nodes run in order; the sequential's output is its last inner node's.
+        for (const ir::Node& inner : node.nodes) {
+            lowerNode(inner);
+            Lowered innerLow = std::move(lowered_.at(&inner));
+            lowered_.erase(&inner);
+            low.kernels.insert(low.kernels.end(), innerLow.kernels.begin(), innerLow.kernels.end());
+        }
+        out = tensorOf(node.nodes.back().name);
+        break;
+    }
+    case NodeKind::Placeholder:
+        throw UserError("a placeholder cannot be a schedule operator", {}, node.name);
+    case NodeKind::Opaque:
+        throw UserError("an opaque (imported, undescribed) operator cannot run on the GPU executor",
+                        {}, node.name);
+    }
+    tensors_[node.name] = out;
+    lowered_[&node] = std::move(low);
+}
+
+void Executor::lowerOperator(const ir::Node& node) {
+    try {
+        lowerNode(node);
+    } catch (const UserError& e) {
+        if (!e.node().empty())
+            throw;
+        throw UserError(e.message(), {}, node.name);
+    }
+}
+
+// The merged convolution (IOS paper §4.1 "operator merge"): member filters are placed in the
+// largest kernel at offset (merged padding − member padding), which computes the member's
+// exact output when the members are mergeable (schedule/merge.h), then outputs are split.
+Executor::StageProgram Executor::buildMergeProgram(const ir::BlockDag& dag,
+                                                   const schedule::Group& group) {
+    std::vector<const ir::Node*> members;
+    for (int op : group)
+        members.push_back(dag.ops.at(static_cast<size_t>(op)));
+    const ir::Node merged = schedule::mergedConv(members);
+    const Lowered& firstLow = lowered_.at(members.front());
+    std::vector<Kernel> kernels(firstLow.kernels.begin(),
+                                firstLow.kernels.begin() + firstLow.gatherKernels);
+    const Tensor mergedOut = allocateTensor(merged.outputShape, true);
+    ConvKernel k = convKernel(merged, firstLow.input, mergedOut.buffer);
+    const int64_t inC = firstLow.input.dims.c;
+    const int64_t kh = merged.conv.kernel.h, kw = merged.conv.kernel.w;
+    std::vector<float> weights(static_cast<size_t>(merged.conv.outChannels * inC * kh * kw), 0.f);
+    std::vector<float> bias;
+    int64_t oc = 0;
+    for (const ir::Node* m : members) {
+        const int64_t dy = merged.conv.padding.h - m->conv.padding.h;
+        const int64_t dx = merged.conv.padding.w - m->conv.padding.w;
+        const int64_t mh = m->conv.kernel.h, mw = m->conv.kernel.w;
+        if (dy < 0 || dx < 0 || dy + mh > kh || dx + mw > kw)
+            throw UserError("cannot place this kernel inside the merged convolution's kernel "
+                            "(padding and kernel size do not line up)",
+                            {}, m->name);
+        const std::vector<float> w = hostWeights(*m);
+        for (int64_t o = 0; o < m->conv.outChannels; ++o)
+            for (int64_t i = 0; i < inC; ++i)
+                for (int64_t y = 0; y < mh; ++y)
+                    for (int64_t x = 0; x < mw; ++x)
+                        weights[static_cast<size_t>((((oc + o) * inC + i) * kh + y + dy) * kw + x +
+                                                    dx)] =
+                            w[static_cast<size_t>(((o * inC + i) * mh + y) * mw + x)];
+        const std::vector<float> b = hostBias(*m);
+        bias.insert(bias.end(), b.begin(), b.end());
+        oc += m->conv.outChannels;
+    }
+    k.weights = backend_.allocate(static_cast<int64_t>(weights.size()));
+    backend_.upload(k.weights, weights);
+    k.bias = backend_.allocate(static_cast<int64_t>(bias.size()));
+    backend_.upload(k.bias, bias);
+    kernels.emplace_back(k);
+    int64_t offset = 0;
+    for (const ir::Node* m : members) {
+        const Tensor& dst = tensorOf(m->name);
+        kernels.emplace_back(CopyKernel{
+            {mergedOut.buffer, mergedOut.dims, offset}, {dst.buffer, dst.dims, 0}, dst.dims.c});
+        offset += dst.dims.c;
+    }
+    std::vector<int> ops(kernels.size(), group.front());
+    return StageProgram{{std::move(kernels)}, {std::move(ops)}};
+}
+
+const Executor::StageProgram& Executor::program(const ir::BlockDag& dag,
+                                                const schedule::Stage& stage) {
+    const std::string key = cost::stageKey(dag, stage);
+    if (auto it = programs_.find(key); it != programs_.end())
+        return it->second;
+    StageProgram p;
+    const bool merge = stage.kind == schedule::StageKind::Merge && stage.groups.size() == 1 &&
+                       stage.groups[0].size() >= 2;
+    if (merge) {
+        p = buildMergeProgram(dag, stage.groups[0]);
+    } else {
+        for (const schedule::Group& group : stage.groups) {
+            std::vector<Kernel> kernels;
+            std::vector<int> ops;
+            for (int op : group) {
+                const Lowered& low = lowered_.at(dag.ops.at(static_cast<size_t>(op)));
+                kernels.insert(kernels.end(), low.kernels.begin(), low.kernels.end());
+                ops.insert(ops.end(), low.kernels.size(), op);
+            }
+            p.groups.push_back(std::move(kernels));
+            p.ops.push_back(std::move(ops));
+        }
+    }
+    return programs_.emplace(key, std::move(p)).first->second;
+}
+
+const std::vector<std::vector<Kernel>>& Executor::stageKernels(const ir::BlockDag& dag,
+                                                               const schedule::Stage& stage) {
+    return program(dag, stage).groups;
+}
+
+StreamId Executor::stream(size_t index) {
+    while (streams_.size() <= index) {
+        streams_.push_back(backend_.createStream());
+        joins_.push_back(backend_.createEvent());
+    }
+    return streams_[index];
+}
+
+// Group g runs on stream g; streams 1.. wait for stream 0 at the stage start and stream 0
+// waits for all of them at its end: the IOS runtime's synchronisation at stage boundaries.
+void Executor::issueProgram(const StageProgram& p, int stageOrdinal) {
+    const StreamId main = stream(0);
+    if (p.groups.size() > 1) {
+        backend_.record(fork_, main);
+        for (size_t g = 1; g < p.groups.size(); ++g)
+            backend_.wait(stream(g), fork_);
+    }
+    for (size_t g = 0; g < p.groups.size(); ++g)
+        for (size_t i = 0; i < p.groups[g].size(); ++i) {
+            if (stageOrdinal > 0)
+                backend_.setTraceTag(makeTraceTag(stageOrdinal, p.ops[g][i]));
+            backend_.enqueue(stream(g), p.groups[g][i]);
+        }
+    for (size_t g = 1; g < p.groups.size(); ++g) {
+        backend_.record(joins_[g], streams_[g]);
+        backend_.wait(main, joins_[g]);
+    }
+}
+
+void Executor::issueStage(const ir::BlockDag& dag, const schedule::Stage& stage) {
+    issueProgram(program(dag, stage));
+}
+
+void Executor::issueSchedule(const std::vector<ir::BlockDag>& dags,
+                             const schedule::Schedule& schedule, bool tagStages) {
+    if (dags.size() != schedule.blocks.size())
+        throw UserError("the schedule has " + std::to_string(schedule.blocks.size()) +
+                        " blocks but the model has " + std::to_string(dags.size()));
+    int ordinal = 0;
+    for (size_t b = 0; b < dags.size(); ++b)
+        for (const schedule::Stage& stage : schedule.blocks[b].stages)
+            issueProgram(program(dags[b], stage), tagStages ? ++ordinal : 0);
+    if (tagStages)
+        backend_.setTraceTag(0);
+}
+
+GraphId Executor::capture(const std::function<void()>& issueOnce) {
+    const StreamId main = stream(0);
+    issueOnce(); // create every stream, program and workspace before capturing
+    backend_.synchronize();
+    backend_.beginCapture(main);
+    try {
+        issueOnce();
+    } catch (...) {
+        try { // end the broken capture so the stream stays usable
+            backend_.endCapture(main);
+        } catch (...) {
+        }
+        throw;
+    }
+    return backend_.endCapture(main);
+}
+
+GraphId Executor::captureSchedule(const std::vector<ir::BlockDag>& dags,
+                                  const schedule::Schedule& schedule) {
+    return capture([&] { issueSchedule(dags, schedule); });
+}
+
+std::vector<double> Executor::timeRuns(const std::function<void()>& issueOnce,
+                                       const TimingOptions& options) {
+    if (options.repeat < 1 || options.number < 1 || options.warmup < 0)
+        throw UserError("timing needs repeat >= 1, number >= 1 and warmup >= 0");
+    const StreamId main = stream(0);
+    std::function<void()> body = issueOnce;
+    if (options.cudaGraph) {
+        const GraphId graph = capture(issueOnce);
+        body = [this, graph, main] { backend_.launchGraph(graph, main); };
+    }
+    for (int i = 0; i < options.warmup; ++i)
+        body();
+    backend_.synchronize();
+    std::vector<double> samples;
+    for (int r = 0; r < options.repeat; ++r) {
+        backend_.record(start_, main);
+        for (int i = 0; i < options.number; ++i)
+            body();
+        backend_.record(stop_, main);
+        samples.push_back(backend_.elapsedMs(start_, stop_) / options.number);
+    }
+    return samples;
+}
+
+std::vector<double> Executor::timeSchedule(const std::vector<ir::BlockDag>& dags,
+                                           const schedule::Schedule& schedule,
+                                           const TimingOptions& options) {
+    return timeRuns([&] { issueSchedule(dags, schedule); }, options);
+}
+
+std::vector<double> Executor::timeStage(const ir::BlockDag& dag, const schedule::Stage& stage,
+                                        const TimingOptions& options) {
+    return timeRuns([&] { issueStage(dag, stage); }, options);
+}
+
+void Executor::poisonActivations() {
+    for (const Tensor& t : activations_)
+        backend_.upload(t.buffer, std::vector<float>(static_cast<size_t>(t.dims.elements()),
+                                                     std::numeric_limits<float>::quiet_NaN()));
+}
+
+std::vector<float> Executor::output() {
+    backend_.synchronize();
+    return backend_.download(tensorOf(graph_.blocks.back().exitNode.name).buffer);
+}
+
+} // namespace ios::profiling

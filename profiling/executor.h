@@ -1,0 +1,127 @@
+// Runs schedules of one model on a GpuBackend (the IOS runtime, paper §5): every tensor is
+// allocated once (random weights and input, deterministic per node name), each operator is
+// lowered once to kernels, a parallel stage runs its groups on separate streams joined by
+// events at the stage boundary, a merge stage runs as ONE convolution with the members'
+// filters concatenated (zero-padded to the largest kernel) and its output split back.
+#pragma once
+
+#include "gpu_backend.h"
+#include "ir/block_dag.h"
+#include "ir/graph.h"
+#include "schedule/schedule.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ios::profiling {
+
+struct TimingOptions {
+    int warmup = 2;         // untimed runs first (module load, algorithm selection, caches)
+    int repeat = 20;        // timed samples
+    int number = 1;         // back-to-back runs per sample (the sample is their mean)
+    bool cudaGraph = false; // capture once, time graph replays
+};
+
+// Output equality of two runs (GPU.md: every schedule equals the sequential one).
+struct NumericCheck {
+    double relativeL2 = 0; // ‖out − ref‖ / ‖ref‖
+    double maxAbsDiff = 0;
+    bool finite = true; // no NaN/Inf (unwritten outputs are poisoned with NaN)
+    bool passed(double tolerance = 1e-3) const { return finite && relativeL2 <= tolerance; }
+};
+NumericCheck compareOutputs(const std::vector<float>& out, const std::vector<float>& ref);
+
+// Median and percentiles (nearest-rank on the sorted samples, linear interpolation).
+double percentile(std::vector<double> samples, double p);
+inline double median(std::vector<double> samples) {
+    return percentile(std::move(samples), 50);
+}
+
+class Executor {
+public:
+    // Allocates every tensor of a validated graph on `backend` (which must outlive this).
+    // Throws ios::UserError for batch < 1.
+    Executor(const ir::Graph& graph, GpuBackend& backend, int batch, uint64_t seed = 1);
+
+    int batch() const { return batch_; }
+    GpuBackend& backend() { return backend_; }
+
+    // Issues every stage of `schedule` in order (dags from ir::buildDags of the same graph).
+    // With tagStages, kernels carry makeTraceTag(k + 1, op) for the k-th stage issued.
+    void issueSchedule(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& schedule,
+                       bool tagStages = false);
+    void issueStage(const ir::BlockDag& dag, const schedule::Stage& stage);
+
+    // Timed runs: per sample, milliseconds of `number` runs divided by `number`.
+    std::vector<double> timeSchedule(const std::vector<ir::BlockDag>& dags,
+                                     const schedule::Schedule& schedule,
+                                     const TimingOptions& options);
+    std::vector<double> timeStage(const ir::BlockDag& dag, const schedule::Stage& stage,
+                                  const TimingOptions& options);
+
+    // Issues `schedule` once (streams, algorithms, workspaces), then captures it as a CUDA
+    // graph; replay it with backend().launchGraph(graph, mainStream()).
+    GraphId captureSchedule(const std::vector<ir::BlockDag>& dags,
+                            const schedule::Schedule& schedule);
+    StreamId mainStream() { return stream(0); }
+
+    // Fills every activation buffer (not weights, not the input) with NaN, so an operator a
+    // schedule forgot shows up in the numeric check.
+    void poisonActivations();
+    // The model's output (the last block's exit node), after synchronizing.
+    std::vector<float> output();
+
+    // The kernels one stage lowers to, per group (for tests and logs).
+    const std::vector<std::vector<Kernel>>& stageKernels(const ir::BlockDag& dag,
+                                                         const schedule::Stage& stage);
+    const std::vector<StreamId>& streams() const { return streams_; }
+
+private:
+    struct Tensor {
+        BufferId buffer = -1;
+        TensorDims dims;
+    };
+    struct Lowered {
+        std::vector<Kernel> kernels;
+        int gatherKernels = 0; // the first kernels build the input (merge reuses them)
+        Tensor input;          // what the main kernel reads (conv/pool/activation)
+    };
+    struct StageProgram {
+        std::vector<std::vector<Kernel>> groups;
+        std::vector<std::vector<int>> ops; // per kernel: its operator's index in the dag
+    };
+
+    Tensor allocateTensor(const ir::TensorShape& shape, bool activation);
+    const Tensor& tensorOf(const std::string& name) const;
+    Tensor gather(const std::vector<ir::Term>& inputs, ir::ElementOp op, const Tensor* into,
+                  std::vector<Kernel>& out);
+    void lowerNode(const ir::Node& node);
+    void lowerOperator(const ir::Node& node);
+    ConvKernel convKernel(const ir::Node& node, const Tensor& in, BufferId out);
+    std::vector<float> hostWeights(const ir::Node& node) const;
+    std::vector<float> hostBias(const ir::Node& node) const;
+    StageProgram buildMergeProgram(const ir::BlockDag& dag, const schedule::Group& group);
+    const StageProgram& program(const ir::BlockDag& dag, const schedule::Stage& stage);
+    void issueProgram(const StageProgram& program, int stageOrdinal = 0);
+    StreamId stream(size_t index);
+    GraphId capture(const std::function<void()>& issueOnce);
+    std::vector<double> timeRuns(const std::function<void()>& issueOnce,
+                                 const TimingOptions& options);
+
+    const ir::Graph& graph_;
+    GpuBackend& backend_;
+    int batch_;
+    uint64_t seed_;
+    std::unordered_map<std::string, Tensor> tensors_;        // node name → output
+    std::unordered_map<const ir::Node*, Lowered> lowered_;   // schedule operators
+    std::unordered_map<std::string, StageProgram> programs_; // stage key → kernels
+    std::vector<Tensor> activations_;
+    std::vector<StreamId> streams_;
+    EventId fork_ = -1, start_ = -1, stop_ = -1;
+    std::vector<EventId> joins_;
+};
+
+} // namespace ios::profiling

@@ -1,0 +1,39 @@
+#include "gpu_backend.h"
+
+namespace ios::profiling {
+
+namespace {
+template <class... F> struct Overload : F... { using F::operator()...; };
+template <class... F> Overload(F...) -> Overload<F...>;
+} // namespace
+
+std::string kernelKindName(const Kernel& kernel) {
+    return std::visit(Overload{[](const CopyKernel&) { return std::string("copy"); },
+                               [](const AccumulateKernel& k) {
+                                   return std::string(k.op == ir::ElementOp::Mul ? "mul" : "add");
+                               },
+                               [](const ConvKernel&) { return std::string("conv"); },
+                               [](const PoolKernel&) { return std::string("pool"); },
+                               [](const ActivationKernel&) { return std::string("activation"); }},
+                      kernel);
+}
+
+double kernelFlops(const Kernel& kernel) {
+    return std::visit(
+        Overload{[](const CopyKernel&) { return 0.0; },
+                 [](const AccumulateKernel& k) {
+                     return static_cast<double>(k.dst.dims.n * k.channels * k.dst.dims.h *
+                                                k.dst.dims.w);
+                 },
+                 [](const ConvKernel& k) {
+                     return 2.0 * static_cast<double>(k.outDims.elements()) *
+                            static_cast<double>(k.inDims.c / k.groups * k.kernel.h * k.kernel.w);
+                 },
+                 [](const PoolKernel& k) {
+                     return static_cast<double>(k.outDims.elements() * k.kernel.h * k.kernel.w);
+                 },
+                 [](const ActivationKernel& k) { return static_cast<double>(k.dims.elements()); }},
+        kernel);
+}
+
+} // namespace ios::profiling

@@ -1,0 +1,161 @@
+#include "gpu_runs.h"
+
+#include "cost/measurement_cache.h"
+#include "gpu_trace.h"
+#include "measured_cost_model.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace ios::profiling {
+
+LatencySummary summarize(std::vector<double> samples) {
+    LatencySummary s;
+    s.medianMs = percentile(samples, 50);
+    s.p10Ms = percentile(samples, 10);
+    s.p90Ms = percentile(samples, 90);
+    s.samples = std::move(samples);
+    return s;
+}
+
+MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Schedule& schedule, uint64_t warpIntervalNs) {
+    GpuBackend& backend = executor.backend();
+    executor.issueSchedule(dags, schedule); // warm: streams, algorithms, workspaces
+    backend.synchronize();
+
+    std::unique_ptr<KernelRecorder> recorder = backend.kernelRecorder();
+    std::unique_ptr<WarpSampler> sampler = backend.warpSampler();
+    recorder->begin();
+    const std::string refused = sampler->begin(warpIntervalNs);
+    executor.issueSchedule(dags, schedule, true);
+    backend.synchronize();
+    WarpSamples warps = refused.empty() ? sampler->end() : WarpSamples{};
+    if (!refused.empty())
+        warps.unavailable = refused;
+
+    MeasuredTraceInput in;
+    in.device = backend.deviceName();
+    in.batch = executor.batch();
+    in.kernels = recorder->end();
+    in.warps = warps;
+    for (StreamId s : executor.streams())
+        in.streamIds.push_back(backend.traceStreamId(s));
+    for (size_t b = 0; b < dags.size(); ++b) {
+        std::vector<std::string> names;
+        for (const ir::Node* op : dags[b].ops)
+            names.push_back(op->name);
+        for (size_t st = 0; st < schedule.blocks[b].stages.size(); ++st) {
+            const schedule::Stage& stage = schedule.blocks[b].stages[st];
+            in.stages.push_back({static_cast<int>(b), static_cast<int>(st), stage.kind,
+                                 static_cast<int>(stage.groups.size()), names});
+        }
+    }
+    MeasuredTrace out;
+    out.timeline = buildMeasuredTimeline(in);
+    out.warpMetric = warps.metric;
+    out.warpNote = warps.unavailable;
+    if (!out.timeline.samples.empty())
+        out.meanWarpOccupancy = meanWarpOccupancy(out.timeline, 0, out.timeline.latencyUs);
+    return out;
+}
+
+ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                        const schedule::Schedule& schedule, int replays, uint64_t intervalNs) {
+    GpuBackend& backend = executor.backend();
+    const GraphId graph = executor.captureSchedule(dags, schedule);
+    backend.launchGraph(graph, executor.mainStream());
+    backend.synchronize();
+    std::unique_ptr<WarpSampler> sampler = backend.warpSampler();
+    ReplayWarps out;
+    out.note = sampler->begin(intervalNs);
+    if (!out.note.empty())
+        return out;
+    for (int i = 0; i < replays; ++i)
+        backend.launchGraph(graph, executor.mainStream());
+    backend.synchronize();
+    const WarpSamples warps = sampler->end();
+    out.metric = warps.metric;
+    out.note = warps.unavailable;
+    const bool percent = warps.metric.find("pct") != std::string::npos;
+    double weighted = 0, total = 0;
+    for (const WarpSample& w : warps.samples) {
+        const double len = static_cast<double>(w.endNs - std::min(w.endNs, w.startNs));
+        if (len <= 0 || len > 10.0 * static_cast<double>(intervalNs))
+            continue;
+        weighted += len * (percent ? w.value : 100 * w.value);
+        total += len;
+        ++out.samples;
+    }
+    if (total > 0)
+        out.meanPct = weighted / total;
+    return out;
+}
+
+MeasuredTrace traceOnGpu(const ir::Graph& graph, const schedule::Schedule& schedule, int batch) {
+    std::unique_ptr<GpuBackend> backend = requireCudaBackend();
+    Executor executor(graph, *backend, batch);
+    return traceSchedule(executor, ir::buildDags(graph), schedule);
+}
+
+NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                           const schedule::Schedule& schedule,
+                           const std::vector<float>& reference) {
+    executor.poisonActivations();
+    executor.issueSchedule(dags, schedule);
+    return compareOutputs(executor.output(), reference);
+}
+
+namespace {
+
+class OwningMeasuredCostModel final : public cost::CostModel {
+public:
+    OwningMeasuredCostModel(const ir::Graph& graph, int batch, std::filesystem::path file,
+                            const CudaBackendOptions& options)
+        : file_(std::move(file)), backend_(requireCudaBackend(options)),
+          executor_(graph, *backend_, batch) {
+        if (std::filesystem::exists(file_))
+            cache_ = cost::MeasurementCache::load(file_);
+        model_ = std::make_unique<MeasuredCostModel>(executor_, graph.name,
+                                                     MeasuredCostModel::defaultTiming(), &cache_);
+    }
+    ~OwningMeasuredCostModel() override {
+        try {
+            save();
+        } catch (const std::exception& e) {
+            std::cerr << "warning: could not save measurements to " << file_.string() << ": "
+                      << e.what() << "\n";
+        }
+    }
+    double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
+        const double ms = model_->stageLatencyMs(dag, stage);
+        if (model_->stagesMeasured() >= savedAt_ + 200)
+            save();
+        return ms;
+    }
+    std::string describe() const override { return model_->describe(); }
+
+private:
+    void save() const {
+        if (model_->stagesMeasured() == savedAt_)
+            return;
+        cache_.save(file_);
+        savedAt_ = model_->stagesMeasured();
+    }
+    std::filesystem::path file_;
+    std::unique_ptr<GpuBackend> backend_;
+    Executor executor_;
+    cost::MeasurementCache cache_;
+    std::unique_ptr<MeasuredCostModel> model_;
+    mutable int savedAt_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<cost::CostModel> makeMeasuredCostModel(const ir::Graph& graph, int batch,
+                                                       const std::filesystem::path& cacheFile,
+                                                       const CudaBackendOptions& options) {
+    return std::make_unique<OwningMeasuredCostModel>(graph, batch, cacheFile, options);
+}
+
+} // namespace ios::profiling

@@ -1,0 +1,39 @@
+// Raw device activity as the collectors deliver it (CUPTI on a GPU, synthetic in the mock and
+// the tests): kernel records and active-warp samples, timestamps in device nanoseconds.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ios::profiling {
+
+// One CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL record (GPU.md "Kernel timelines").
+struct KernelRecord {
+    std::string name;
+    uint64_t streamId = 0; // the device's stream id (GpuBackend::traceStreamId)
+    uint64_t startNs = 0;
+    uint64_t endNs = 0;
+    std::array<int32_t, 3> grid{};
+    std::array<int32_t, 3> block{};
+    int32_t registersPerThread = 0;
+    int32_t sharedMemoryBytes = 0;
+    uint32_t correlationId = 0;
+    uint64_t tag = 0; // the executor's trace tag active at launch (0 = none)
+};
+
+// One PM-sampling interval: the value of the active-warps metric over [startNs, endNs).
+struct WarpSample {
+    uint64_t startNs = 0;
+    uint64_t endNs = 0;
+    double value = 0;
+};
+
+struct WarpSamples {
+    std::string metric; // e.g. sm__warps_active.avg.pct_of_peak_sustained_elapsed
+    std::vector<WarpSample> samples;
+    std::string unavailable; // why there are no samples (empty when sampled)
+};
+
+} // namespace ios::profiling

@@ -1,0 +1,340 @@
+#include "mock_backend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ios::profiling {
+
+namespace {
+
+template <class... F> struct Overload : F... { using F::operator()...; };
+template <class... F> Overload(F...) -> Overload<F...>;
+
+size_t at(const TensorDims& d, int64_t n, int64_t c, int64_t y, int64_t x) {
+    return static_cast<size_t>(((n * d.c + c) * d.h + y) * d.w + x);
+}
+
+float activate(ir::ActType act, float v) {
+    switch (act) {
+    case ir::ActType::Identity:
+        return v;
+    case ir::ActType::Relu:
+        return v > 0 ? v : 0;
+    case ir::ActType::Tanh:
+        return std::tanh(v);
+    case ir::ActType::Sigmoid:
+        return 1 / (1 + std::exp(-v));
+    }
+    return v;
+}
+
+} // namespace
+
+class MockRecorder final : public KernelRecorder {
+public:
+    explicit MockRecorder(MockBackend& b) : b_(b) {}
+    void begin() override {
+        b_.records_.clear();
+        b_.recording_ = true;
+    }
+    std::vector<KernelRecord> end() override {
+        b_.recording_ = false;
+        return std::move(b_.records_);
+    }
+
+private:
+    MockBackend& b_;
+};
+
+// Samples the number of busy mock streams every interval, as a percentage of all streams.
+class MockSampler final : public WarpSampler {
+public:
+    explicit MockSampler(MockBackend& b) : b_(b) {}
+    std::string begin(uint64_t intervalNs) override {
+        if (!b_.options_.refuseWarpSampling.empty())
+            return b_.options_.refuseWarpSampling;
+        interval_ = std::max<uint64_t>(intervalNs, 1);
+        startRecord_ = b_.records_.size();
+        return {};
+    }
+    WarpSamples end() override {
+        WarpSamples out;
+        out.metric = "mock.busy_streams.pct";
+        if (!b_.options_.refuseWarpSampling.empty()) {
+            out.unavailable = b_.options_.refuseWarpSampling;
+            return out;
+        }
+        const std::vector<KernelRecord>& recs = b_.records_;
+        if (recs.size() <= startRecord_)
+            return out;
+        uint64_t lo = std::numeric_limits<uint64_t>::max(), hi = 0;
+        for (size_t i = startRecord_; i < recs.size(); ++i) {
+            lo = std::min(lo, recs[i].startNs);
+            hi = std::max(hi, recs[i].endNs);
+        }
+        const double streams = std::max<size_t>(b_.streamClockUs_.size(), 1);
+        for (uint64_t t = lo; t < hi; t += interval_) {
+            double busy = 0;
+            for (size_t i = startRecord_; i < recs.size(); ++i) {
+                const uint64_t s = std::max(recs[i].startNs, t);
+                const uint64_t e = std::min(recs[i].endNs, t + interval_);
+                if (e > s)
+                    busy += static_cast<double>(e - s) / static_cast<double>(interval_);
+            }
+            out.samples.push_back({t, t + interval_, 100 * busy / streams});
+        }
+        return out;
+    }
+
+private:
+    MockBackend& b_;
+    uint64_t interval_ = 1000;
+    size_t startRecord_ = 0;
+};
+
+MockBackend::MockBackend(MockOptions options) : options_(std::move(options)) {}
+
+std::vector<float>& MockBackend::buf(BufferId id) {
+    if (id < 0 || static_cast<size_t>(id) >= buffers_.size())
+        throw std::logic_error("mock backend: unknown buffer " + std::to_string(id));
+    return buffers_[static_cast<size_t>(id)];
+}
+
+BufferId MockBackend::allocate(int64_t floats) {
+    // Without compute, buffers stay empty: large models cost no host memory.
+    buffers_.emplace_back(options_.compute ? static_cast<size_t>(floats) : 0, 0.f);
+    return static_cast<BufferId>(buffers_.size() - 1);
+}
+
+int64_t MockBackend::floatsAllocated() const {
+    int64_t n = 0;
+    for (const auto& b : buffers_)
+        n += static_cast<int64_t>(b.size());
+    return n;
+}
+
+void MockBackend::upload(BufferId buffer, const std::vector<float>& values) {
+    if (!options_.compute)
+        return;
+    std::vector<float>& b = buf(buffer);
+    if (values.size() != b.size())
+        throw std::logic_error("mock backend: upload size mismatch");
+    b = values;
+}
+
+std::vector<float> MockBackend::download(BufferId buffer) {
+    return buf(buffer);
+}
+
+StreamId MockBackend::createStream() {
+    streamClockUs_.push_back(0);
+    return static_cast<StreamId>(streamClockUs_.size() - 1);
+}
+
+EventId MockBackend::createEvent() {
+    eventClockUs_.push_back(0);
+    return static_cast<EventId>(eventClockUs_.size() - 1);
+}
+
+double MockBackend::durationUs(const Kernel& kernel) const {
+    double bytes = 0;
+    if (const auto* c = std::get_if<CopyKernel>(&kernel))
+        bytes =
+            8.0 * static_cast<double>(c->dst.dims.n * c->channels * c->dst.dims.h * c->dst.dims.w);
+    return options_.launchUs + kernelFlops(kernel) / (options_.gflopsPerUs * 1e9) +
+           bytes / options_.bytesPerUs;
+}
+
+void MockBackend::run(StreamId stream, const Kernel& kernel) {
+    double& clock = streamClockUs_.at(static_cast<size_t>(stream));
+    const double start = clock;
+    clock += durationUs(kernel);
+    ++kernelsRun_;
+    if (recording_) {
+        KernelRecord r;
+        r.name = kernelKindName(kernel);
+        r.streamId = traceStreamId(stream);
+        r.startNs = static_cast<uint64_t>(std::llround(start * 1000));
+        r.endNs = static_cast<uint64_t>(std::llround(clock * 1000));
+        r.grid = {1, 1, 1};
+        r.block = {128, 1, 1};
+        r.correlationId = nextCorrelation_++;
+        r.tag = tag_;
+        records_.push_back(r);
+    }
+    if (options_.compute)
+        execute(kernel);
+}
+
+void MockBackend::enqueue(StreamId stream, const Kernel& kernel) {
+    if (capturing_)
+        captured_.push_back([this, stream, kernel] { run(stream, kernel); });
+    else
+        run(stream, kernel);
+}
+
+void MockBackend::record(EventId event, StreamId stream) {
+    auto f = [this, event, stream] {
+        eventClockUs_.at(static_cast<size_t>(event)) =
+            streamClockUs_.at(static_cast<size_t>(stream));
+    };
+    capturing_ ? captured_.push_back(f) : f();
+}
+
+void MockBackend::wait(StreamId stream, EventId event) {
+    auto f = [this, event, stream] {
+        double& c = streamClockUs_.at(static_cast<size_t>(stream));
+        c = std::max(c, eventClockUs_.at(static_cast<size_t>(event)));
+    };
+    capturing_ ? captured_.push_back(f) : f();
+}
+
+void MockBackend::synchronize() {
+    const double now = streamClockUs_.empty()
+                           ? 0
+                           : *std::max_element(streamClockUs_.begin(), streamClockUs_.end());
+    std::fill(streamClockUs_.begin(), streamClockUs_.end(), now);
+}
+
+double MockBackend::elapsedMs(EventId from, EventId to) {
+    const double us =
+        eventClockUs_.at(static_cast<size_t>(to)) - eventClockUs_.at(static_cast<size_t>(from));
+    const double factor = options_.jitter ? options_.jitter(elapsedCalls_) : 1.0;
+    ++elapsedCalls_;
+    return us / 1000 * factor;
+}
+
+void MockBackend::beginCapture(StreamId) {
+    if (capturing_)
+        throw std::logic_error("mock backend: nested capture");
+    capturing_ = true;
+    captured_.clear();
+}
+
+GraphId MockBackend::endCapture(StreamId) {
+    capturing_ = false;
+    graphs_.push_back(std::move(captured_));
+    captured_.clear();
+    return static_cast<GraphId>(graphs_.size() - 1);
+}
+
+void MockBackend::launchGraph(GraphId graph, StreamId) {
+    ++graphsLaunched_;
+    for (const auto& f : graphs_.at(static_cast<size_t>(graph)))
+        f();
+}
+
+uint64_t MockBackend::traceStreamId(StreamId stream) const {
+    return 1000 + static_cast<uint64_t>(stream);
+}
+
+std::unique_ptr<KernelRecorder> MockBackend::kernelRecorder() {
+    return std::make_unique<MockRecorder>(*this);
+}
+
+std::unique_ptr<WarpSampler> MockBackend::warpSampler() {
+    return std::make_unique<MockSampler>(*this);
+}
+
+// Reference semantics of every kernel, straight loops in fp32 (double accumulators).
+void MockBackend::execute(const Kernel& kernel) {
+    std::visit(
+        Overload{
+            [&](const CopyKernel& k) {
+                auto& s = buf(k.src.buffer);
+                auto& d = buf(k.dst.buffer);
+                const int64_t hw = k.dst.dims.h * k.dst.dims.w;
+                for (int64_t n = 0; n < k.dst.dims.n; ++n)
+                    std::copy_n(s.begin() + static_cast<std::ptrdiff_t>(
+                                                at(k.src.dims, n, k.src.begin, 0, 0)),
+                                k.channels * hw,
+                                d.begin() + static_cast<std::ptrdiff_t>(
+                                                at(k.dst.dims, n, k.dst.begin, 0, 0)));
+            },
+            [&](const AccumulateKernel& k) {
+                auto& s = buf(k.src.buffer);
+                auto& d = buf(k.dst.buffer);
+                const int64_t count = k.channels * k.dst.dims.h * k.dst.dims.w;
+                for (int64_t n = 0; n < k.dst.dims.n; ++n) {
+                    const size_t si = at(k.src.dims, n, k.src.begin, 0, 0);
+                    const size_t di = at(k.dst.dims, n, k.dst.begin, 0, 0);
+                    for (int64_t i = 0; i < count; ++i) {
+                        const auto ii = static_cast<size_t>(i);
+                        d[di + ii] = k.op == ir::ElementOp::Mul ? d[di + ii] * s[si + ii]
+                                                                : d[di + ii] + s[si + ii];
+                    }
+                }
+            },
+            [&](const ConvKernel& k) {
+                auto& in = buf(k.in);
+                auto& out = buf(k.out);
+                auto& w = buf(k.weights);
+                auto& b = buf(k.bias);
+                const int64_t inPer = k.inDims.c / k.groups, outPer = k.outDims.c / k.groups;
+                const int64_t oh = k.outDims.h, ow = k.outDims.w;
+                // Output plane by plane, one weight at a time over the plane (cache friendly).
+                std::vector<double> plane(static_cast<size_t>(oh * ow));
+                for (int64_t n = 0; n < k.outDims.n; ++n)
+                    for (int64_t o = 0; o < k.outDims.c; ++o) {
+                        std::fill(plane.begin(), plane.end(), b[static_cast<size_t>(o)]);
+                        const int64_t g = o / outPer;
+                        for (int64_t i = 0; i < inPer; ++i)
+                            for (int64_t ky = 0; ky < k.kernel.h; ++ky)
+                                for (int64_t kx = 0; kx < k.kernel.w; ++kx) {
+                                    const double wv = w[static_cast<size_t>(
+                                        ((o * inPer + i) * k.kernel.h + ky) * k.kernel.w + kx)];
+                                    for (int64_t y = 0; y < oh; ++y) {
+                                        const int64_t iy = y * k.stride.h - k.padding.h + ky;
+                                        if (iy < 0 || iy >= k.inDims.h)
+                                            continue;
+                                        for (int64_t x = 0; x < ow; ++x) {
+                                            const int64_t ix = x * k.stride.w - k.padding.w + kx;
+                                            if (ix >= 0 && ix < k.inDims.w)
+                                                plane[static_cast<size_t>(y * ow + x)] +=
+                                                    wv * in[at(k.inDims, n, g * inPer + i, iy, ix)];
+                                        }
+                                    }
+                                }
+                        for (int64_t y = 0; y < oh; ++y)
+                            for (int64_t x = 0; x < ow; ++x)
+                                out[at(k.outDims, n, o, y, x)] = activate(
+                                    k.act,
+                                    static_cast<float>(plane[static_cast<size_t>(y * ow + x)]));
+                    }
+            },
+            [&](const PoolKernel& k) {
+                auto& in = buf(k.in);
+                auto& out = buf(k.out);
+                const bool isMax = k.type == ir::PoolType::Max || k.type == ir::PoolType::GlobalMax;
+                for (int64_t n = 0; n < k.outDims.n; ++n)
+                    for (int64_t c = 0; c < k.outDims.c; ++c)
+                        for (int64_t y = 0; y < k.outDims.h; ++y)
+                            for (int64_t x = 0; x < k.outDims.w; ++x) {
+                                double acc = isMax ? -std::numeric_limits<double>::infinity() : 0;
+                                for (int64_t ky = 0; ky < k.kernel.h; ++ky)
+                                    for (int64_t kx = 0; kx < k.kernel.w; ++kx) {
+                                        const int64_t iy = y * k.stride.h - k.padding.h + ky;
+                                        const int64_t ix = x * k.stride.w - k.padding.w + kx;
+                                        if (iy < 0 || ix < 0 || iy >= k.inDims.h ||
+                                            ix >= k.inDims.w)
+                                            continue; // padding: ignored by max, counts 0 for avg
+                                        const double v = in[at(k.inDims, n, c, iy, ix)];
+                                        acc = isMax ? std::max(acc, v) : acc + v;
+                                    }
+                                if (!isMax)
+                                    acc /= static_cast<double>(k.kernel.h * k.kernel.w);
+                                out[at(k.outDims, n, c, y, x)] = static_cast<float>(acc);
+                            }
+            },
+            [&](const ActivationKernel& k) {
+                auto& in = buf(k.in);
+                auto& out = buf(k.out);
+                for (size_t i = 0; i < out.size(); ++i)
+                    out[i] = activate(k.act, in[i]);
+            }},
+        kernel);
+}
+
+} // namespace ios::profiling
