@@ -1,0 +1,54 @@
+// A small declarative option parser: every subcommand gets --help and uniform errors from it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ios::cli {
+
+class ArgParser {
+public:
+    ArgParser(std::string usage, std::string description);
+
+    // Declare before parse(). `names` like "-r, --max-group-size"; the first long name is the key.
+    void flag(const std::string& names, const std::string& help);
+    void option(const std::string& names, const std::string& valueName, const std::string& help,
+                std::optional<std::string> defaultValue = std::nullopt);
+    void positional(const std::string& name, const std::string& help, bool required = true,
+                    bool repeated = false);
+
+    // Returns false when --help was given (help is already printed to stdout).
+    // Throws ios::UserError on unknown options, missing values or missing positionals.
+    bool parse(const std::vector<std::string>& args);
+
+    bool has(const std::string& key) const;                         // flag given / option given
+    std::optional<std::string> value(const std::string& key) const; // option or its default
+    std::string get(const std::string& key) const;                  // value or throws
+    int getInt(const std::string& key, int min, int max) const;
+    const std::vector<std::string>& positionals() const { return positionals_; }
+
+    std::string help() const;
+
+private:
+    struct Spec {
+        std::vector<std::string> names;
+        std::string key;
+        std::string valueName; // empty = flag
+        std::string help;
+        std::optional<std::string> defaultValue;
+    };
+    struct PositionalSpec {
+        std::string name, help;
+        bool required, repeated;
+    };
+    const Spec* findSpec(const std::string& name) const;
+
+    std::string usage_, description_;
+    std::vector<Spec> specs_;
+    std::vector<PositionalSpec> positionalSpecs_;
+    std::vector<std::pair<std::string, std::string>> given_; // key → value ("" for flags)
+    std::vector<std::string> positionals_;
+};
+
+} // namespace ios::cli

@@ -1,0 +1,127 @@
+// `ios-sched bench [MODELS…]`: the IOS DP's search cost in the paper's five settings, so that
+// Table 1 and the search-cost figures can be rerun (ALGORITHMS.md §3).
+#include "args.h"
+#include "bundled_models.h"
+#include "command.h"
+#include "cost_options.h"
+#include "schedulers/ios_dp.h"
+#include "search_progress.h"
+#include "util/error.h"
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace ios::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Setting {
+    const char* name;
+    schedulers::Strategy strategy;
+    int r, s; // 0 = r and s do not apply (merge)
+};
+
+constexpr Setting kSettings[] = {
+    {"parallel unpruned", schedulers::Strategy::Parallel, 100, 100},
+    {"parallel r3s8", schedulers::Strategy::Parallel, 3, 8},
+    {"parallel r1s8", schedulers::Strategy::Parallel, 1, 8},
+    {"merge", schedulers::Strategy::Merge, 0, 0},
+    {"both r3s8", schedulers::Strategy::Both, 3, 8},
+};
+
+int runBench(const std::vector<std::string>& args) {
+    ArgParser parser("ios-sched bench [MODELS...] [--json] [--endings reference|all]",
+                     "Run the IOS DP in five settings (parallel unpruned r=s=100, parallel r3 s8, "
+                     "parallel r1 s8, merge, both r3 s8) on each model (default: the four "
+                     "benchmark networks) and report states, transitions, schedules and seconds.");
+    parser.positional("MODELS", "model files or bundled names", false, true);
+    parser.flag("--json", "Print a JSON array of {model, setting, strategy, r, s, states, "
+                          "transitions, schedules, seconds}");
+    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+    parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
+                  std::to_string(ir::kDefaultMaxPartSize));
+    addCostOptions(parser);
+    if (!parser.parse(args))
+        return kExitOk;
+    auto endings = schedulers::endingsFromString(parser.get("endings"));
+    if (!endings)
+        throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
+    const int maxPartSize = parser.getInt("max-part-size", 1, 128);
+
+    std::vector<std::string> models = parser.positionals();
+    if (models.empty())
+        for (const samples::BundledModel& m : samples::bundledModels())
+            if (m.benchmark)
+                models.emplace_back(m.name);
+
+    const bool json = parser.has("json");
+    Json rows = Json::array();
+    double totalSeconds = 0;
+    if (!json)
+        std::cout << "model              setting                 states  transitions  "
+                     "schedules   seconds  ns/transition\n";
+    for (const std::string& name : models) {
+        const ir::Graph graph = samples::loadModel(name);
+        const auto cost = makeCostModel(parser, graph);
+        for (const Setting& st : kSettings) {
+            schedulers::Options o;
+            o.strategy = st.strategy;
+            o.r = st.r > 0 ? st.r : 3;
+            o.s = st.s > 0 ? st.s : 8;
+            o.endings = *endings;
+            o.maxPartSize = maxPartSize;
+            schedulers::SearchControl control;
+            schedulers::Result res;
+            {
+                SearchProgress progress(control, graph.name + " " + st.name);
+                res = schedulers::optimize(graph, o, *cost, &control);
+            }
+            const schedulers::Statistics& s = res.stats;
+            totalSeconds += s.seconds;
+            if (json) {
+                rows.push_back({{"model", graph.name},
+                                {"setting", st.name},
+                                {"strategy", schedulers::toString(st.strategy)},
+                                {"r", st.r > 0 ? Json(st.r) : Json(nullptr)},
+                                {"s", st.s > 0 ? Json(st.s) : Json(nullptr)},
+                                {"states", s.states},
+                                {"transitions", s.transitions},
+                                {"schedules", s.schedules.toString()},
+                                {"seconds", s.seconds}});
+                continue;
+            }
+            // Schedules in scientific notation from the exact decimal (they pass 10^308, the
+            // double range); --json prints them exactly.
+            const std::string digits = s.schedules.toString();
+            const std::string sci = digits.size() <= 6
+                                        ? digits
+                                        : digits.substr(0, 1) + "." + digits.substr(1, 3) + "e+" +
+                                              std::to_string(digits.size() - 1);
+            char line[256];
+            std::snprintf(
+                line, sizeof line, "%-18s %-18s %11llu %12llu  %10s %9.4f  %8.1f\n",
+                graph.name.c_str(), st.name, static_cast<unsigned long long>(s.states),
+                static_cast<unsigned long long>(s.transitions), sci.c_str(), s.seconds,
+                s.transitions == 0 ? 0.0 : s.seconds * 1e9 / static_cast<double>(s.transitions));
+            std::cout << line << std::flush;
+        }
+    }
+    if (json) {
+        std::cout << rows.dump(2) << "\n";
+    } else {
+        char line[64];
+        std::snprintf(line, sizeof line, "total %.4f s\n", totalSeconds);
+        std::cout << line;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+} // namespace ios::cli
+
+IOS_REGISTER_COMMAND(bench, "bench", "Search cost of the IOS DP in the paper's settings",
+                     ios::cli::runBench);

@@ -1,0 +1,233 @@
+// `ios-sched measure MODEL --strategy S[,S…]`: run schedules on the CUDA GPU with cuDNN and
+// report latency median / p10 / p90 per strategy, the numeric check against the sequential
+// schedule, the simulator's estimate of the same schedule and, with --trace-prefix, kernel
+// timelines with active warps (issue "GPU profiling").
+#include "args.h"
+#include "bundled_models.h"
+#include "command.h"
+#include "text_format.h"
+#include "cost/measurement_cache.h"
+#include "cost/simulated_gpu_cost_model.h"
+#include "cost_options.h"
+#include "gpu_runs.h"
+#include "io/file_util.h"
+#include "io/trace_export.h"
+#include "measured_cost_model.h"
+#include "schedule/evaluate.h"
+#include "strategies.h"
+#include "util/error.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ios::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+Json summaryJson(const profiling::LatencySummary& s) {
+    return {{"median_ms", s.medianMs},
+            {"p10_ms", s.p10Ms},
+            {"p90_ms", s.p90Ms},
+            {"samples_ms", s.samples}};
+}
+
+int runMeasure(const std::vector<std::string>& args) {
+    ArgParser parser(
+        "ios-sched measure MODEL [--strategy S[,S...]] [--batch N] [--repeat N] [--warmup N] "
+        "[--cuda-graph] [--warps] [--trace-prefix P] [-o results.json]",
+        "Run schedules of MODEL on the CUDA GPU (cuDNN, one stream per group) and report the "
+        "latency median, p10 and p90 per strategy. IOS strategies are searched with the cost "
+        "model of --cost-model (measured: stage latencies measured on this GPU). Exits 1 with "
+        "\"no CUDA device available\" when there is no usable GPU.");
+    parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
+    parser.option("--strategy", "S", "comma-separated: sequential, greedy, merge, parallel, both",
+                  "sequential");
+    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
+    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    parser.option("--repeat", "N", "Timed runs per strategy (the median is reported)", "20");
+    parser.option("--warmup", "N", "Untimed runs first", "5");
+    parser.flag("--cuda-graph", "Also time CUDA-graph replays of each schedule");
+    parser.flag("--tf32", "Let cuDNN use TF32 tensor cores (default: strict fp32)");
+    parser.flag("--warps", "Also sample active warps (PM sampling) over CUDA-graph replays");
+    parser.flag("--no-check", "Skip the numeric check against the sequential schedule");
+    parser.option("--trace-prefix", "P",
+                  "Write a Chrome trace per strategy to P-<strategy>.json (kernel timeline, "
+                  "stages, active warps)");
+    parser.option("-o, --output", "FILE", "Write all results as JSON");
+    addCostOptions(parser);
+    if (!parser.parse(args))
+        return kExitOk;
+
+    const std::vector<std::string> strategies = splitList(parser.get("strategy"));
+    if (strategies.empty())
+        throw UserError("--strategy needs at least one strategy");
+    for (const std::string& s : strategies)
+        checkStrategyName(s);
+    const int r = parser.getInt("max-group-size", 1, 128);
+    const int s = parser.getInt("max-num-groups", 1, 128);
+    const int batch = batchOption(parser);
+    profiling::TimingOptions timing;
+    timing.repeat = parser.getInt("repeat", 1, 100000);
+    timing.warmup = parser.getInt("warmup", 0, 100000);
+
+    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+
+    profiling::CudaBackendOptions gpuOptions;
+    gpuOptions.allowTf32 = parser.has("tf32");
+    std::unique_ptr<profiling::GpuBackend> backend = profiling::requireCudaBackend(gpuOptions);
+    profiling::Executor executor(graph, *backend, batch);
+
+    // The DP's cost model: measured stages share this executor (and its cache file).
+    const std::string costKind = parser.get("cost-model");
+    cost::MeasurementCache cache;
+    const std::string cacheFile = parser.get("measure-cache");
+    std::unique_ptr<cost::CostModel> dpCost;
+    if (costKind == "measured") {
+        if (std::filesystem::exists(cacheFile))
+            cache = cost::MeasurementCache::load(cacheFile);
+        dpCost = std::make_unique<profiling::MeasuredCostModel>(
+            executor, graph.name, profiling::MeasuredCostModel::defaultTiming(), &cache);
+    } else {
+        dpCost = makeCostModel(parser, graph);
+    }
+    const cost::SimulatedGpuCostModel simulated(graph, deviceOption(parser), batch);
+
+    std::vector<float> reference;
+    if (!parser.has("no-check")) {
+        executor.issueSchedule(dags, [&] {
+            return runStrategy(graph, dags, "sequential", r, s, simulated).schedule;
+        }());
+        reference = executor.output();
+    }
+
+    Json results = Json::array();
+    std::cout << graph.name << " on " << backend->deviceName() << ", batch " << batch
+              << ", median of " << timing.repeat << " runs after " << timing.warmup
+              << " warm-up runs\n";
+    std::cout
+        << "strategy     median_ms  p10_ms   p90_ms   simulated_ms  graph_ms  warps%  check\n";
+    for (const std::string& name : strategies) {
+        const StrategyRun run = runStrategy(graph, dags, name, r, s, *dpCost);
+        const auto summary =
+            profiling::summarize(executor.timeSchedule(dags, run.schedule, timing));
+        Json j;
+        j["strategy"] = name;
+        j["cost_model"] = name == "sequential" || name == "greedy" ? "-" : dpCost->describe();
+        j["search_seconds"] = run.searchSeconds;
+        size_t stages = 0;
+        for (const auto& b : run.schedule.blocks)
+            stages += b.stages.size();
+        j["stages"] = stages;
+        j["latency"] = summaryJson(summary);
+        const double simMs = schedule::totalLatencyMs(dags, run.schedule, simulated);
+        j["simulated_ms"] = simMs;
+        j["simulator"] = simulated.describe();
+        j["simulator_error_pct"] = 100 * (simMs - summary.medianMs) / summary.medianMs;
+        std::string check = "skipped";
+        if (!reference.empty()) {
+            const profiling::NumericCheck c =
+                profiling::checkSchedule(executor, dags, run.schedule, reference);
+            j["numeric_check"] = {{"relative_l2", c.finite ? c.relativeL2 : -1.0},
+                                  {"max_abs_diff", c.maxAbsDiff},
+                                  {"passed", c.passed()}};
+            check = c.passed() ? "ok (" + fixed(c.relativeL2, 8) + ")" : "FAILED";
+        }
+        if (auto prefix = parser.value("trace-prefix")) {
+            try {
+                const profiling::MeasuredTrace t =
+                    profiling::traceSchedule(executor, dags, run.schedule);
+                const std::string file = *prefix + "-" + name + ".json";
+                io::writeTimeline(file, t.timeline, {graph.name, name, "measured"});
+                j["trace"] = file;
+                j["kernels"] = t.timeline.kernels.size();
+                j["warp_metric"] = t.warpMetric;
+                if (t.meanWarpOccupancy >= 0)
+                    j["mean_active_warps_pct"] = 100 * t.meanWarpOccupancy;
+                else
+                    j["active_warps_unavailable"] = t.warpNote;
+                if (!t.warpNote.empty())
+                    std::cerr << "active warps (" << name << "): " << t.warpNote << "\n";
+            } catch (const std::runtime_error& e) {
+                j["trace_error"] = e.what();
+                std::cerr << "trace (" << name << "): " << e.what() << "\n";
+            }
+        }
+        if (parser.has("cuda-graph")) {
+            profiling::TimingOptions g = timing;
+            g.cudaGraph = true;
+            try {
+                j["cuda_graph_latency"] =
+                    summaryJson(profiling::summarize(executor.timeSchedule(dags, run.schedule, g)));
+            } catch (const std::runtime_error& e) { // keep the other results of this run
+                j["cuda_graph_error"] = e.what();
+                std::cerr << "CUDA graph (" << name << "): " << e.what() << "\n";
+            }
+        }
+        if (parser.has("warps")) {
+            try {
+                const profiling::ReplayWarps w =
+                    profiling::replayWarps(executor, dags, run.schedule);
+                if (w.meanPct >= 0)
+                    j["replay_active_warps_pct"] = w.meanPct;
+                j["replay_warp_samples"] = w.samples;
+                if (!w.note.empty()) {
+                    j["replay_warps_note"] = w.note;
+                    std::cerr << "active warps (" << name << "): " << w.note << "\n";
+                }
+            } catch (const std::runtime_error& e) {
+                j["replay_warps_note"] = e.what();
+                std::cerr << "active warps (" << name << "): " << e.what() << "\n";
+            }
+        }
+        const std::string graphMs =
+            j.contains("cuda_graph_latency") ? fixed(j["cuda_graph_latency"]["median_ms"], 4) : "-";
+        const std::string warps =
+            j.contains("replay_active_warps_pct")
+                ? fixed(j["replay_active_warps_pct"], 2)
+                : (j.contains("mean_active_warps_pct") ? fixed(j["mean_active_warps_pct"], 2)
+                                                       : "-");
+        std::printf("%-12s %9s  %7s  %7s  %12s  %8s  %6s  %s\n", name.c_str(),
+                    fixed(summary.medianMs, 4).c_str(), fixed(summary.p10Ms, 4).c_str(),
+                    fixed(summary.p90Ms, 4).c_str(), fixed(simMs, 4).c_str(), graphMs.c_str(),
+                    warps.c_str(), check.c_str());
+        std::fflush(stdout);
+        results.push_back(std::move(j));
+    }
+    if (costKind == "measured") {
+        cache.save(cacheFile);
+        std::cerr << "stage measurements saved to " << cacheFile << "\n";
+    }
+    if (auto out = parser.value("output")) {
+        Json doc;
+        doc["model"] = graph.name;
+        doc["device"] = backend->deviceName();
+        doc["batch"] = batch;
+        doc["repeat"] = timing.repeat;
+        doc["warmup"] = timing.warmup;
+        doc["tf32"] = gpuOptions.allowTf32;
+        doc["results"] = std::move(results);
+        io::writeFileAtomically(*out, doc.dump(1) + "\n");
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+IOS_REGISTER_COMMAND(measure, "measure", "Run schedules on the CUDA GPU and time them", runMeasure);
+
+} // namespace ios::cli

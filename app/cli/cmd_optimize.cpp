@@ -1,0 +1,163 @@
+// `ios-sched optimize MODEL`: the IOS DP (or a baseline) on a model; statistics and the
+// optimised model (ALGORITHMS.md §2-§4).
+#include "args.h"
+#include "bundled_models.h"
+#include "command.h"
+#include "text_format.h"
+#include "cost_options.h"
+#include "io/model_file.h"
+#include "ir/block_dag.h"
+#include "model_options.h"
+#include "schedule/evaluate.h"
+#include "schedule/ios_stages.h"
+#include "schedule/verify.h"
+#include "schedulers/baselines.h"
+#include "schedulers/ios_dp.h"
+#include "search_progress.h"
+#include "util/error.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace ios::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+int runOptimize(const std::vector<std::string>& args) {
+    ArgParser parser(
+        "ios-sched optimize MODEL [--strategy S] [-r N] [-s N] [--max-part-size N] "
+        "[--endings reference|all] [--stats] [--json] [-o OUT.ios.json]",
+        "Find a schedule with the IOS dynamic program (or a baseline) and report its "
+        "latency under the cost model; -o writes the optimised model with its stages.");
+    parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
+    parser.option("--strategy", "S", "parallel, merge, both (IOS DP), sequential or greedy",
+                  "both");
+    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
+    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
+                  std::to_string(ir::kDefaultMaxPartSize));
+    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+    parser.flag("--stats", "Report states, transitions and schedules, in total and per part");
+    parser.flag("--json", "Print one JSON object instead of text");
+    parser.option("-o, --output", "OUT", "Write the optimised model (.ios.json or native .json)");
+    addCostOptions(parser);
+    addModelOptions(parser);
+    if (!parser.parse(args))
+        return kExitOk;
+
+    const std::string strategy = parser.get("strategy");
+    const bool baseline = strategy == "sequential" || strategy == "greedy";
+    schedulers::Options options;
+    if (!baseline) {
+        auto s = schedulers::strategyFromString(strategy);
+        if (!s)
+            throw UserError(
+                "--strategy must be parallel, merge, both, sequential or greedy, not '" + strategy +
+                "'");
+        options.strategy = *s;
+    }
+    options.r = parser.getInt("max-group-size", 1, 128);
+    options.s = parser.getInt("max-num-groups", 1, 128);
+    options.maxPartSize = parser.getInt("max-part-size", 1, 128);
+    auto endings = schedulers::endingsFromString(parser.get("endings"));
+    if (!endings)
+        throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
+    options.endings = *endings;
+
+    const std::string modelArg = parser.positionals().front();
+    const ir::Graph graph = loadModelArg(parser, modelArg);
+    const auto cost = makeCostModel(parser, graph);
+    const std::vector<ir::BlockDag> dags = ir::buildDags(graph, options.maxPartSize);
+
+    schedule::Schedule sched;
+    std::optional<schedulers::Statistics> stats;
+    double latencyMs = 0;
+    double seconds = 0;
+    if (baseline) {
+        const auto start = std::chrono::steady_clock::now();
+        sched = strategy == "sequential" ? schedulers::sequential(dags) : schedulers::greedy(dags);
+        latencyMs = schedule::totalLatencyMs(dags, sched, *cost);
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } else {
+        schedulers::SearchControl control;
+        schedulers::Result result;
+        {
+            SearchProgress progress(control, "optimize " + graph.name);
+            result = schedulers::optimize(graph, options, *cost, &control);
+        }
+        sched = std::move(result.schedule);
+        latencyMs = result.latencyMs;
+        seconds = result.stats.seconds;
+        stats = std::move(result.stats);
+    }
+    schedule::verify(dags, sched);
+    if (auto out = parser.value("output"))
+        io::saveModelFile(schedule::optimizedGraph(graph, dags, sched), *out);
+
+    const bool showStats = parser.has("stats") && stats.has_value();
+    if (parser.has("json")) {
+        Json j;
+        j["model"] = graph.name;
+        j["strategy"] = strategy;
+        j["r"] = options.r;
+        j["s"] = options.s;
+        Json total;
+        if (showStats) {
+            total["states"] = stats->states;
+            total["transitions"] = stats->transitions;
+            total["schedules"] = stats->schedules.toString();
+        }
+        total["latency_ms"] = latencyMs;
+        total["seconds"] = seconds;
+        j["total"] = std::move(total);
+        if (showStats) {
+            Json parts = Json::array();
+            for (const schedulers::PartStatistics& p : stats->parts)
+                parts.push_back({{"block", p.block},
+                                 {"part", p.part},
+                                 {"n", p.n},
+                                 {"width", p.width},
+                                 {"states", p.states},
+                                 {"transitions", p.transitions},
+                                 {"schedules", p.schedules.toString()}});
+            j["parts"] = std::move(parts);
+        }
+        std::cout << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    size_t stageCount = 0;
+    for (const auto& b : sched.blocks)
+        stageCount += b.stages.size();
+    std::cout << graph.name << ": " << strategy;
+    if (!baseline)
+        std::cout << " (r " << options.r << ", s " << options.s << ", endings "
+                  << schedulers::toString(options.endings) << ")";
+    std::cout << ", " << stageCount << " stages, latency " << fixed(latencyMs, 4) << " ms ("
+              << cost->describe() << "), " << fixed(seconds, 3) << " s\n";
+    if (showStats) {
+        std::cout << "states " << stats->states << ", transitions " << stats->transitions
+                  << ", schedules " << stats->schedules.toString()
+                  << (stats->schedulesSaturated ? " (a part passed 2^128: lower bound)" : "")
+                  << "\n"
+                  << "block part    n  width       states    transitions  schedules\n";
+        for (const schedulers::PartStatistics& p : stats->parts) {
+            char line[128];
+            std::snprintf(line, sizeof line, "%5d %4d %4d %6d %12llu %14llu  ", p.block, p.part,
+                          p.n, p.width, static_cast<unsigned long long>(p.states),
+                          static_cast<unsigned long long>(p.transitions));
+            std::cout << line << p.schedules.toString() << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+} // namespace ios::cli
+
+IOS_REGISTER_COMMAND(optimize, "optimize", "Schedule a model with IOS (or a baseline)",
+                     ios::cli::runOptimize);

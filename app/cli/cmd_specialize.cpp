@@ -1,0 +1,165 @@
+// `ios-sched specialize MODEL --batches 1,32,128 [--devices V100,K80]`: the paper's Table 3
+// (IOS §7.2): one schedule optimised per batch size (or device), each executed at every batch
+// size (or on every device). Rows: optimised for; columns: executed at.
+#include "args.h"
+#include "bundled_models.h"
+#include "command.h"
+#include "cost_options.h"
+#include "schedule/evaluate.h"
+#include "strategies.h"
+#include "util/error.h"
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ios::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<std::string> splitList(const std::string& text, const std::string& option) {
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty())
+            out.push_back(item);
+    if (out.empty())
+        throw UserError(option + " needs a comma-separated list, not '" + text + "'");
+    return out;
+}
+
+struct Setting {
+    std::string label;
+    cost::DeviceProfile device;
+    int batch;
+};
+
+struct Matrix {
+    std::vector<std::string> labels;
+    std::vector<std::vector<double>> latencyMs; // [optimised for][executed at]
+};
+
+Matrix specialise(const ArgParser& parser, const ir::Graph& graph,
+                  const std::vector<ir::BlockDag>& dags, const std::vector<Setting>& settings,
+                  const std::string& strategy, int r, int s) {
+    std::vector<std::unique_ptr<cost::CostModel>> models;
+    for (const Setting& st : settings)
+        models.push_back(makeCostModel(parser, graph, st.device, st.batch));
+    Matrix m;
+    for (size_t i = 0; i < settings.size(); ++i) {
+        m.labels.push_back(settings[i].label);
+        const StrategyRun run = runStrategy(graph, dags, strategy, r, s, *models[i]);
+        std::vector<double> row;
+        for (const auto& model : models)
+            row.push_back(schedule::totalLatencyMs(dags, run.schedule, *model));
+        m.latencyMs.push_back(std::move(row));
+    }
+    return m;
+}
+
+void printMatrix(const Matrix& m, const std::string& title) {
+    std::cout << title << " (rows: optimised for, columns: executed at; * = best of the column)\n"
+              << "            ";
+    for (const std::string& l : m.labels) {
+        char cell[32];
+        std::snprintf(cell, sizeof cell, "%12s", l.c_str());
+        std::cout << cell;
+    }
+    std::cout << "\n";
+    const size_t n = m.labels.size();
+    for (size_t i = 0; i < n; ++i) {
+        char head[32];
+        std::snprintf(head, sizeof head, "%-12s", m.labels[i].c_str());
+        std::cout << head;
+        for (size_t j = 0; j < n; ++j) {
+            bool best = true;
+            for (size_t k = 0; k < n; ++k)
+                best = best && m.latencyMs[i][j] <= m.latencyMs[k][j];
+            char cell[32];
+            std::snprintf(cell, sizeof cell, "%11.4f%s", m.latencyMs[i][j], best ? "*" : " ");
+            std::cout << cell;
+        }
+        std::cout << "\n";
+    }
+}
+
+Json matrixJson(const Matrix& m, const char* axis) {
+    return {{axis, m.labels}, {"latency_ms", m.latencyMs}};
+}
+
+int runSpecialize(const std::vector<std::string>& args) {
+    ArgParser parser("ios-sched specialize MODEL [--batches LIST] [--devices LIST] [--device D] "
+                     "[--batch N] [--strategy S] [-r N] [-s N] [--json]",
+                     "Optimise one schedule per batch size (on --device) and, with --devices, one "
+                     "per device (at --batch); execute each at every batch size / on every device "
+                     "(IOS paper Table 3).");
+    parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
+    parser.option("--batches", "LIST", "Batch sizes, comma-separated", "1,16,32,64,128");
+    parser.option("--devices", "LIST", "Devices (bundled names or profile files), comma-separated");
+    parser.option("--strategy", "S", "sequential, greedy, merge, parallel or both", "both");
+    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
+    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    parser.flag("--json", "Print {model, strategy, batch_matrix, device_matrix} as JSON");
+    addCostOptions(parser);
+    if (!parser.parse(args))
+        return kExitOk;
+    const std::string strategy = parser.get("strategy");
+    checkStrategyName(strategy);
+    const int r = parser.getInt("max-group-size", 1, 128);
+    const int s = parser.getInt("max-num-groups", 1, 128);
+    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+
+    const cost::DeviceProfile device = deviceOption(parser);
+    std::vector<Setting> batchSettings;
+    for (const std::string& b : splitList(parser.get("batches"), "--batches")) {
+        int batch = 0;
+        auto [end, ec] = std::from_chars(b.data(), b.data() + b.size(), batch);
+        if (ec != std::errc{} || end != b.data() + b.size() || batch < 1 || batch > 65536)
+            throw UserError("--batches: '" + b + "' is not a batch size in [1, 65536]");
+        batchSettings.push_back({"batch " + b, device, batch});
+    }
+    const Matrix batches = specialise(parser, graph, dags, batchSettings, strategy, r, s);
+
+    std::optional<Matrix> devices;
+    if (auto list = parser.value("devices")) {
+        std::vector<Setting> deviceSettings;
+        for (const std::string& d : splitList(*list, "--devices")) {
+            cost::DeviceProfile p = cost::loadDevice(d);
+            deviceSettings.push_back({p.name, p, batchOption(parser)});
+        }
+        devices = specialise(parser, graph, dags, deviceSettings, strategy, r, s);
+    }
+
+    if (parser.has("json")) {
+        Json j;
+        j["model"] = graph.name;
+        j["strategy"] = strategy;
+        j["batch_matrix"] = matrixJson(batches, "batches");
+        j["batch_matrix"]["device"] = device.name;
+        if (devices) {
+            j["device_matrix"] = matrixJson(*devices, "devices");
+            j["device_matrix"]["batch"] = batchOption(parser);
+        }
+        std::cout << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    printMatrix(batches, graph.name + ": " + strategy + " on " + device.name + ", latency ms");
+    if (devices)
+        printMatrix(*devices, graph.name + ": " + strategy + " at batch " +
+                                  std::to_string(batchOption(parser)) + ", latency ms");
+    return kExitOk;
+}
+
+} // namespace
+
+} // namespace ios::cli
+
+IOS_REGISTER_COMMAND(specialize, "specialize",
+                     "Table 3: schedules specialised per batch size / device, cross-evaluated",
+                     ios::cli::runSpecialize);

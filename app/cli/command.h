@@ -1,0 +1,35 @@
+// Subcommands of ios-sched: each cmd_<name>.cpp registers one with IOS_REGISTER_COMMAND.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::cli {
+
+// Exit codes (DESIGN.md): 0 ok, 1 user error, 2 internal error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUserError = 1;
+inline constexpr int kExitInternalError = 2;
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;
+    // args excludes the program and subcommand names. Throws ios::UserError for bad input.
+    int (*run)(const std::vector<std::string>& args);
+};
+
+std::vector<Command>& commandRegistry();
+
+struct CommandRegistrar {
+    explicit CommandRegistrar(Command c) { commandRegistry().push_back(c); }
+};
+
+} // namespace ios::cli
+
+#define IOS_REGISTER_COMMAND(ident, name, summary, fn)                                             \
+    static const ::ios::cli::CommandRegistrar ident##_registrar {                                  \
+        ::ios::cli::Command {                                                                      \
+            name, summary, fn                                                                      \
+        }                                                                                          \
+    }

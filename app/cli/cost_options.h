@@ -1,0 +1,31 @@
+// The one place where CLI commands choose a cost model: every command that needs stage
+// latencies declares these options and builds its model through makeCostModel().
+#pragma once
+
+#include "args.h"
+#include "cost/cost_model.h"
+#include "cost/device_profile.h"
+#include "ir/graph.h"
+
+#include <memory>
+
+namespace ios::cli {
+
+// Declares --batch N, --device NAME|profile.json (default: the simulated V100) and
+// --cost-model simulated|analytic.
+void addCostOptions(ArgParser& parser);
+
+// The cost model the options select for `graph` (which must outlive it). Throws
+// ios::UserError for bad values.
+std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph);
+
+// The same choice with the device and batch given explicitly (compare and specialize build
+// one model per device and batch size).
+std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
+                                               const cost::DeviceProfile& device, int batch);
+
+// The values of --device and --batch.
+cost::DeviceProfile deviceOption(const ArgParser& parser);
+int batchOption(const ArgParser& parser);
+
+} // namespace ios::cli

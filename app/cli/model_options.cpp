@@ -1,0 +1,26 @@
+#include "model_options.h"
+
+#include "bundled_models.h"
+
+namespace ios::cli {
+
+void addModelOptions(ArgParser& parser) {
+    parser.option("--input-shape", "NxCxHxW",
+                  "ONNX: the model input's shape, overriding dynamic dims (e.g. 1x3x224x224)");
+    parser.flag("--allow-opaque",
+                "ONNX: import unsupported operators as opaque ones (zero FLOPs, real traffic)");
+}
+
+io::ModelLoadOptions modelOptions(const ArgParser& parser) {
+    io::ModelLoadOptions options;
+    if (auto shape = parser.value("input-shape"))
+        options.inputShape = io::parseInputShape(*shape);
+    options.allowOpaque = parser.has("allow-opaque");
+    return options;
+}
+
+ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName) {
+    return samples::loadModel(pathOrName, modelOptions(parser));
+}
+
+} // namespace ios::cli

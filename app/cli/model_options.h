@@ -1,0 +1,22 @@
+// The one place where CLI commands load their MODEL argument: every command that reads a model
+// declares these options (ONNX: --input-shape, --allow-opaque) and loads through loadModelArg().
+#pragma once
+
+#include "args.h"
+#include "io/model_options.h"
+#include "ir/graph.h"
+
+#include <string>
+
+namespace ios::cli {
+
+// Declares --input-shape NxCxHxW and --allow-opaque (used by .onnx models, docs/onnx.md).
+void addModelOptions(ArgParser& parser);
+
+// The options' values; throws ios::UserError for a malformed --input-shape.
+io::ModelLoadOptions modelOptions(const ArgParser& parser);
+
+// A model file or bundled name, loaded with the options (samples::loadModel).
+ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName);
+
+} // namespace ios::cli
