@@ -1,0 +1,118 @@
+#include "exports.h"
+
+#include "charts.h"
+#include "graph_view.h"
+#include "io/model_file.h"
+#include "io/trace_export.h"
+#include "schedule/ios_stages.h"
+#include "state_space_view.h"
+#include "timeline_view.h"
+#include "util/error.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTemporaryFile>
+
+namespace ios::gui {
+
+namespace {
+
+const RunResult& firstRun(const JobResult& result) {
+    if (result.runs.empty() || !result.settings.model)
+        throw UserError("no schedule to export: run a search first");
+    return result.runs.front();
+}
+
+// Renders `view` as the user sees it, or its whole content where that is larger (graph).
+void paintView(QWidget* view, QPainter& painter, const QRect& area) {
+    if (auto* graph = qobject_cast<views::GraphView*>(view)) {
+        graph->scene()->render(&painter, QRectF(area), graph->scene()->itemsBoundingRect());
+        return;
+    }
+    if (auto* timeline = qobject_cast<views::TimelineView*>(view)) {
+        timeline->render(painter, area);
+        return;
+    }
+    if (auto* space = qobject_cast<views::StateSpaceView*>(view)) {
+        space->render(painter, area);
+        return;
+    }
+    if (auto* chart = view->findChild<views::ChartWidget*>()) {
+        painter.fillRect(area, Qt::white);
+        chart->render(painter, area.adjusted(16, 12, -16, -12));
+        return;
+    }
+    view->render(&painter);
+}
+
+QSize exportSize(QWidget* view) {
+    if (auto* graph = qobject_cast<views::GraphView*>(view)) {
+        const QSizeF s = graph->scene()->itemsBoundingRect().size();
+        if (!s.isEmpty())
+            return s.toSize();
+    }
+    return view->size().expandedTo(QSize(800, 500));
+}
+
+} // namespace
+
+void exportSchedule(const JobResult& result, const QString& path) {
+    const RunResult& run = firstRun(result);
+    const views::LoadedModel& model = *result.settings.model;
+    const std::filesystem::path target = path.toStdString();
+    const bool ios = path.endsWith(QLatin1String(".ios.json"), Qt::CaseInsensitive);
+    const ir::Graph graph =
+        ios ? schedule::optimizedGraph(model.graph(), model.dags(), run.schedule)
+            : schedule::withStages(model.graph(), model.dags(), run.schedule);
+    io::saveModelFile(graph, target);
+}
+
+void exportTrace(const JobResult& result, const QString& path) {
+    const RunResult& run = firstRun(result);
+    if (!run.timeline)
+        throw UserError("this result has no timeline");
+    io::writeTimeline(
+        path.toStdString(), *run.timeline,
+        {result.settings.model->graph().name, strategyKey(run.strategy).toStdString()});
+}
+
+void exportPicture(QWidget* view, const QString& path) {
+    if (!view)
+        throw UserError("no view to export");
+    const QSize size = exportSize(view);
+    // Write beside the target and rename, like the engine's writers (no half-written files).
+    QTemporaryFile temp(QFileInfo(path).absolutePath() + QStringLiteral("/.export-XXXXXX"));
+    if (!temp.open())
+        throw UserError("cannot write next to the file", path.toStdString());
+    temp.close();
+    bool ok = true;
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(temp.fileName());
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("IOS Explorer"));
+        QPainter painter(&svg);
+        paintView(view, painter, QRect(QPoint(0, 0), size));
+        ok = painter.end();
+    } else {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        paintView(view, painter, image.rect());
+        painter.end();
+        ok = image.save(temp.fileName(), "PNG");
+    }
+    QFile::remove(path);
+    if (!ok || !QFile::rename(temp.fileName(), path))
+        throw UserError("could not write the picture", path.toStdString());
+    temp.setAutoRemove(false);
+}
+
+} // namespace ios::gui

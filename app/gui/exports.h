@@ -1,0 +1,21 @@
+// Exports from the GUI, through the engine's writers (atomic): the schedule (IOS JSON with
+// merged convolutions as IOS writes it, or native JSON with stages), the simulated trace
+// (Chrome trace JSON or CSV), and a picture of a view (SVG via Qt SVG, PNG).
+#pragma once
+
+#include "job.h"
+
+#include <QString>
+
+class QWidget;
+
+namespace ios::gui {
+
+// By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError.
+void exportSchedule(const JobResult& result, const QString& path);
+// By extension: ".csv" → CSV, else Chrome trace JSON. Throws ios::UserError.
+void exportTrace(const JobResult& result, const QString& path);
+// ".svg" → vector drawing of the whole view, else a PNG. Throws ios::UserError.
+void exportPicture(QWidget* view, const QString& path);
+
+} // namespace ios::gui

@@ -1,0 +1,103 @@
+#include "job_controller.h"
+
+#include "util/error.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+namespace ios::gui {
+
+JobController::JobController(const JobEngine* engine, QObject* parent)
+    : QObject(parent), engine_(engine) {
+    qRegisterMetaType<ios::gui::JobResultPtr>("ios::gui::JobResultPtr");
+    qRegisterMetaType<ios::gui::JobKind>("ios::gui::JobKind");
+    progressTimer_.setInterval(kProgressIntervalMs);
+    connect(&progressTimer_, &QTimer::timeout, this, &JobController::pollProgress);
+}
+
+JobController::~JobController() {
+    if (current_)
+        current_->cancel();
+    waitForIdle();
+}
+
+quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
+    if (current_)
+        current_->cancel(); // superseded: its result will be dropped
+    const quint64 id = nextId_++;
+    auto control = std::make_shared<JobControl>();
+    current_ = control;
+    currentId_ = id;
+    // Forget futures that are done so the list stays short.
+    std::erase_if(futures_, [](const QFuture<void>& f) { return f.isFinished(); });
+
+    QPointer<JobController> self(this);
+    const JobEngine* engine = engine_;
+    futures_.push_back(QtConcurrent::run([self, engine, kind, settings, control, id] {
+        JobResultPtr result;
+        QString error;
+        bool wasCancelled = false;
+        try {
+            result = std::make_shared<const JobResult>(engine->run(kind, settings, *control));
+        } catch (const Cancelled&) {
+            wasCancelled = true;
+        } catch (const UserError& e) {
+            error = QString::fromStdString(e.what());
+        } catch (const std::exception& e) {
+            error = QStringLiteral("internal error: ") + QString::fromStdString(e.what());
+        }
+        // Back to the UI thread; the QPointer guard skips delivery if the controller is gone.
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, id, result, error, wasCancelled] {
+                if (self)
+                    self->deliver(id, result, error, wasCancelled);
+            },
+            Qt::QueuedConnection);
+    }));
+    progressTimer_.start();
+    Q_EMIT started(id, kind);
+    Q_EMIT progressChanged(id, 0.0);
+    return id;
+}
+
+void JobController::cancel() {
+    if (!current_)
+        return;
+    current_->cancel();
+    current_.reset();
+    progressTimer_.stop();
+    Q_EMIT cancelled(currentId_);
+}
+
+void JobController::deliver(quint64 id, JobResultPtr result, const QString& error,
+                            bool wasCancelled) {
+    if (id != currentId_ || !current_) {
+        ++dropped_; // superseded or cancelled: latest request wins
+        return;
+    }
+    current_.reset();
+    progressTimer_.stop();
+    if (wasCancelled)
+        Q_EMIT cancelled(id);
+    else if (!error.isEmpty())
+        Q_EMIT failed(id, error);
+    else {
+        Q_EMIT progressChanged(id, 1.0);
+        Q_EMIT finished(id, std::move(result));
+    }
+}
+
+void JobController::pollProgress() {
+    if (current_)
+        Q_EMIT progressChanged(currentId_, current_->progress.load());
+}
+
+void JobController::waitForIdle() {
+    for (QFuture<void>& f : futures_)
+        f.waitForFinished();
+    futures_.clear();
+}
+
+} // namespace ios::gui

@@ -1,0 +1,56 @@
+// The one front end for background work (DESIGN.md, hotspot's pattern): copies the settings
+// into a job, runs it with QtConcurrent, polls its progress (throttled), cancels it, and drops
+// results of superseded jobs (latest request wins). The UI thread never runs a search.
+#pragma once
+
+#include "job.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <vector>
+
+namespace ios::gui {
+
+class JobController : public QObject {
+    Q_OBJECT
+public:
+    // `engine` must outlive the controller (the destructor waits for running jobs).
+    explicit JobController(const JobEngine* engine, QObject* parent = nullptr);
+    ~JobController() override;
+
+    // Starts a job; a job still running is cancelled and its result will be dropped.
+    // Returns the job id.
+    quint64 submit(JobKind kind, const JobSettings& settings);
+    // Cancels the current job; `cancelled` is emitted at once, the worker stops within 100 ms.
+    void cancel();
+    bool isRunning() const { return current_ != nullptr; }
+    quint64 currentId() const { return currentId_; }
+    int droppedResults() const { return dropped_; }
+    // Blocks until every worker has returned (tests, shutdown).
+    void waitForIdle();
+
+    static constexpr int kProgressIntervalMs = 50;
+
+Q_SIGNALS:
+    void started(quint64 id, ios::gui::JobKind kind);
+    void progressChanged(quint64 id, double fraction);
+    void finished(quint64 id, ios::gui::JobResultPtr result);
+    void failed(quint64 id, const QString& message);
+    void cancelled(quint64 id);
+
+private:
+    void deliver(quint64 id, JobResultPtr result, const QString& error, bool wasCancelled);
+    void pollProgress();
+
+    const JobEngine* engine_;
+    std::shared_ptr<JobControl> current_;
+    quint64 currentId_ = 0;
+    quint64 nextId_ = 1;
+    int dropped_ = 0;
+    QTimer progressTimer_;
+    std::vector<QFuture<void>> futures_;
+};
+
+} // namespace ios::gui

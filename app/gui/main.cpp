@@ -1,0 +1,63 @@
+// ios-explorer: the Qt Widgets front end over the engine (DESIGN.md).
+#include "main_window.h"
+#include "screenshot_mode.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ios-explorer"));
+    QApplication::setApplicationName(QStringLiteral("ios-explorer"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("See and compare inter-operator schedules of CNNs (IOS, MLSys 2021)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("MODEL"),
+        QStringLiteral("Model file or bundled name (default inception_v3)"));
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Save PNGs of every view at 1920x1080 and 1280x800 into DIR, then quit"),
+        QStringLiteral("DIR"));
+    const QCommandLineOption measure(
+        QStringLiteral("measure-startup"),
+        QStringLiteral("Print the time from window shown to schedule displayed, then quit"));
+    parser.addOption(screenshots);
+    parser.addOption(measure);
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    const QString model = args.isEmpty() ? QStringLiteral("inception_v3") : args.first();
+
+    ios::gui::MainWindow window;
+    const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
+    window.setDialogsEnabled(!batch);
+    QElapsedTimer sinceShown;
+    window.show();
+    sinceShown.start();
+    // Load after the window is up so a bad file reports in a message box over the window.
+    QTimer::singleShot(0, &window, [&] {
+        if (!window.openModel(model) && batch) {
+            std::fprintf(stderr, "ios-explorer: %s\n", qPrintable(window.lastError()));
+            QApplication::exit(1);
+            return;
+        }
+        if (parser.isSet(measure))
+            ios::gui::whenResultShown(window, [&sinceShown] {
+                std::printf("window shown -> schedule displayed: %lld ms\n",
+                            static_cast<long long>(sinceShown.elapsed()));
+                QApplication::quit();
+            });
+        if (parser.isSet(screenshots))
+            ios::gui::whenResultShown(window, [&window, dir = parser.value(screenshots)] {
+                ios::gui::takeScreenshots(window, dir, {QSize(1920, 1080), QSize(1280, 800)});
+            });
+    });
+    return QApplication::exec();
+}

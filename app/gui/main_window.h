@@ -1,0 +1,139 @@
+// The explorer's main window: model loading (menu, dialog, recent files, drag and drop), the
+// settings dock, the views as tabs and docks, and the status bar with the last result.
+#pragma once
+
+#include "engine_jobs.h"
+#include "job.h"
+#include "loaded_model.h"
+
+#include <QMainWindow>
+#include <QStringList>
+#include <functional>
+
+class QLabel;
+class QMenu;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QTreeView;
+
+namespace ios::views {
+class GraphView;
+class OperatorTableModel;
+class StageTreeModel;
+class StateSpaceView;
+class TimelineView;
+} // namespace ios::views
+
+namespace ios::gui {
+
+class AnalysisTab;
+class JobController;
+class SettingsPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // Bump when docks/toolbars change so an old saved layout is not restored onto new widgets.
+    static constexpr int kWindowStateVersion = 1;
+    static constexpr int kMaxRecentFiles = 10;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads a file path or bundled model name. On failure shows a message box naming the file
+    // and node (unless dialogs are disabled, as in tests) and keeps the current model.
+    bool openModel(const QString& pathOrName);
+
+    // Shows a Chrome trace written by trace_export (measured on a GPU by profiling/, or a
+    // simulated export) in the timeline tab, titled "measured: <file>", until
+    // showSimulatedTimeline(). Errors are reported like openModel's.
+    bool openMeasuredTrace(const QString& path);
+    // Back to the last result's simulated timeline (empty when there is none yet).
+    void showSimulatedTimeline();
+    bool showsMeasuredTrace() const { return !measuredTrace_.isEmpty(); }
+    views::TimelineView* timelineView() const { return timeline_; }
+
+    const views::LoadedModelPtr& model() const { return model_; }
+    QString lastError() const { return lastError_; }
+    // Tests and the screenshot mode run without modal dialogs.
+    void setDialogsEnabled(bool enabled) { dialogsEnabled_ = enabled; }
+
+    // Starts the optimisation with the panel's settings (also done on every change).
+    void runOptimize();
+    const JobResultPtr& lastResult() const { return lastResult_; }
+    // Runs an export of the last result; errors go to a message box (or lastError()).
+    bool exportTo(const QString& path, const std::function<void(const QString&)>& write);
+    SettingsPanel* settingsPanel() const { return settings_; }
+    JobController* jobs() const { return jobs_; }
+    views::GraphView* graphView() const { return graph_; }
+    QTabWidget* tabs() const { return tabs_; }
+    JobController* analysisJobs() const { return analysisJobs_; }
+    // True when tab `index` is not an analysis tab or shows the current settings' result.
+    bool isAnalysisCurrent(int tabIndex) const;
+
+Q_SIGNALS:
+    void modelChanged();
+    void errorOccurred(const QString& message);
+    void resultShown(); // the latest optimisation result is on screen
+    void analysisShown(ios::gui::JobKind kind);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createOperatorDock();
+    void createSettingsDock();
+    void createStageDock();
+    void createCentralViews();
+    void connectJobs();
+    void createAnalysisTabs();
+    void computeAnalysis(AnalysisTab* tab, bool force);
+    void showAnalysis(const JobResultPtr& result);
+    QString settingsKey(const JobSettings& settings) const;
+    void showResult(const JobResultPtr& result);
+    void selectStageOperators(const QModelIndex& index);
+    void selectOperator(int flatIndex);
+    views::LoadedModelPtr modelForSettings(const JobSettings& settings);
+    void updateRecentMenu();
+    void addRecentFile(const QString& path);
+    void showError(const QString& title, const QString& message);
+    void restoreLayout();
+    void saveLayout() const;
+    void openFileDialog();
+    void openTraceDialog();
+
+    views::LoadedModelPtr model_;
+    EngineJobs engine_;
+    JobController* jobs_ = nullptr;
+    JobController* analysisJobs_ = nullptr;
+    std::vector<AnalysisTab*> analysisTabs_;
+    AnalysisTab* runningAnalysis_ = nullptr;
+    QString runningKey_;
+    SettingsPanel* settings_ = nullptr;
+    QTimer* rerunTimer_ = nullptr;
+    JobResultPtr lastResult_;
+    QTabWidget* tabs_ = nullptr;
+    views::GraphView* graph_ = nullptr;
+    views::TimelineView* timeline_ = nullptr;
+    views::StateSpaceView* stateSpace_ = nullptr;
+    views::StageTreeModel* stageModel_ = nullptr;
+    QTreeView* stageTree_ = nullptr;
+    views::OperatorTableModel* operatorModel_ = nullptr;
+    QSortFilterProxyModel* operatorProxy_ = nullptr;
+    QTableView* operatorTable_ = nullptr;
+    QString measuredTrace_; // path of the trace shown in the timeline tab; empty = simulated
+    QAction* simulatedTimelineAction_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QLabel* modelLabel_ = nullptr;
+    QLabel* resultLabel_ = nullptr;
+    QString lastError_;
+    bool dialogsEnabled_ = true;
+};
+
+} // namespace ios::gui

@@ -1,0 +1,156 @@
+// MainWindow: the analysis tabs (strategy comparison, pruning sweep, specialization), run on
+// their own job controller so they never cancel the main optimisation.
+#include "analysis_tab.h"
+#include "charts.h"
+#include "job_controller.h"
+#include "main_window.h"
+#include "settings_panel.h"
+#include "units.h"
+
+#include <QTabWidget>
+
+namespace ios::gui {
+
+void MainWindow::createAnalysisTabs() {
+    analysisJobs_ = new JobController(&engine_, this);
+    auto add = [this](JobKind kind, views::ChartWidget* chart, const QString& title,
+                      const QString& description, const QString& name) {
+        auto* tab = new AnalysisTab(kind, chart, description, tabs_);
+        tab->setObjectName(name);
+        tabs_->addTab(tab, title);
+        analysisTabs_.push_back(tab);
+        connect(tab, &AnalysisTab::computeRequested, this,
+                [this, tab] { computeAnalysis(tab, true); });
+    };
+    add(JobKind::Compare, new views::ComparisonChart, tr("Comparison"),
+        tr("Sequential, greedy and the three IOS variants under the current cost model."),
+        QStringLiteral("comparisonTab"));
+    add(JobKind::Sweep, new views::SweepChart, tr("Pruning sweep"),
+        tr("Latency and search time for r = 1…4 and s = 1…8 (IOS paper Figure 9)."),
+        QStringLiteral("sweepTab"));
+    add(JobKind::Specialize, new views::HeatMapChart, tr("Specialization"),
+        tr("A schedule optimised for one batch size / device, run on the others (IOS paper "
+           "Table 3)."),
+        QStringLiteral("specializeTab"));
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
+            computeAnalysis(tab, false);
+    });
+    connect(analysisJobs_, &JobController::progressChanged, this, [this](quint64, double f) {
+        if (runningAnalysis_)
+            runningAnalysis_->setProgress(f);
+    });
+    auto stop = [this] {
+        if (runningAnalysis_) {
+            runningAnalysis_->setRunning(false);
+            runningAnalysis_->chart()->setPlaceholder(tr("Cancelled."));
+            runningAnalysis_->setShownKey({});
+        }
+        runningAnalysis_ = nullptr;
+    };
+    connect(analysisJobs_, &JobController::cancelled, this, stop);
+    connect(analysisJobs_, &JobController::failed, this, [this](quint64, const QString& message) {
+        if (runningAnalysis_) {
+            runningAnalysis_->setRunning(false);
+            runningAnalysis_->chart()->setPlaceholder(message);
+            runningAnalysis_->setShownKey(runningKey_); // the error is this settings' result
+        }
+        runningAnalysis_ = nullptr;
+    });
+    connect(analysisJobs_, &JobController::finished, this,
+            [this](quint64, const JobResultPtr& result) { showAnalysis(result); });
+}
+
+QString MainWindow::settingsKey(const JobSettings& s) const {
+    return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8")
+        .arg(model_ ? model_->source() : QString())
+        .arg(strategyKey(s.strategy))
+        .arg(s.r)
+        .arg(s.s)
+        .arg(s.maxPartSize)
+        .arg(s.batch)
+        .arg(s.device)
+        .arg(static_cast<int>(s.endings));
+}
+
+void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
+    if (!model_)
+        return;
+    JobSettings settings = settings_->settings();
+    settings.model = modelForSettings(settings);
+    settings.recordStateSpace = false;
+    const QString key = settingsKey(settings);
+    if (!force && (tab->shownKey() == key || (runningAnalysis_ == tab && runningKey_ == key)))
+        return;
+    if (runningAnalysis_ && runningAnalysis_ != tab) {
+        runningAnalysis_->setRunning(false);
+        runningAnalysis_->chart()->setPlaceholder(tr("Interrupted: press Compute."));
+    }
+    runningAnalysis_ = tab;
+    runningKey_ = key;
+    tab->setRunning(true);
+    analysisJobs_->submit(tab->kind(), settings);
+}
+
+void MainWindow::showAnalysis(const JobResultPtr& result) {
+    AnalysisTab* tab = runningAnalysis_;
+    runningAnalysis_ = nullptr;
+    if (!tab || !result || result->settings.model != model_)
+        return;
+    tab->setRunning(false);
+    tab->setShownKey(runningKey_);
+    const QString model = QString::fromStdString(model_->graph().name);
+    const QString where = tr("%1, batch %2, simulated %3")
+                              .arg(model)
+                              .arg(result->settings.batch)
+                              .arg(result->settings.device);
+    switch (result->kind) {
+    case JobKind::Compare: {
+        std::vector<views::ComparisonEntry> entries;
+        for (const RunResult& run : result->runs)
+            entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
+                               run.stats ? static_cast<double>(run.stats->states) : 0.0,
+                               run.stats ? static_cast<double>(run.stats->transitions) : 0.0});
+        static_cast<views::ComparisonChart*>(tab->chart())
+            ->setData(tr("Strategies on %1 (r = %2, s = %3)")
+                          .arg(where)
+                          .arg(result->settings.r)
+                          .arg(result->settings.s),
+                      std::move(entries), result->sequentialLatencyMs);
+        break;
+    }
+    case JobKind::Sweep: {
+        std::vector<double> latency, seconds;
+        for (const RunResult& run : result->runs) {
+            latency.push_back(run.latencyMs);
+            seconds.push_back(run.searchSeconds);
+        }
+        const StrategyChoice s =
+            result->runs.empty() ? StrategyChoice::Both : result->runs.front().strategy;
+        static_cast<views::SweepChart*>(tab->chart())
+            ->setData(tr("Pruning sweep, %1 on %2").arg(strategyLabel(s), where), result->sweepR,
+                      result->sweepS, std::move(latency), std::move(seconds));
+        break;
+    }
+    case JobKind::Specialize: {
+        std::vector<views::HeatMatrix> matrices;
+        for (const SpecializeMatrix& m : result->specialize)
+            matrices.push_back({m.title, m.labels, m.latencyMs});
+        static_cast<views::HeatMapChart*>(tab->chart())->setData(std::move(matrices));
+        break;
+    }
+    case JobKind::Optimize:
+        break;
+    }
+    Q_EMIT analysisShown(tab->kind());
+}
+
+bool MainWindow::isAnalysisCurrent(int tabIndex) const {
+    auto* tab = qobject_cast<AnalysisTab*>(tabs_->widget(tabIndex));
+    if (!tab)
+        return true;
+    JobSettings settings = settings_->settings();
+    return tab->shownKey() == settingsKey(settings);
+}
+
+} // namespace ios::gui

@@ -1,0 +1,243 @@
+// MainWindow: the views, the settings dock and the job wiring (menus and files are in
+// main_window.cpp).
+#include "analysis_tab.h"
+#include "graph_view.h"
+#include "io/trace_import.h"
+#include "job_controller.h"
+#include "main_window.h"
+#include "operator_table_model.h"
+#include "schedule_index.h"
+#include "settings_panel.h"
+#include "stage_tree_model.h"
+#include "state_space_view.h"
+#include "timeline_view.h"
+#include "units.h"
+#include "util/error.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+
+namespace ios::gui {
+
+void MainWindow::createCentralViews() {
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("views"));
+    tabs_->setDocumentMode(true);
+    graph_ = new views::GraphView(tabs_);
+    tabs_->addTab(graph_, tr("Graph"));
+    timeline_ = new views::TimelineView(tabs_);
+    timeline_->setObjectName(QStringLiteral("timelineView"));
+    tabs_->addTab(timeline_, tr("Timeline"));
+    stateSpace_ = new views::StateSpaceView(tabs_);
+    stateSpace_->setObjectName(QStringLiteral("stateSpaceView"));
+    tabs_->addTab(stateSpace_, tr("State space"));
+    connect(timeline_, &views::TimelineView::operatorSelected, this, [this](int flat) {
+        graph_->highlightOperators({flat});
+        selectOperator(flat);
+    });
+    setCentralWidget(tabs_);
+    connect(graph_, &views::GraphView::operatorSelected, this, &MainWindow::selectOperator);
+}
+
+void MainWindow::createSettingsDock() {
+    auto* dock = new QDockWidget(tr("Search"), this);
+    dock->setObjectName(QStringLiteral("settingsDock"));
+    settings_ = new SettingsPanel(dock);
+    settings_->load();
+    dock->setWidget(settings_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    viewMenu_->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createStageDock() {
+    auto* dock = new QDockWidget(tr("Stages"), this);
+    dock->setObjectName(QStringLiteral("stagesDock"));
+    stageModel_ = new views::StageTreeModel(this);
+    stageTree_ = new QTreeView(dock);
+    stageTree_->setObjectName(QStringLiteral("stageTree"));
+    stageTree_->setModel(stageModel_);
+    stageTree_->setAlternatingRowColors(true);
+    stageTree_->setUniformRowHeights(true);
+    stageTree_->header()->setStretchLastSection(false);
+    stageTree_->header()->setSectionResizeMode(views::StageTreeModel::Name, QHeaderView::Stretch);
+    dock->setWidget(stageTree_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    viewMenu_->addAction(dock->toggleViewAction());
+    connect(stageTree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { selectStageOperators(current); });
+}
+
+void MainWindow::connectJobs() {
+    jobs_ = new JobController(&engine_, this);
+    rerunTimer_ = new QTimer(this);
+    rerunTimer_->setSingleShot(true);
+    rerunTimer_->setInterval(120); // coalesce spin-box key repeats into one run
+    connect(rerunTimer_, &QTimer::timeout, this, &MainWindow::runOptimize);
+    connect(settings_, &SettingsPanel::settingsChanged, this, [this] {
+        settings_->save();
+        if (model_)
+            rerunTimer_->start();
+    });
+    connect(settings_, &SettingsPanel::runRequested, this, &MainWindow::runOptimize);
+    connect(settings_, &SettingsPanel::cancelRequested, jobs_, &JobController::cancel);
+    connect(jobs_, &JobController::started, this, [this] {
+        settings_->setRunning(true);
+        statusBar()->showMessage(tr("Searching…"));
+    });
+    connect(jobs_, &JobController::progressChanged, this,
+            [this](quint64, double f) { settings_->setProgress(f); });
+    connect(jobs_, &JobController::cancelled, this, [this] {
+        settings_->setRunning(false);
+        statusBar()->showMessage(tr("Search cancelled"), 5000);
+    });
+    connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
+        settings_->setRunning(false);
+        showError(tr("Search failed"), message);
+    });
+    connect(jobs_, &JobController::finished, this, [this](quint64, const JobResultPtr& result) {
+        settings_->setRunning(false);
+        showResult(result);
+    });
+}
+
+views::LoadedModelPtr MainWindow::modelForSettings(const JobSettings& settings) {
+    if (model_ && model_->maxPartSize() != settings.maxPartSize &&
+        model_->graph().blocks.size() > 0) {
+        // Parts depend on the max part size (ALGORITHMS.md §1): rebuild the DAGs.
+        try {
+            model_ = std::make_shared<const views::LoadedModel>(model_->graph(), model_->source(),
+                                                                settings.maxPartSize);
+            operatorModel_->setModel(model_);
+            graph_->setModel(model_);
+        } catch (const UserError& e) {
+            showError(tr("Invalid settings"), QString::fromStdString(e.what()));
+        }
+    }
+    return model_;
+}
+
+void MainWindow::runOptimize() {
+    if (!model_)
+        return;
+    JobSettings settings = settings_->settings();
+    settings.model = modelForSettings(settings);
+    jobs_->submit(JobKind::Optimize, settings);
+    if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
+        computeAnalysis(tab, false);
+}
+
+void MainWindow::showResult(const JobResultPtr& result) {
+    if (!result || result->runs.empty() || result->settings.model != model_)
+        return;
+    lastResult_ = result;
+    const RunResult& run = result->runs.front();
+    std::vector<std::vector<views::StageMetrics>> metrics;
+    for (const auto& block : run.stageLatencyMs) {
+        metrics.emplace_back();
+        for (double ms : block)
+            metrics.back().push_back({ms, -1});
+    }
+    if (run.timeline)
+        for (const schedule::TimelineStage& st : run.timeline->stages)
+            if (st.block < static_cast<int>(metrics.size()) &&
+                st.stage < static_cast<int>(metrics[st.block].size()))
+                metrics[st.block][st.stage].utilization = st.meanActiveSmFraction;
+    stageModel_->setSchedule(model_, run.schedule, std::move(metrics));
+    stageTree_->expandToDepth(0);
+    stageTree_->resizeColumnToContents(views::StageTreeModel::Kind);
+    graph_->setSchedule(views::ScheduleIndex(*model_, run.schedule));
+    stateSpace_->setStateSpace(model_, run.stateSpace);
+    if (!showsMeasuredTrace())
+        showSimulatedTimeline();
+
+    const double speedup = run.latencyMs > 0 ? result->sequentialLatencyMs / run.latencyMs : 0;
+    QString text = tr("%1: %2 (×%3 vs sequential)")
+                       .arg(strategyLabel(run.strategy), views::formatMs(run.latencyMs))
+                       .arg(speedup, 0, 'f', 2);
+    QString details = tr("<b>%1</b><br>latency %2<br>speed-up ×%3 over sequential (%4)")
+                          .arg(strategyLabel(run.strategy), views::formatMs(run.latencyMs))
+                          .arg(speedup, 0, 'f', 2)
+                          .arg(views::formatMs(result->sequentialLatencyMs));
+    if (run.stats) {
+        text += tr(" · %1 states, %2 transitions · search %3")
+                    .arg(views::formatCount(static_cast<double>(run.stats->states)),
+                         views::formatCount(static_cast<double>(run.stats->transitions)),
+                         views::formatSeconds(run.searchSeconds));
+        details += tr("<br>%1 states<br>%2 transitions<br>%3 schedules<br>search %4")
+                       .arg(views::formatCount(static_cast<double>(run.stats->states)),
+                            views::formatCount(static_cast<double>(run.stats->transitions)),
+                            views::formatCount(run.stats->schedules.toDouble()),
+                            views::formatSeconds(run.searchSeconds));
+    }
+    details += tr("<br><i>%1</i>").arg(result->costModel.toHtmlEscaped());
+    resultLabel_->setText(text);
+    statusBar()->clearMessage();
+    settings_->setResultText(details);
+    Q_EMIT resultShown();
+}
+
+void MainWindow::selectStageOperators(const QModelIndex& index) {
+    if (!index.isValid())
+        return;
+    const auto ops = index.data(views::StageTreeModel::OperatorsRole).value<QList<int>>();
+    graph_->highlightOperators(std::vector<int>(ops.begin(), ops.end()));
+}
+
+void MainWindow::selectOperator(int flatIndex) {
+    const QModelIndex index = stageModel_->operatorIndex(flatIndex);
+    if (!index.isValid())
+        return;
+    const QSignalBlocker block(stageTree_->selectionModel());
+    stageTree_->setCurrentIndex(index);
+    stageTree_->scrollTo(index);
+}
+
+bool MainWindow::openMeasuredTrace(const QString& path) {
+    // Traces are < 1 MB (GPU.md): parsing on the UI thread takes milliseconds.
+    io::TraceInfo info;
+    std::shared_ptr<const schedule::Timeline> timeline;
+    try {
+        timeline = std::make_shared<const schedule::Timeline>(
+            io::readChromeTrace(path.toStdString(), &info));
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open trace"), QString::fromStdString(e.what()));
+        return false;
+    }
+    measuredTrace_ = path;
+    QString title =
+        tr("%1: %2").arg(QString::fromStdString(info.source), QFileInfo(path).fileName());
+    if (!info.model.empty())
+        title +=
+            QStringLiteral(" (%1 · %2)")
+                .arg(QString::fromStdString(info.model), QString::fromStdString(info.strategy));
+    // Kernels carry operator names only, so the loaded model is not linked (no colours/clicks).
+    timeline_->setTimeline(nullptr, std::move(timeline), title);
+    simulatedTimelineAction_->setEnabled(true);
+    tabs_->setCurrentWidget(timeline_);
+    statusBar()->showMessage(tr("Timeline: %1").arg(title));
+    return true;
+}
+
+void MainWindow::showSimulatedTimeline() {
+    measuredTrace_.clear();
+    simulatedTimelineAction_->setEnabled(false);
+    if (!lastResult_ || lastResult_->runs.empty() || !model_) {
+        timeline_->clear();
+        return;
+    }
+    const RunResult& run = lastResult_->runs.front();
+    timeline_->setTimeline(
+        model_, run.timeline,
+        tr("simulated: %1 · %2")
+            .arg(QString::fromStdString(model_->graph().name), strategyLabel(run.strategy)));
+}
+
+} // namespace ios::gui

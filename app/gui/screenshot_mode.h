@@ -1,0 +1,20 @@
+// Non-interactive modes of ios-explorer used by tools/screenshots.sh and docs/performance.md:
+// wait until the model's schedule and graph layout are on screen, then grab every view.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <functional>
+
+namespace ios::gui {
+
+class MainWindow;
+
+// Calls `then` once the current model's optimisation result and graph layout are shown.
+void whenResultShown(MainWindow& window, std::function<void()> then);
+
+// Saves one PNG per view tab (and the whole window) for each size into `directory`, named
+// <tab>_<width>x<height>.png, then quits the application.
+void takeScreenshots(MainWindow& window, const QString& directory, const QList<QSize>& sizes);
+
+} // namespace ios::gui

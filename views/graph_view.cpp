@@ -1,0 +1,374 @@
+#include "graph_view.h"
+
+#include "model_graph.h"
+#include "operator_item.h"
+#include "palette.h"
+#include "units.h"
+
+#include <QComboBox>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMap>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+
+namespace ios::views {
+
+namespace {
+
+// Layouts are pure functions of the model's structure: keep them for the session, so
+// switching models back and forth is instant.
+QMap<QString, std::shared_ptr<const GraphLayout>>& layoutCache() {
+    static QMap<QString, std::shared_ptr<const GraphLayout>> cache;
+    return cache;
+}
+
+QString cacheKey(const LoadedModel& m) {
+    return QStringLiteral("%1#%2#%3").arg(m.source()).arg(m.maxPartSize()).arg(m.operatorCount());
+}
+
+} // namespace
+
+ZoomableGraphicsView::ZoomableGraphicsView(QWidget* parent) : QGraphicsView(parent) {
+    setDragMode(ScrollHandDrag);
+    setTransformationAnchor(AnchorUnderMouse);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setViewportUpdateMode(SmartViewportUpdate);
+    setBackgroundBrush(QColor(0xfa, 0xfa, 0xfa));
+}
+
+void ZoomableGraphicsView::fit() {
+    if (scene())
+        fitInView(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    Q_EMIT zoomChanged(transform().m11());
+}
+
+void ZoomableGraphicsView::fitWidth() {
+    if (!scene())
+        return;
+    // Tall graphs (a chain of blocks) become unreadable when fitted whole: fill the width,
+    // at most 1:1, and start at the top.
+    const QRectF all = scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    const double byWidth = viewport()->width() / all.width();
+    const double byHeight = viewport()->height() / all.height();
+    if (byHeight >= 0.45 * byWidth) {
+        fit();
+        return;
+    }
+    const double s = std::min(byWidth, 1.0);
+    setTransform(QTransform::fromScale(s, s));
+    centerOn(all.center().x(), all.top() + viewport()->height() / (2 * s));
+    Q_EMIT zoomChanged(s);
+}
+
+void ZoomableGraphicsView::zoomBy(double factor) {
+    const double next = transform().m11() * factor;
+    if (next < 0.01 || next > 8.0)
+        return;
+    scale(factor, factor);
+    Q_EMIT zoomChanged(next);
+}
+
+void ZoomableGraphicsView::wheelEvent(QWheelEvent* event) {
+    zoomBy(std::pow(1.0015, event->angleDelta().y()));
+    event->accept();
+}
+
+void ZoomableGraphicsView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(0.8);
+        return;
+    case Qt::Key_0:
+    case Qt::Key_F:
+        fit();
+        return;
+    default:
+        QGraphicsView::keyPressEvent(event);
+    }
+}
+
+void ZoomableGraphicsView::drawForeground(QPainter* painter, const QRectF&) {
+    if (!overlay)
+        return;
+    painter->save();
+    painter->resetTransform();
+    overlay(painter, viewport()->rect());
+    painter->restore();
+}
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent) {
+    scene_ = new QGraphicsScene(this);
+    view_ = new ZoomableGraphicsView(this);
+    view_->setObjectName(QStringLiteral("graphView"));
+    view_->setScene(scene_);
+    view_->overlay = [this](QPainter* p, const QRect& r) { paintLegend(p, r); };
+
+    search_ = new QLineEdit(this);
+    search_->setPlaceholderText(tr("Find operator… (Enter)"));
+    search_->setClearButtonEnabled(true);
+    search_->setMaximumWidth(260);
+    colorBox_ = new QComboBox(this);
+    colorBox_->addItem(tr("Colour by stage"));
+    colorBox_->addItem(tr("Colour by kind"));
+    colorBox_->setToolTip(tr("Fill operators by schedule stage or by operator kind"));
+    auto* fit = new QPushButton(tr("Fit"), this);
+    fit->setToolTip(tr("Fit the whole graph (F); wheel zooms, drag pans"));
+    info_ = new QLabel(this);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 2);
+    bar->addWidget(search_);
+    bar->addWidget(colorBox_);
+    bar->addWidget(fit);
+    bar->addStretch(1);
+    bar->addWidget(info_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(view_, 1);
+
+    connect(search_, &QLineEdit::returnPressed, this, [this] { findOperator(search_->text()); });
+    connect(colorBox_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setColorMode(i == 0 ? ColorMode::Stage : ColorMode::Kind); });
+    connect(fit, &QPushButton::clicked, view_, &ZoomableGraphicsView::fit);
+    connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
+        const auto selected = scene_->selectedItems();
+        if (selected.size() == 1 && selected.first()->type() == OperatorItem::Type)
+            Q_EMIT operatorSelected(static_cast<OperatorItem*>(selected.first())->flatIndex());
+    });
+    connect(&watcher_, &QFutureWatcher<std::shared_ptr<const GraphLayout>>::finished, this, [this] {
+        const quint64 job = watcher_.property("job").toULongLong();
+        if (job != layoutJob_)
+            return; // a newer model replaced this one
+        std::shared_ptr<const GraphLayout> computed;
+        try {
+            computed = watcher_.result();
+        } catch (const std::exception& e) {
+            info_->setText(tr("Layout failed: %1").arg(QString::fromUtf8(e.what())));
+            return;
+        }
+        if (model_)
+            layoutCache().insert(cacheKey(*model_), computed);
+        buildScene(computed);
+    });
+}
+
+GraphView::~GraphView() {
+    watcher_.waitForFinished();
+}
+
+void GraphView::setModel(LoadedModelPtr model) {
+    model_ = std::move(model);
+    schedule_ = {};
+    startLayout();
+}
+
+void GraphView::startLayout() {
+    ++layoutJob_;
+    layoutReady_ = false;
+    items_.clear();
+    scene_->clear();
+    if (!model_)
+        return;
+    if (auto cached = layoutCache().value(cacheKey(*model_))) {
+        buildScene(cached);
+        return;
+    }
+    info_->setText(tr("Laying out %1 operators…").arg(model_->operatorCount()));
+    LayoutRequest request = buildModelGraph(*model_).layout;
+    watcher_.setProperty("job", layoutJob_);
+    watcher_.setFuture(QtConcurrent::run([request = std::move(request)] {
+        return std::make_shared<const GraphLayout>(computeLayout(request));
+    }));
+}
+
+void GraphView::buildScene(const std::shared_ptr<const GraphLayout>& layout) {
+    scene_->clear();
+    items_.clear();
+    const ModelGraph mg = buildModelGraph(*model_);
+    // Block / part outlines first, behind everything.
+    for (size_t c = 0; c < layout->clusterRects.size(); ++c) {
+        const bool isPart = mg.layout.clusterParent[c] >= 0;
+        auto* rect =
+            scene_->addRect(layout->clusterRects[c],
+                            QPen(isPart ? QColor(0x9a, 0x9a, 0xc8) : QColor(0x80, 0x80, 0x80),
+                                 isPart ? 1.0 : 1.5, isPart ? Qt::DotLine : Qt::DashLine),
+                            isPart ? QColor(0xf0, 0xf0, 0xfa) : QColor(0xff, 0xff, 0xff));
+        rect->setZValue(isPart ? -9 : -10);
+        auto* label = scene_->addSimpleText(mg.layout.clusterLabels[c]);
+        QFont f = label->font();
+        f.setPixelSize(12);
+        label->setFont(f);
+        label->setBrush(QColor(0x60, 0x60, 0x60));
+        label->setPos(layout->clusterRects[c].topLeft() + QPointF(4, -16));
+        label->setZValue(-8);
+    }
+    QPen edgePen(QColor(0x70, 0x70, 0x70), 1.2);
+    for (const QPolygonF& spline : layout->edgeSplines) {
+        if (spline.size() < 2)
+            continue;
+        QPainterPath path(spline.front());
+        for (qsizetype k = 1; k + 2 < spline.size(); k += 3)
+            path.cubicTo(spline[k], spline[k + 1], spline[k + 2]);
+        auto* item = scene_->addPath(path, edgePen);
+        item->setZValue(-1);
+        // Arrow head at the target end.
+        const QPointF tip = spline.back(), from = spline[spline.size() - 2];
+        const QLineF dir(tip, from);
+        QLineF a = dir, b = dir;
+        a.setLength(8);
+        b.setLength(8);
+        a.setAngle(dir.angle() + 25);
+        b.setAngle(dir.angle() - 25);
+        scene_->addPolygon(QPolygonF({tip, a.p2(), b.p2()}), Qt::NoPen, QColor(0x70, 0x70, 0x70))
+            ->setZValue(-1);
+    }
+    for (int i = 0; i < model_->operatorCount(); ++i) {
+        const OperatorRef ref = model_->operators()[static_cast<size_t>(i)];
+        const ir::Node& node = model_->node(ref);
+        const auto& m = model_->metrics(i);
+        auto* item = new OperatorItem(
+            i, QString::fromStdString(node.name),
+            QStringLiteral("%1 · %2").arg(formatShape(node.outputShape), formatFlops(m.flops)),
+            kindColor(node.kind), {kNodeWidth, kNodeHeight});
+        item->setPos(layout->centers[static_cast<size_t>(i)]);
+        item->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>output %3<br>%4<br>block %5, part %6")
+                             .arg(QString::fromStdString(node.name), kindLabel(node.kind),
+                                  formatShape(node.outputShape), formatFlops(m.flops))
+                             .arg(ref.block)
+                             .arg(mg.nodePart[static_cast<size_t>(i)]));
+        scene_->addItem(item);
+        items_.push_back(item);
+    }
+    scene_->setSceneRect(layout->bounds.adjusted(-40, -40, 40, 40));
+    applyColors();
+    layoutReady_ = true;
+    info_->setText(tr("%1 operators, %2 edges").arg(items_.size()).arg(layout->edgeSplines.size()));
+    view_->fitWidth();
+    Q_EMIT layoutReady();
+}
+
+void GraphView::setSchedule(const ScheduleIndex& index) {
+    schedule_ = index;
+    applyColors();
+}
+
+void GraphView::setColorMode(ColorMode mode) {
+    mode_ = mode;
+    colorBox_->setCurrentIndex(mode == ColorMode::Stage ? 0 : 1);
+    applyColors();
+}
+
+void GraphView::applyColors() {
+    const bool byStage = mode_ == ColorMode::Stage && !schedule_.isEmpty();
+    for (OperatorItem* item : items_) {
+        const ir::Node& node =
+            model_->node(model_->operators()[static_cast<size_t>(item->flatIndex())]);
+        if (!byStage) {
+            item->setFill(kindColor(node.kind), {});
+            continue;
+        }
+        const OperatorPlacement& p = schedule_.at(item->flatIndex());
+        const QString badge =
+            p.stage < 0 ? QString()
+                        : (p.kind == schedule::StageKind::Merge ? QStringLiteral("S%1 merge")
+                                                                : QStringLiteral("S%1"))
+                              .arg(p.stage);
+        item->setFill(p.stage < 0 ? QColor(Qt::lightGray) : categoricalColor(p.globalStage), badge);
+    }
+    view_->viewport()->update();
+}
+
+void GraphView::highlightOperators(const std::vector<int>& flatIndices, bool center) {
+    for (OperatorItem* item : items_)
+        item->setHighlighted(false);
+    QRectF area;
+    for (int i : flatIndices) {
+        if (i < 0 || i >= static_cast<int>(items_.size()))
+            continue;
+        items_[static_cast<size_t>(i)]->setHighlighted(true);
+        area |= items_[static_cast<size_t>(i)]->sceneBoundingRect();
+    }
+    if (center && !area.isEmpty())
+        view_->centerOn(area.center());
+}
+
+bool GraphView::findOperator(const QString& text) {
+    if (text.isEmpty())
+        return false;
+    // Exact name first, then substring, so "12" finds node 12 rather than 112.
+    OperatorItem* hit = nullptr;
+    for (OperatorItem* item : items_)
+        if (item->name() == text) {
+            hit = item;
+            break;
+        }
+    for (OperatorItem* item : items_)
+        if (!hit && item->name().contains(text, Qt::CaseInsensitive))
+            hit = item;
+    if (!hit) {
+        info_->setText(tr("No operator matches '%1'").arg(text));
+        return false;
+    }
+    scene_->clearSelection();
+    hit->setSelected(true);
+    if (view_->transform().m11() < 0.6)
+        view_->setTransform(QTransform::fromScale(1.0, 1.0));
+    view_->centerOn(hit);
+    return true;
+}
+
+void GraphView::paintLegend(QPainter* p, const QRect& viewport) const {
+    if (items_.empty())
+        return;
+    QFont font = p->font();
+    font.setPixelSize(12);
+    p->setFont(font);
+    const QFontMetrics fm(font);
+    const bool byStage = mode_ == ColorMode::Stage && !schedule_.isEmpty();
+    std::vector<std::pair<QColor, QString>> entries;
+    if (byStage) {
+        entries.push_back({categoricalColor(0), tr("fill: stage (S = stage in block)")});
+        entries.push_back({Qt::transparent, tr("left strip: operator kind")});
+    }
+    for (ir::NodeKind k :
+         {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity, ir::NodeKind::Relu,
+          ir::NodeKind::Activation, ir::NodeKind::Element, ir::NodeKind::Sequential})
+        entries.push_back({kindColor(k), kindLabel(k)});
+    const int row = fm.height() + 4;
+    int width = 0;
+    for (const auto& e : entries)
+        width = std::max(width, fm.horizontalAdvance(e.second));
+    const QRect box(viewport.right() - width - 44, viewport.top() + 8, width + 36,
+                    row * static_cast<int>(entries.size()) + 10);
+    p->setPen(QColor(0xb0, 0xb0, 0xb0));
+    p->setBrush(QColor(255, 255, 255, 230));
+    p->drawRect(box);
+    int y = box.top() + 6;
+    for (const auto& [color, label] : entries) {
+        p->setPen(color == Qt::transparent ? Qt::NoPen : QPen(color.darker(150)));
+        p->setBrush(color);
+        if (color != Qt::transparent)
+            p->drawRect(box.left() + 8, y + 2, 14, fm.height() - 4);
+        p->setPen(QColor(0x20, 0x20, 0x20));
+        p->drawText(box.left() + 28, y + fm.ascent(), label);
+        y += row;
+    }
+}
+
+} // namespace ios::views

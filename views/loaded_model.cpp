@@ -1,0 +1,26 @@
+#include "loaded_model.h"
+
+#include "bundled_models.h"
+
+namespace ios::views {
+
+LoadedModel::LoadedModel(ir::Graph graph, QString source, int maxPartSize)
+    : graph_(std::move(graph)), source_(std::move(source)), maxPartSize_(maxPartSize) {
+    dags_ = ir::buildDags(graph_, maxPartSize_);
+    const ir::NodeIndex index(graph_);
+    for (int b = 0; b < static_cast<int>(dags_.size()); ++b) {
+        blockOffset_.push_back(static_cast<int>(refs_.size()));
+        for (int i = 0; i < static_cast<int>(dags_[b].ops.size()); ++i) {
+            refs_.push_back({b, i});
+            metrics_.push_back(ir::computeMetrics(*dags_[b].ops[i], index));
+            totalFlops_ += metrics_.back().flops;
+        }
+    }
+}
+
+LoadedModelPtr loadModel(const QString& pathOrName, int maxPartSize) {
+    ir::Graph graph = samples::loadModel(pathOrName.toStdString());
+    return std::make_shared<const LoadedModel>(std::move(graph), pathOrName, maxPartSize);
+}
+
+} // namespace ios::views

@@ -1,0 +1,21 @@
+// Colours shared by every view, so an operator kind or a stage has the same colour in the
+// graph, the stage tree and the timeline (legends are drawn from these functions).
+#pragma once
+
+#include "ir/graph.h"
+
+#include <QColor>
+#include <QString>
+
+namespace ios::views {
+
+QColor kindColor(ir::NodeKind kind);
+QString kindLabel(ir::NodeKind kind);
+
+// A qualitative palette of well-separated colours for stages, streams and strategies.
+QColor categoricalColor(int index);
+
+// Sequential colour ramp for heat maps, t in [0, 1] (dark blue → yellow, perceptually ordered).
+QColor heatColor(double t);
+
+} // namespace ios::views

@@ -1,0 +1,45 @@
+// The DP's explored state space for one part (IOS paper §4, ALGORITHMS.md §2): states (the
+// down-sets of operators not yet scheduled) in layers by how many operators are scheduled,
+// transitions as edges — drawn one by one when few, aggregated between layers with their
+// count when many — the optimal path highlighted, cost on hover, ending choices on click.
+#pragma once
+
+#include "loaded_model.h"
+#include "schedulers/ios_dp.h"
+
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+
+namespace ios::views {
+
+// Layer of a state: number of the part's operators already scheduled.
+int stateLayer(const schedulers::StateSpace::State& state, int partSize);
+
+class StateSpaceCanvas;
+
+class StateSpaceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StateSpaceView(QWidget* parent = nullptr);
+
+    void setStateSpace(LoadedModelPtr model, std::shared_ptr<const schedulers::StateSpace> space);
+    // Shows part (block, part); returns false when it was not recorded.
+    bool showPart(int block, int part);
+    void render(QPainter& painter, const QRect& area) const;
+
+    static constexpr int kMaxDrawnEdges = 8000;
+
+private:
+    void fillPartBox();
+
+    LoadedModelPtr model_;
+    std::shared_ptr<const schedulers::StateSpace> space_;
+    QComboBox* partBox_;
+    QLabel* details_;
+    StateSpaceCanvas* canvas_;
+};
+
+} // namespace ios::views

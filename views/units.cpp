@@ -1,0 +1,59 @@
+#include "units.h"
+
+#include <QLocale>
+#include <cmath>
+
+namespace ios::views {
+
+namespace {
+QString scaled(double v, const char* const* units, int count, double base, int precision) {
+    int i = 0;
+    while (std::abs(v) >= base && i + 1 < count) {
+        v /= base;
+        ++i;
+    }
+    return QStringLiteral("%1 %2")
+        .arg(v, 0, 'f', i == 0 ? 0 : precision)
+        .arg(QLatin1String(units[i]));
+}
+} // namespace
+
+QString formatFlops(double flops) {
+    static const char* const units[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP"};
+    return scaled(flops, units, 5, 1000.0, 2);
+}
+
+QString formatBytes(double bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    return scaled(bytes, units, 5, 1024.0, 1);
+}
+
+QString formatMs(double ms) {
+    if (!std::isfinite(ms))
+        return QStringLiteral("—");
+    if (std::abs(ms) < 1.0)
+        return QStringLiteral("%1 µs").arg(ms * 1000.0, 0, 'f', 1);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
+}
+
+QString formatSeconds(double seconds) {
+    if (!std::isfinite(seconds))
+        return QStringLiteral("—");
+    if (seconds < 1e-3)
+        return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', 0);
+    if (seconds < 1.0)
+        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
+}
+
+QString formatCount(double count) {
+    if (std::abs(count) < 1e15)
+        return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(count)));
+    return QString::number(count, 'e', 2);
+}
+
+QString formatShape(const ir::TensorShape& s) {
+    return QStringLiteral("%1×%2×%3").arg(s.c).arg(s.h).arg(s.w);
+}
+
+} // namespace ios::views
