@@ -1,0 +1,166 @@
+// The job controller with a fake engine: delivery, progress, cancel, latest request wins,
+// errors, and the UI event loop staying responsive while a job runs.
+#include "job_controller.h"
+#include "util/error.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <atomic>
+#include <thread>
+
+using namespace ios::gui;
+
+namespace {
+
+// Takes `steps` × 2 ms; its result carries settings.r so tests can tell jobs apart.
+class FakeEngine : public JobEngine {
+public:
+    int steps = 20;
+    mutable std::atomic<int> sawCancel{0};
+    mutable std::atomic<int> runs{0};
+
+    JobResult run(JobKind kind, const JobSettings& settings, JobControl& control) const override {
+        ++runs;
+        if (settings.r < 0)
+            throw ios::UserError("r must be positive", "fake.json", "node7");
+        for (int i = 0; i < steps; ++i) {
+            if (control.cancelled()) {
+                ++sawCancel;
+                throw ios::Cancelled();
+            }
+            control.progress = static_cast<double>(i) / steps;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        JobResult result;
+        result.kind = kind;
+        result.settings = settings;
+        RunResult run;
+        run.latencyMs = settings.r;
+        result.runs.push_back(run);
+        return result;
+    }
+};
+
+JobSettings withR(int r) {
+    JobSettings s;
+    s.r = r;
+    return s;
+}
+
+} // namespace
+
+class TestJobController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void deliversResult() {
+        FakeEngine engine;
+        JobController jobs(&engine);
+        QSignalSpy finished(&jobs, &JobController::finished);
+        const quint64 id = jobs.submit(JobKind::Optimize, withR(3));
+        QVERIFY(jobs.isRunning());
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.at(0).at(0).value<quint64>(), id);
+        const auto result = finished.at(0).at(1).value<JobResultPtr>();
+        QVERIFY(result);
+        QCOMPARE(result->runs.size(), size_t(1));
+        QCOMPARE(result->runs[0].latencyMs, 3.0);
+        QVERIFY(!jobs.isRunning());
+    }
+
+    void forwardsProgress() {
+        FakeEngine engine;
+        engine.steps = 100; // 200 ms: several 50 ms polls
+        JobController jobs(&engine);
+        QSignalSpy progress(&jobs, &JobController::progressChanged);
+        QSignalSpy finished(&jobs, &JobController::finished);
+        jobs.submit(JobKind::Optimize, withR(1));
+        QVERIFY(finished.wait(5000));
+        bool sawIntermediate = false;
+        double last = -1;
+        for (const QList<QVariant>& args : progress) {
+            const double f = args.at(1).toDouble();
+            QVERIFY(f >= last); // monotone
+            last = f;
+            sawIntermediate |= f > 0.0 && f < 1.0;
+        }
+        QVERIFY(sawIntermediate);
+        QCOMPARE(last, 1.0);
+    }
+
+    void cancelStopsWorkerAndDropsResult() {
+        FakeEngine engine;
+        engine.steps = 5000; // 10 s unless cancelled
+        JobController jobs(&engine);
+        QSignalSpy finished(&jobs, &JobController::finished);
+        QSignalSpy cancelled(&jobs, &JobController::cancelled);
+        const quint64 id = jobs.submit(JobKind::Optimize, withR(1));
+        QTest::qWait(20);
+        jobs.cancel();
+        QCOMPARE(cancelled.size(), 1); // reported at once, not when the worker returns
+        QCOMPARE(cancelled.at(0).at(0).value<quint64>(), id);
+        QVERIFY(!jobs.isRunning());
+        jobs.waitForIdle();
+        QCOMPARE(engine.sawCancel.load(), 1);
+        QCoreApplication::processEvents();
+        QCOMPARE(finished.size(), 0);
+        QCOMPARE(cancelled.size(), 1);
+    }
+
+    void latestRequestWins() {
+        FakeEngine engine;
+        engine.steps = 50;
+        JobController jobs(&engine);
+        QSignalSpy finished(&jobs, &JobController::finished);
+        jobs.submit(JobKind::Optimize, withR(1));
+        jobs.submit(JobKind::Optimize, withR(2));
+        const quint64 last = jobs.submit(JobKind::Optimize, withR(3));
+        QVERIFY(finished.wait(5000));
+        jobs.waitForIdle();
+        QCoreApplication::processEvents();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).value<quint64>(), last);
+        QCOMPARE(finished.at(0).at(1).value<JobResultPtr>()->runs[0].latencyMs, 3.0);
+        QCOMPARE(jobs.droppedResults(), 2);
+    }
+
+    void reportsErrors() {
+        FakeEngine engine;
+        JobController jobs(&engine);
+        QSignalSpy failed(&jobs, &JobController::failed);
+        jobs.submit(JobKind::Optimize, withR(-1));
+        QVERIFY(failed.wait(5000));
+        const QString message = failed.at(0).at(1).toString();
+        QVERIFY2(message.contains(QLatin1String("fake.json")) &&
+                     message.contains(QLatin1String("node7")),
+                 qPrintable(message));
+        QVERIFY(!jobs.isRunning());
+    }
+
+    void eventLoopRunsDuringJob() {
+        FakeEngine engine;
+        engine.steps = 100;
+        JobController jobs(&engine);
+        QSignalSpy finished(&jobs, &JobController::finished);
+        int ticks = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        timer.start(5);
+        jobs.submit(JobKind::Compare, withR(1));
+        QVERIFY(finished.wait(5000));
+        QVERIFY2(ticks > 3, "the UI thread did not process timer events while the job ran");
+    }
+
+    void destructorWaitsForWorker() {
+        FakeEngine engine;
+        engine.steps = 5000;
+        {
+            JobController jobs(&engine);
+            jobs.submit(JobKind::Optimize, withR(1));
+            QTest::qWait(10);
+        } // must cancel and join, not leave a worker reading a dead engine
+        QCOMPARE(engine.sawCancel.load(), 1);
+    }
+};
+
+QTEST_MAIN(TestJobController)
+#include "tst_job_controller.moc"

@@ -1,0 +1,289 @@
+// Drives the main window offscreen: every bundled model, every strategy, settings changes,
+// cancel, every export format read back, bad files, and an event-loop latency probe while
+// an unpruned NasNet search runs.
+#include "bundled_models.h"
+#include "exports.h"
+#include "graph_view.h"
+#include "io/model_file.h"
+#include "job_controller.h"
+#include "main_window.h"
+#include "settings_panel.h"
+#include "timeline_view.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ios::gui;
+
+namespace {
+
+bool waitForResult(MainWindow& w, int timeoutMs = 120000) {
+    QSignalSpy shown(&w, &MainWindow::resultShown);
+    QSignalSpy failed(&w, &MainWindow::errorOccurred);
+    if (!w.jobs()->isRunning() && w.lastResult())
+        return true;
+    QElapsedTimer clock;
+    clock.start();
+    while (shown.isEmpty() && failed.isEmpty() && clock.elapsed() < timeoutMs)
+        QTest::qWait(10);
+    if (!failed.isEmpty())
+        qWarning("search failed: %s", qPrintable(failed.front().front().toString()));
+    return !shown.isEmpty();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a throw-away location
+        QCoreApplication::setOrganizationName(QStringLiteral("ios-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+    }
+    void init() { QSettings().clear(); } // every test starts from the default settings
+
+    void opensEveryBundledModel_data() {
+        QTest::addColumn<QString>("name");
+        for (const auto& m : ios::samples::bundledModels())
+            QTest::newRow(std::string(m.name).c_str())
+                << QString::fromUtf8(m.name.data(), m.name.size());
+    }
+    void opensEveryBundledModel() {
+        QFETCH(QString, name);
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        w.settingsPanel()->strategyBox()->setCurrentIndex(
+            static_cast<int>(StrategyChoice::Greedy)); // fast for the big models
+        QVERIFY2(w.openModel(name), qPrintable(w.lastError()));
+        QVERIFY(w.model()->operatorCount() > 0);
+        QVERIFY(waitForResult(w));
+        QCOMPARE(w.lastResult()->settings.model, w.model());
+        QVERIFY(w.lastResult()->runs.front().latencyMs > 0);
+        QSignalSpy layout(w.graphView(), &ios::views::GraphView::layoutReady);
+        QVERIFY(w.graphView()->isLayoutReady() || layout.wait(60000));
+        QCOMPARE(w.graphView()->scene()->items().isEmpty(), false);
+    }
+
+    void runsEveryStrategy_data() {
+        QTest::addColumn<int>("strategy");
+        for (int i = 0; i < kStrategyCount; ++i)
+            QTest::newRow(qPrintable(strategyKey(static_cast<StrategyChoice>(i)))) << i;
+    }
+    void runsEveryStrategy() {
+        QFETCH(int, strategy);
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("inception_v3")));
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategy);
+        w.runOptimize();
+        QVERIFY(waitForResult(w));
+        const RunResult& run = w.lastResult()->runs.front();
+        QCOMPARE(static_cast<int>(run.strategy), strategy);
+        QVERIFY(run.latencyMs <= w.lastResult()->sequentialLatencyMs * 1.000001);
+        QCOMPARE(run.stats.has_value(), isDpStrategy(run.strategy));
+        QCOMPARE(run.stateSpace != nullptr, isDpStrategy(run.strategy));
+        QVERIFY(run.timeline);
+    }
+
+    void settingsChangesRerun() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        QVERIFY(waitForResult(w));
+        SettingsPanel* panel = w.settingsPanel();
+        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        panel->rBox()->setValue(1);
+        panel->sBox()->setValue(2);
+        panel->batchBox()->setValue(16);
+        panel->deviceBox()->setCurrentIndex(panel->deviceBox()->count() - 1);
+        QSignalSpy shown(&w, &MainWindow::resultShown);
+        QVERIFY(shown.wait(60000));
+        // Rapid changes coalesce and the latest settings win.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isRunning(), 60000);
+        const JobSettings& s = w.lastResult()->settings;
+        QCOMPARE(s.r, 1);
+        QCOMPARE(s.s, 2);
+        QCOMPARE(s.batch, 16);
+        QCOMPARE(s.device, panel->deviceBox()->currentData().toString());
+        QCOMPARE(w.lastResult()->runs.front().timeline->batch, 16);
+    }
+
+    void cancelStopsTheSearch() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        w.settingsPanel()->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Greedy));
+        QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
+        QVERIFY(waitForResult(w));
+        SettingsPanel* panel = w.settingsPanel();
+        QSignalSpy cancelled(w.jobs(), &JobController::cancelled);
+        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        panel->rBox()->setValue(100);
+        panel->sBox()->setValue(100);
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobs()->isRunning(), 5000);
+        QTest::qWait(50);
+        panel->cancelButton()->click();
+        QCOMPARE(cancelled.size(), 1);
+        QVERIFY(!w.jobs()->isRunning());
+        QElapsedTimer stopping;
+        stopping.start();
+        w.jobs()->waitForIdle(); // the worker really stops (Cancelled reaches it)
+        qInfo("worker returned %lld ms after Cancel", static_cast<long long>(stopping.elapsed()));
+        QCOMPARE(w.lastResult()->runs.front().strategy, StrategyChoice::Greedy);
+    }
+
+    void eventLoopStaysResponsive() {
+        // Unpruned NasNet-A large parallel search; the UI thread must keep serving events.
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        w.settingsPanel()->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Greedy));
+        QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
+        QVERIFY(waitForResult(w));
+        QSignalSpy layout(w.graphView(), &ios::views::GraphView::layoutReady);
+        QVERIFY(w.graphView()->isLayoutReady() || layout.wait(120000));
+        SettingsPanel* panel = w.settingsPanel();
+        panel->rBox()->setValue(100);
+        panel->sBox()->setValue(100);
+        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        QTRY_VERIFY_WITH_TIMEOUT(w.jobs()->isRunning(), 5000);
+        qint64 worstGapMs = 0;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = clock.elapsed();
+        QTimer probe;
+        connect(&probe, &QTimer::timeout, this, [&] {
+            worstGapMs = std::max(worstGapMs, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        probe.start(5);
+        while (w.jobs()->isRunning() && clock.elapsed() < 20000)
+            QTest::qWait(10);
+        probe.stop();
+        w.jobs()->cancel();
+        qInfo("worst event-loop gap while the search ran: %lld ms (%lld ms observed)",
+              static_cast<long long>(worstGapMs), static_cast<long long>(clock.elapsed()));
+        QVERIFY2(worstGapMs <= 50, qPrintable(QString::number(worstGapMs)));
+    }
+
+    void exportsEveryFormat() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("inception_v3")));
+        QVERIFY(waitForResult(w));
+        QTemporaryDir dir;
+        const JobResult& result = *w.lastResult();
+        const QString iosJson = dir.filePath(QStringLiteral("s.ios.json"));
+        const QString native = dir.filePath(QStringLiteral("s.json"));
+        QVERIFY(w.exportTo(iosJson, [&](const QString& p) { exportSchedule(result, p); }));
+        QVERIFY(w.exportTo(native, [&](const QString& p) { exportSchedule(result, p); }));
+        for (const QString& path : {iosJson, native}) {
+            const ios::ir::Graph g = ios::io::loadModelFile(path.toStdString());
+            QVERIFY(!g.blocks.empty());
+            QVERIFY(!g.blocks.front().stages.empty()); // the schedule came back
+        }
+        const QString trace = dir.filePath(QStringLiteral("t.json"));
+        const QString csv = dir.filePath(QStringLiteral("t.csv"));
+        QVERIFY(w.exportTo(trace, [&](const QString& p) { exportTrace(result, p); }));
+        QVERIFY(w.exportTo(csv, [&](const QString& p) { exportTrace(result, p); }));
+        QFile traceFile(trace);
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        const QJsonDocument doc = QJsonDocument::fromJson(traceFile.readAll());
+        QVERIFY(doc.isObject() || doc.isArray());
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csvFile.readAll().split('\n');
+        QVERIFY(static_cast<size_t>(lines.size()) > result.runs.front().timeline->kernels.size());
+        QVERIFY(lines.front().startsWith("kind,"));
+        for (int tab = 0; tab < w.tabs()->count(); ++tab) {
+            for (const char* ext : {"svg", "png"}) {
+                const QString path =
+                    dir.filePath(QStringLiteral("v%1.%2").arg(tab).arg(QLatin1String(ext)));
+                QVERIFY(w.exportTo(
+                    path, [&](const QString& p) { exportPicture(w.tabs()->widget(tab), p); }));
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QByteArray head = f.read(256);
+                QVERIFY2(QLatin1String(ext) == QLatin1String("png")
+                             ? head.startsWith("\x89PNG")
+                             : head.contains("<svg") || head.contains("<?xml"),
+                         qPrintable(path));
+            }
+        }
+    }
+
+    void badFileReportsFileAndNode() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.ios.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": "bad", "input": {"type": "placeholder", "name": "0", "hint_name": "0",
+ "output_shape": [3, 8, 8]}, "blocks": [{"enter_name": "0", "enter_node": {"type": "placeholder",
+ "name": "0", "hint_name": "0", "output_shape": [3, 8, 8]}, "inner_nodes": [], "exit_node":
+ {"type": "relu", "name": "r1", "hint_name": "r1", "inputs": [[["nope", 0, 3]]],
+ "output_shape": [3, 8, 8]}, "stages": []}]})");
+        f.close();
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        QVERIFY(!w.openModel(path));
+        QVERIFY2(w.lastError().contains(QLatin1String("bad.ios.json")), qPrintable(w.lastError()));
+        QVERIFY2(w.lastError().contains(QLatin1String("r1")), qPrintable(w.lastError()));
+        QCOMPARE(QString::fromStdString(w.model()->graph().name), QStringLiteral("squeezenet"));
+        QVERIFY(!w.openModel(dir.filePath(QStringLiteral("missing.json"))));
+    }
+
+    // A measured H100 trace replaces the simulated timeline until the user goes back; a
+    // malformed trace keeps what is shown and reports the file.
+    void measuredTraceInTimeline() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("inception_v3")));
+        w.runOptimize();
+        QVERIFY(waitForResult(w));
+        const auto* simulated = w.timelineView()->timeline();
+        QVERIFY(simulated);
+        QVERIFY(w.timelineView()->title().startsWith(QLatin1String("simulated: ")));
+
+        const QString trace = QStringLiteral(
+            IOS_SOURCE_DIR "/sample_models/measured/h100_trace_inception_v3-both.json");
+        QVERIFY(w.openMeasuredTrace(trace));
+        QVERIFY(w.showsMeasuredTrace());
+        QVERIFY(w.timelineView()->timeline() != simulated);
+        QVERIFY(!w.timelineView()->timeline()->kernels.empty());
+        QVERIFY2(w.timelineView()->title().startsWith(
+                     QLatin1String("measured: h100_trace_inception_v3-both.json")),
+                 qPrintable(w.timelineView()->title()));
+        QCOMPARE(w.tabs()->currentWidget(), w.timelineView());
+
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.trace.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"traceEvents": [{"ph": "X", "cat": "kernel"}]})");
+        f.close();
+        const auto* measured = w.timelineView()->timeline();
+        QVERIFY(!w.openMeasuredTrace(bad));
+        QVERIFY2(w.lastError().contains(QLatin1String("bad.trace.json")),
+                 qPrintable(w.lastError()));
+        QCOMPARE(w.timelineView()->timeline(), measured);
+
+        w.showSimulatedTimeline();
+        QVERIFY(!w.showsMeasuredTrace());
+        QCOMPARE(w.timelineView()->timeline(), w.lastResult()->runs.front().timeline.get());
+        QVERIFY(w.timelineView()->title().startsWith(QLatin1String("simulated: ")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

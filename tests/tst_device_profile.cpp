@@ -1,0 +1,139 @@
+// Device profiles: the bundled ones load with their spec figures, user files load, and
+// malformed profiles fail with an error naming the file and the field.
+#include "cost/device_profile.h"
+#include "util/error.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+
+using namespace ios;
+using namespace ios::cost;
+
+namespace {
+
+// Replaces `"key": old` in the V100 profile text.
+std::string v100With(const std::string& key, const std::string& value) {
+    std::string text = writeDeviceProfile(*findBundledDevice("V100"));
+    const std::string needle = "\"" + key + "\": ";
+    const auto at = text.find(needle);
+    if (at == std::string::npos)
+        return text;
+    const auto begin = at + needle.size();
+    const auto end = text.find_first_of(",\n", begin);
+    return text.replace(begin, end - begin, value);
+}
+
+std::string v100Without(const std::string& key) {
+    std::string text = writeDeviceProfile(*findBundledDevice("V100"));
+    const auto at = text.find("\"" + key + "\"");
+    const auto lineStart = text.rfind('\n', at);
+    const auto lineEnd = text.find('\n', at);
+    return text.erase(lineStart, lineEnd - lineStart);
+}
+
+} // namespace
+
+class TestDeviceProfile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void bundledDevicesLoad_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("sms");
+        QTest::addColumn<double>("fp32");
+        QTest::addColumn<double>("bandwidth");
+        QTest::newRow("V100") << "V100" << 80 << 15.7 << 900.0;
+        QTest::newRow("A100") << "A100" << 108 << 19.5 << 1555.0;
+        QTest::newRow("H100") << "H100" << 132 << 67.0 << 3350.0;
+        QTest::newRow("RTX2080Ti") << "RTX2080Ti" << 68 << 13.4 << 616.0;
+        QTest::newRow("K80") << "K80" << 13 << 2.8 << 240.0;
+    }
+    void bundledDevicesLoad() {
+        QFETCH(QString, name);
+        QFETCH(int, sms);
+        QFETCH(double, fp32);
+        QFETCH(double, bandwidth);
+        const DeviceProfile* d = findBundledDevice(name.toLower().toStdString()); // any case
+        QVERIFY(d != nullptr);
+        QCOMPARE(QString::fromStdString(d->name), name);
+        QCOMPARE(d->smCount, sms);
+        QCOMPARE(d->fp32PeakTflops, fp32);
+        QCOMPARE(d->dramBandwidthGBs, bandwidth);
+        QVERIFY(d->maxThreadsPerSm >= 1024 && d->maxRegistersPerSm >= 65536);
+        QVERIFY(d->launchOverheadUs > 0 && d->syncOverheadUs > 0);
+        // Round trip through the file format.
+        const DeviceProfile again = parseDeviceProfile(writeDeviceProfile(*d), "roundtrip");
+        QCOMPARE(again.name, d->name);
+        QCOMPARE(again.maxSharedMemPerSm, d->maxSharedMemPerSm);
+        QCOMPARE(again.l2Bytes, d->l2Bytes);
+        QCOMPARE(again.syncOverheadUs, d->syncOverheadUs);
+    }
+
+    void defaultDeviceIsFirst() {
+        QCOMPARE(bundledDevices().front().name, std::string(kDefaultDeviceName));
+        QCOMPARE(bundledDeviceNames().size(), size_t{5});
+    }
+
+    void userProfileFile() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("mygpu.json")).toStdString();
+        std::ofstream(path) << v100With("name", "\"MyGPU\"");
+        const DeviceProfile d = loadDevice(path);
+        QCOMPARE(d.name, std::string("MyGPU"));
+        QCOMPARE(d.smCount, 80);
+    }
+
+    void malformed_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not json") << "{\"format\": "
+                                  << "test.json";
+        QTest::newRow("array") << "[1, 2]"
+                               << "must be a JSON object";
+        QTest::newRow("wrong format")
+            << QString::fromStdString(v100With("format", "\"other\"")) << "'format'";
+        QTest::newRow("future version")
+            << QString::fromStdString(v100With("version", "2")) << "'version'";
+        QTest::newRow("missing sm_count")
+            << QString::fromStdString(v100Without("sm_count")) << "'sm_count' is missing";
+        QTest::newRow("string number")
+            << QString::fromStdString(v100With("sm_count", "\"80\"")) << "must be a number";
+        QTest::newRow("fractional SMs")
+            << QString::fromStdString(v100With("sm_count", "80.5")) << "must be an integer";
+        QTest::newRow("zero SMs") << QString::fromStdString(v100With("sm_count", "0"))
+                                  << "'sm_count' must be between";
+        QTest::newRow("negative bandwidth")
+            << QString::fromStdString(v100With("dram_bandwidth_gbs", "-5")) << "dram_bandwidth_gbs";
+        QTest::newRow("absurd launch overhead")
+            << QString::fromStdString(v100With("launch_overhead_us", "1e9"))
+            << "launch_overhead_us";
+        QTest::newRow("empty name") << QString::fromStdString(v100With("name", "\"\"")) << "'name'";
+    }
+    void malformed() {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            parseDeviceProfile(text.toStdString(), "test.json");
+            QFAIL("no error");
+        } catch (const UserError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith(QStringLiteral("test.json")), qPrintable(what));
+            QVERIFY2(what.contains(expected), qPrintable(what));
+        }
+    }
+
+    void unknownDeviceListsBundledNames() {
+        try {
+            loadDevice("no-such-gpu");
+            QFAIL("no error");
+        } catch (const UserError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY(what.contains(QStringLiteral("no-such-gpu")));
+            QVERIFY(what.contains(QStringLiteral("V100")) && what.contains(QStringLiteral("K80")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeviceProfile)
+#include "tst_device_profile.moc"

@@ -1,0 +1,141 @@
+// The native versioned format: round trips with explicit parts and stages, the header and
+// version checks, part validation, and ".json" sniffing between native and IOS JSON.
+#include "bundled_models.h"
+#include "io/file_util.h"
+#include "io/ios_json.h"
+#include "io/model_file.h"
+#include "io/native_json.h"
+#include "util/error.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ios;
+using Json = io::Json;
+
+namespace {
+
+std::string nativeWith(const std::string& at, const Json& value) {
+    Json doc = Json::parse(io::writeNativeJson(samples::loadBundledModel("demo_figure2")));
+    doc[Json::json_pointer(at)] = value;
+    return doc.dump(1);
+}
+
+} // namespace
+
+class TestNativeJson : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data() {
+        QTest::addColumn<QString>("model");
+        for (const samples::BundledModel& m : samples::bundledModels())
+            QTest::newRow(m.name.data()) << QString::fromUtf8(m.name.data(), m.name.size());
+    }
+    void roundTrip() {
+        QFETCH(QString, model);
+        const ir::Graph g = samples::loadBundledModel(model.toStdString());
+        const std::string text = io::writeNativeJson(g);
+        const ir::Graph back = io::parseNativeJson(text, "native");
+        QVERIFY(back == g);
+        QCOMPARE(io::writeNativeJson(back), text);
+    }
+
+    void keepsPartsAndStages() {
+        const ir::Graph g = samples::loadBundledModel("nasnet_large");
+        QCOMPARE(int(g.blocks[0].parts.size()), 25);
+        const ir::Graph back = io::parseNativeJson(io::writeNativeJson(g), "native");
+        QCOMPARE(back.blocks[0].parts, g.blocks[0].parts);
+        QCOMPARE(back.blocks[0].stages, g.blocks[0].stages);
+        QVERIFY(!back.blocks[0].stages.empty());
+    }
+
+    void header() {
+        const std::string text = io::writeNativeJson(samples::loadBundledModel("demo_figure2"));
+        QVERIFY(
+            text.starts_with("{\n \"format\": \"ios-explorer\",\n \"version\": 1,\n \"model\": {"));
+        QVERIFY(text.ends_with("}\n"));
+    }
+
+    void rejected_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        auto row = [](const char* name, const std::string& text, const char* expected) {
+            QTest::newRow(name) << QByteArray::fromStdString(text) << QString(expected);
+        };
+        row("version 2", nativeWith("/version", 2),
+            "unsupported native format version 2 (this build reads version 1)");
+        row("version 0", nativeWith("/version", 0), "unsupported native format version 0");
+        row("version string", nativeWith("/version", "1"), "field 'version' must be an integer");
+        row("other format", nativeWith("/format", "onnx"),
+            "field 'format' must be \"ios-explorer\"");
+        row("unknown top-level", nativeWith("/extra", 1), "unknown top-level field 'extra'");
+        row("model not object", nativeWith("/model", 1), "the model object: must be an object");
+        row("part names unknown operator",
+            nativeWith("/model/blocks/0/parts", Json::parse(R"([["1","2","3","4","zz"]])")),
+            "node 'zz': part lists an operator that is not in the block");
+        row("operator in two parts",
+            nativeWith("/model/blocks/0/parts", Json::parse(R"([["1","2","3"],["3","4","5"]])")),
+            "node '3': operator appears in two parts");
+        row("operator in no part",
+            nativeWith("/model/blocks/0/parts", Json::parse(R"([["1","2","3","4"]])")),
+            "node '5': operator is in no part");
+        row("parts not names", nativeWith("/model/blocks/0/parts", Json::parse("[[1]]")),
+            "field 'parts' must hold arrays of operator names");
+        Json doc = Json::parse(nativeWith("/version", 1));
+        doc["model"]["blocks"][0].erase("parts");
+        row("missing parts", doc.dump(), "blocks[0]: missing field 'parts'");
+        row("deep", "{\"format\": " + std::string(100, '['), "nests deeper than 64");
+    }
+    void rejected() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        try {
+            io::parseNativeJson(text.toStdString(), "m.json");
+            QFAIL("parsed without error");
+        } catch (const UserError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QVERIFY2(what.startsWith(QStringLiteral("m.json: ")), qPrintable(what));
+            QVERIFY2(what.contains(expected), qPrintable(what));
+        }
+    }
+
+    // IOS JSON has no "parts": the strict IOS reader refuses the native block layout.
+    void iosReaderRejectsParts() {
+        Json doc = Json::parse(nativeWith("/version", 1));
+        try {
+            io::parseIosJson(doc["model"].dump(), "m.ios.json");
+            QFAIL("parsed without error");
+        } catch (const UserError& e) {
+            QVERIFY2(std::string(e.what()).find("blocks[0]: unknown field 'parts'") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // ".json" is native when it has the header, IOS JSON otherwise; saving picks by extension.
+    void modelFilesByExtension() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const ir::Graph g = samples::loadBundledModel("nasnet_large");
+        const std::string native = dir.filePath("m.json").toStdString();
+        const std::string ios = dir.filePath("m.ios.json").toStdString();
+        const std::string iosAsJson = dir.filePath("plain.json").toStdString();
+        QCOMPARE(io::formatForWrite(native), io::ModelFormat::Native);
+        QCOMPARE(io::formatForWrite(ios), io::ModelFormat::IosJson);
+        QCOMPARE(io::formatForWrite(dir.filePath("m.DOT").toStdString()), io::ModelFormat::Dot);
+        io::saveModelFile(g, native);
+        io::saveModelFile(g, ios);
+        io::writeFileAtomically(iosAsJson, io::readTextFile(ios));
+        QVERIFY(io::loadModelFile(native) == g);
+        QCOMPARE(io::readTextFile(ios),
+                 std::string(samples::bundledModelText("nasnet_large"))); // parts not in IOS JSON
+        ir::Graph withoutParts = g;
+        withoutParts.blocks[0].parts.clear();
+        QVERIFY(io::loadModelFile(iosAsJson) == withoutParts);
+        QVERIFY(io::loadModelFile(ios) == withoutParts); // no m.parts.json beside it
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNativeJson)
+#include "tst_native_json.moc"

@@ -1,0 +1,361 @@
+// Profiling without a GPU: the executor on the mock backend (numeric equality of schedules,
+// merged convolutions, streams, CUDA-graph replay), the measured cost model's median, the
+// measurement cache round trip, CUPTI record → timeline conversion with synthetic records, and
+// the no-GPU error path of the library and of `ios-sched measure`.
+#include "bundled_models.h"
+#include "cost/analytic_cost_model.h"
+#include "cost/measurement_cache.h"
+#include "executor.h"
+#include "gpu_runs.h"
+#include "gpu_trace.h"
+#include "measured_cost_model.h"
+#include "mock_backend.h"
+#include "schedule/merge.h"
+#include "schedulers/baselines.h"
+#include "schedulers/ios_dp.h"
+#include "util/error.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+
+using namespace ios;
+using namespace ios::profiling;
+
+namespace {
+
+schedule::Schedule dpSchedule(const ir::Graph& g, schedulers::Strategy s,
+                              const cost::CostModel& model) {
+    schedulers::Options o;
+    o.strategy = s;
+    return schedulers::optimize(g, o, model).schedule;
+}
+
+// The first pair of mergeable convolutions of a block, as a merge stage (empty if none).
+std::optional<schedule::Stage> mergePair(const ir::BlockDag& dag) {
+    for (size_t a = 0; a < dag.ops.size(); ++a)
+        for (size_t b = a + 1; b < dag.ops.size(); ++b)
+            if (dag.ops[a]->kind == ir::NodeKind::Conv && dag.ops[b]->kind == ir::NodeKind::Conv &&
+                schedule::mergeable({dag.ops[a], dag.ops[b]}))
+                return schedule::Stage{schedule::StageKind::Merge,
+                                       {{static_cast<int>(a), static_cast<int>(b)}}};
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestProfilingMock : public QObject {
+    Q_OBJECT
+
+private slots:
+    void schedulesComputeTheSequentialOutput_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("inception module") << "demo_inception_module" << 1;
+        QTest::newRow("figure 2, batch 2") << "demo_figure2" << 2;
+        QTest::newRow("random dag") << "demo_random_dag" << 1;
+    }
+    void schedulesComputeTheSequentialOutput() {
+        QFETCH(QString, model);
+        QFETCH(int, batch);
+        const ir::Graph g = samples::loadBundledModel(model.toStdString());
+        const auto dags = ir::buildDags(g);
+        const cost::AnalyticCostModel analytic(g);
+        MockBackend backend;
+        Executor ex(g, backend, batch);
+        ex.issueSchedule(dags, schedulers::sequential(dags));
+        const std::vector<float> ref = ex.output();
+        QVERIFY(!ref.empty());
+        for (auto sched :
+             {schedulers::greedy(dags), dpSchedule(g, schedulers::Strategy::Both, analytic),
+              dpSchedule(g, schedulers::Strategy::Merge, analytic)}) {
+            const NumericCheck c = checkSchedule(ex, dags, sched, ref);
+            QVERIFY2(c.passed(1e-5), qPrintable(QString::number(c.relativeL2)));
+        }
+    }
+
+    void aForgottenOperatorFailsTheCheck() {
+        const ir::Graph g = samples::loadBundledModel("demo_inception_module");
+        const auto dags = ir::buildDags(g);
+        MockBackend backend;
+        Executor ex(g, backend, 1);
+        ex.issueSchedule(dags, schedulers::sequential(dags));
+        const std::vector<float> ref = ex.output();
+        schedule::Schedule broken = schedulers::sequential(dags);
+        broken.blocks[0].stages.erase(broken.blocks[0].stages.begin()); // first op never runs
+        const NumericCheck c = checkSchedule(ex, dags, broken, ref);
+        QVERIFY(!c.finite);
+        QVERIFY(!c.passed());
+    }
+
+    void mergeStageIsOneConvolution() {
+        const ir::Graph g = samples::loadBundledModel("demo_inception_module");
+        const auto dags = ir::buildDags(g);
+        const auto merge = mergePair(dags[0]);
+        QVERIFY(merge.has_value());
+        MockBackend backend;
+        Executor ex(g, backend, 1);
+        const auto& groups = ex.stageKernels(dags[0], *merge);
+        QCOMPARE(groups.size(), size_t{1});
+        int convs = 0, copies = 0;
+        for (const Kernel& k : groups[0]) {
+            convs += std::holds_alternative<ConvKernel>(k);
+            copies += std::holds_alternative<CopyKernel>(k);
+        }
+        QCOMPARE(convs, 1);
+        QVERIFY(copies >= 2); // the split back into the members' outputs
+        // Same outputs as running the two convolutions one after the other.
+        schedule::Stage apart{schedule::StageKind::Parallel,
+                              {{merge->groups[0][0]}, {merge->groups[0][1]}}};
+        auto outputOf = [&](const schedule::Stage& st, int op) {
+            ex.poisonActivations();
+            ex.issueSchedule(dags, schedulers::sequential(dags)); // every input exists
+            ex.issueStage(dags[0], st);
+            backend.synchronize();
+            return backend.download(
+                std::get<ConvKernel>(
+                    ex.stageKernels(dags[0],
+                                    schedule::Stage{schedule::StageKind::Parallel, {{op}}})[0]
+                        .back())
+                    .out);
+        };
+        for (int op : merge->groups[0]) {
+            const NumericCheck c = compareOutputs(outputOf(*merge, op), outputOf(apart, op));
+            QVERIFY2(c.passed(1e-5), qPrintable(QString::number(c.relativeL2)));
+        }
+    }
+
+    void parallelStagesUseOneStreamPerGroupAndOverlap() {
+        const ir::Graph g = samples::loadBundledModel("demo_inception_module");
+        const auto dags = ir::buildDags(g);
+        const schedule::Schedule greedy = schedulers::greedy(dags);
+        size_t widest = 0;
+        for (const auto& st : greedy.blocks[0].stages)
+            widest = std::max(widest, st.groups.size());
+        QVERIFY(widest >= 2);
+        MockBackend backend(MockOptions::timingOnly("Mock GPU"));
+        Executor ex(g, backend, 1);
+        const double seq = median(ex.timeSchedule(dags, schedulers::sequential(dags), {0, 3, 1}));
+        const double par = median(ex.timeSchedule(dags, greedy, {0, 3, 1}));
+        QCOMPARE(ex.streams().size(), widest);
+        QVERIFY2(par < seq, qPrintable(QStringLiteral("%1 vs %2").arg(par).arg(seq)));
+    }
+
+    void cudaGraphReplaysTheSameWork() {
+        const ir::Graph g = samples::loadBundledModel("demo_figure2");
+        const auto dags = ir::buildDags(g);
+        MockBackend backend(MockOptions::timingOnly("Mock GPU"));
+        Executor ex(g, backend, 1);
+        const auto sched = schedulers::greedy(dags);
+        const auto plain = ex.timeSchedule(dags, sched, {1, 4, 2, false});
+        const auto graph = ex.timeSchedule(dags, sched, {1, 4, 2, true});
+        QCOMPARE(backend.graphsLaunched(), 1 + 4 * 2);
+        QCOMPARE(median(graph), median(plain));
+    }
+
+    void percentiles_data() {
+        QTest::addColumn<QList<double>>("samples");
+        QTest::addColumn<double>("p");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("median odd") << QList<double>{5, 1, 3} << 50.0 << 3.0;
+        QTest::newRow("median even") << QList<double>{4, 1, 3, 2} << 50.0 << 2.5;
+        QTest::newRow("p10") << QList<double>{10, 0, 20, 30, 40, 50, 60, 70, 80, 90, 100} << 10.0
+                             << 10.0;
+        QTest::newRow("p90 interpolated") << QList<double>{0, 10} << 90.0 << 9.0;
+        QTest::newRow("single") << QList<double>{7} << 10.0 << 7.0;
+    }
+    void percentiles() {
+        QFETCH(QList<double>, samples);
+        QFETCH(double, p);
+        QFETCH(double, expected);
+        QCOMPARE(percentile(std::vector<double>(samples.begin(), samples.end()), p), expected);
+    }
+
+    void measuredModelTakesTheMedianAndMemoises() {
+        const ir::Graph g = samples::loadBundledModel("demo_inception_module");
+        const auto dags = ir::buildDags(g);
+        const schedule::Stage stage{schedule::StageKind::Parallel, {{0}, {1}}};
+        MockBackend steady(MockOptions::timingOnly("Mock GPU"));
+        Executor exSteady(g, steady, 1);
+        const double base = median(exSteady.timeStage(dags[0], stage, {0, 1, 1}));
+        QVERIFY(base > 0);
+
+        MockOptions jittery = MockOptions::timingOnly("Mock GPU");
+        const double factors[] = {1, 5, 2, 4, 3}; // median 3
+        jittery.jitter = [&](int k) { return factors[k % 5]; };
+        MockBackend backend(jittery);
+        Executor ex(g, backend, 1);
+        MeasuredCostModel model(ex, g.name, {0, 5, 1});
+        QCOMPARE(model.stageLatencyMs(dags[0], stage), 3 * base);
+        QCOMPARE(model.stageLatencyMs(dags[0], stage), 3 * base);
+        QCOMPARE(model.stagesMeasured(), 1);
+    }
+
+    void cacheRoundTripReplaysTheDp() {
+        const ir::Graph g = samples::loadBundledModel("demo_random_dag");
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("cache.json").toStdString();
+        MockBackend backend(MockOptions::timingOnly("Mock H100"));
+        Executor ex(g, backend, 1);
+        cost::MeasurementCache cache;
+        MeasuredCostModel measured(ex, g.name, {0, 3, 1}, &cache);
+        const auto live = schedulers::optimize(g, {}, measured);
+        QVERIFY(measured.stagesMeasured() > 0);
+        QCOMPARE(static_cast<int>(cache.entries().size()), measured.stagesMeasured());
+        cache.save(file);
+
+        const cost::CachedCostModel replay(cost::MeasurementCache::load(file), g.name, 1, {}, file);
+        QCOMPARE(replay.device(), std::string("Mock H100"));
+        const auto replayed = schedulers::optimize(g, {}, replay);
+        QCOMPARE(replayed.schedule, live.schedule);
+        QCOMPARE(replayed.latencyMs, live.latencyMs);
+
+        // A second measured model on the same cache measures nothing new.
+        MeasuredCostModel again(ex, g.name, {0, 3, 1}, &cache);
+        schedulers::optimize(g, {}, again);
+        QCOMPARE(again.stagesMeasured(), 0);
+
+        // Another batch size or an unmeasured stage is an error that says what is missing.
+        QVERIFY_THROWS_EXCEPTION(UserError, cost::CachedCostModel(cache, g.name, 8, {}, file));
+        const auto dags = ir::buildDags(g);
+        const schedule::Stage odd{schedule::StageKind::Parallel, {{0, 1, 2, 3, 4, 5}}};
+        try {
+            replay.stageLatencyMs(dags[0], odd);
+            QFAIL("expected UserError");
+        } catch (const UserError& e) {
+            QVERIFY(std::string(e.what()).find("was not measured") != std::string::npos);
+        }
+    }
+
+    void malformedCacheFilesAreUserErrors_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("not json") << "{";
+        QTest::newRow("wrong format") << R"({"format": "other", "version": 1, "entries": []})";
+        QTest::newRow("bad version")
+            << R"({"format": "ios-explorer-measurements", "version": 9, "entries": []})";
+        QTest::newRow("missing field")
+            << R"({"format": "ios-explorer-measurements", "version": 1, "entries": [{"device": "x"}]})";
+        QTest::newRow("negative latency")
+            << R"({"format": "ios-explorer-measurements", "version": 1, "entries": [{"device": "x",
+               "model": "m", "batch": 1, "stage": "parallel:a", "latency_ms": -1}]})";
+    }
+    void malformedCacheFilesAreUserErrors() {
+        QFETCH(QString, text);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("bad.json").toStdString();
+        std::ofstream(file) << text.toStdString();
+        QVERIFY_THROWS_EXCEPTION(UserError, cost::MeasurementCache::load(file));
+    }
+
+    void cuptiRecordsBecomeATimeline() {
+        MeasuredTraceInput in;
+        in.device = "Synthetic GPU";
+        in.streamIds = {7, 9};
+        in.stages = {{0, 0, schedule::StageKind::Parallel, 2, {"a", "b", "c"}},
+                     {0, 1, schedule::StageKind::Parallel, 1, {"a", "b", "c"}}};
+        auto rec = [](const char* name, uint64_t stream, uint64_t s, uint64_t e, uint64_t tag) {
+            KernelRecord r;
+            r.name = name;
+            r.streamId = stream;
+            r.startNs = s;
+            r.endNs = e;
+            r.grid = {4, 2, 1};
+            r.tag = tag;
+            return r;
+        };
+        in.kernels = {rec("_ZN5cudnn6detail9bn_kernelIfEEvPKfPf", 9, 1'002'000, 1'005'000,
+                          makeTraceTag(1, 1)),
+                      rec("void implicit_convolve_sgemm<float, 1>(int, float*)", 7, 1'000'000,
+                          1'004'000, makeTraceTag(1, 0)),
+                      rec("relu", 7, 1'006'000, 1'007'000, makeTraceTag(2, 2)),
+                      rec("foreign", 42, 1'006'500, 1'006'600, 0)};
+        in.warps.metric = "sm__warps_active.avg.pct_of_peak_sustained_elapsed";
+        // Sample clock offset by +5 s: shifted to start at the first kernel.
+        for (int i = 0; i < 7; ++i)
+            in.warps.samples.push_back({5'001'000'000ULL + i * 1000ULL,
+                                        5'001'001'000ULL + i * 1000ULL, i < 5 ? 50.0 : 10.0});
+        const schedule::Timeline tl = buildMeasuredTimeline(in);
+        QCOMPARE(tl.kernels.size(), size_t{4});
+        QCOMPARE(tl.streams, 3); // two executor streams + the foreign one
+        QCOMPARE(tl.kernels[0].stream, 0);
+        QCOMPARE(tl.kernels[0].startUs, 0.0);
+        QCOMPARE(tl.kernels[0].kernel, std::string("implicit_convolve_sgemm"));
+        QCOMPARE(tl.kernels[0].opName, std::string("a"));
+        QCOMPARE(tl.kernels[0].ctas, int64_t{8});
+        QCOMPARE(tl.kernels[1].stream, 1);
+        QCOMPARE(tl.kernels[1].kernel, std::string("cudnn::detail::bn_kernel"));
+        QCOMPARE(tl.kernels[1].opName, std::string("b"));
+        QCOMPARE(tl.kernels[3].stream, 2);
+        QCOMPARE(tl.kernels[3].block, -1);
+        QCOMPARE(tl.stages.size(), size_t{2});
+        QCOMPARE(tl.stages[0].startUs, 0.0);
+        QCOMPARE(tl.stages[0].endUs, 5.0);
+        QCOMPARE(tl.stages[1].startUs, 6.0);
+        QCOMPARE(tl.stages[1].endUs, 7.0);
+        QCOMPARE(tl.latencyUs, 7.0);
+        QCOMPARE(tl.samples.size(), size_t{8});
+        QCOMPARE(tl.samples.front().timeUs, 0.0);
+        QCOMPARE(tl.samples.front().warpOccupancy, 0.5);
+        QCOMPARE(meanWarpOccupancy(tl, 0, 5), 0.5);
+        QCOMPARE(meanWarpOccupancy(tl, 4, 6), 0.3);
+        QCOMPARE(tl.stages[0].meanWarpOccupancy, 0.5);
+        QCOMPARE(meanWarpOccupancy(tl, 100, 200), -1.0);
+    }
+
+    void mockTraceEndToEnd() {
+        const ir::Graph g = samples::loadBundledModel("demo_inception_module");
+        const auto dags = ir::buildDags(g);
+        const auto sched = schedulers::greedy(dags);
+        size_t stages = 0;
+        for (const auto& b : sched.blocks)
+            stages += b.stages.size();
+        MockBackend backend(MockOptions::timingOnly("Mock GPU"));
+        Executor ex(g, backend, 1);
+        const MeasuredTrace t = traceSchedule(ex, dags, sched, 1000);
+        QCOMPARE(t.timeline.stages.size(), stages);
+        QVERIFY(t.timeline.streams >= 2);
+        QVERIFY(t.warpNote.empty());
+        QVERIFY(t.meanWarpOccupancy > 0);
+        for (const auto& k : t.timeline.kernels) {
+            QVERIFY(k.block == 0 && !k.opName.empty());
+            QVERIFY(k.endUs > k.startUs);
+        }
+
+        MockOptions refusing = MockOptions::timingOnly("Mock GPU");
+        refusing.refuseWarpSampling = "counter access refused (test)";
+        MockBackend refused(refusing);
+        Executor ex2(g, refused, 1);
+        const MeasuredTrace t2 = traceSchedule(ex2, dags, sched, 1000);
+        QCOMPARE(t2.warpNote, std::string("counter access refused (test)"));
+        QCOMPARE(t2.meanWarpOccupancy, -1.0);
+        QCOMPARE(t2.timeline.kernels.size(), t.timeline.kernels.size()); // timeline kept
+    }
+
+    void noGpuIsAClearError() {
+        CudaOpenResult r = openCudaBackend();
+        if (r.backend)
+            QSKIP("a CUDA device is available here: the no-GPU path cannot be exercised");
+        QVERIFY(!r.error.empty());
+        try {
+            requireCudaBackend();
+            QFAIL("expected UserError");
+        } catch (const UserError& e) {
+            QVERIFY(std::string(e.what()).rfind("no CUDA device available: ", 0) == 0);
+        }
+        for (const QStringList& args :
+             {QStringList{"measure", "demo_figure2", "--strategy", "sequential"},
+              QStringList{"optimize", "demo_figure2", "--cost", "measured"}}) {
+            QProcess p;
+            p.start(QStringLiteral(IOS_SCHED_PATH), args);
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 1);
+            QVERIFY2(p.readAllStandardError().contains("no CUDA device available: "),
+                     qPrintable(args.join(' ')));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfilingMock)
+#include "tst_profiling_mock.moc"

@@ -1,0 +1,145 @@
+// Chrome trace import: round trip through the exporter (same kernels, streams, stages and
+// utilisation at the exporter's 1 ns / 0.1 % resolution), the committed measured H100 traces,
+// and malformed traces rejected with a UserError naming the file.
+#include "bundled_models.h"
+#include "cost/simulated_gpu_cost_model.h"
+#include "io/trace_export.h"
+#include "io/trace_import.h"
+#include "schedule/timeline.h"
+#include "schedulers/baselines.h"
+#include "util/error.h"
+
+#include <QDir>
+#include <QTest>
+#include <algorithm>
+#include <tuple>
+
+using namespace ios;
+
+namespace {
+
+schedule::Timeline figure2Timeline(bool greedy) {
+    static const ir::Graph graph = samples::loadBundledModel("demo_figure2");
+    const auto dags = ir::buildDags(graph);
+    const cost::SimulatedGpuCostModel model(graph, *cost::findBundledDevice("V100"), 1);
+    return schedule::buildTimeline(
+        dags, greedy ? schedulers::greedy(dags) : schedulers::sequential(dags), model);
+}
+
+using KernelKey = std::tuple<int, int, int, std::string, std::string, int64_t>;
+std::vector<KernelKey> kernelKeys(const schedule::Timeline& tl) {
+    std::vector<KernelKey> keys;
+    for (const auto& k : tl.kernels)
+        keys.emplace_back(k.block, k.stage, k.stream, k.opName, k.kernel, k.ctas);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+} // namespace
+
+class TestTraceImport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data() {
+        QTest::addColumn<bool>("greedy");
+        QTest::newRow("figure2 sequential") << false;
+        QTest::newRow("figure2 greedy") << true;
+    }
+    void roundTrip() {
+        QFETCH(bool, greedy);
+        const schedule::Timeline tl = figure2Timeline(greedy);
+        io::TraceInfo info;
+        const schedule::Timeline back =
+            io::parseChromeTrace(io::chromeTraceJson(tl, {"demo_figure2", "s"}), "rt", &info);
+        QCOMPARE(info.model, std::string("demo_figure2"));
+        QCOMPARE(info.source, std::string("simulated"));
+        QCOMPARE(back.device, tl.device);
+        QCOMPARE(back.streams, tl.streams);
+        QCOMPARE(back.kernels.size(), tl.kernels.size());
+        QVERIFY(kernelKeys(back) == kernelKeys(tl));
+        // Same intervals per kernel (exported in ns steps); pair kernels by key, then time.
+        auto byKey = [](schedule::Timeline t) {
+            std::sort(t.kernels.begin(), t.kernels.end(), [](const auto& a, const auto& b) {
+                return std::tie(a.block, a.stage, a.stream, a.opName, a.kernel, a.startUs) <
+                       std::tie(b.block, b.stage, b.stream, b.opName, b.kernel, b.startUs);
+            });
+            return t.kernels;
+        };
+        const auto want = byKey(tl);
+        const auto got = byKey(back);
+        for (size_t i = 0; i < want.size(); ++i) {
+            QVERIFY2(std::abs(got[i].startUs - want[i].startUs) < 1e-3, want[i].opName.c_str());
+            QVERIFY2(std::abs(got[i].endUs - want[i].endUs) < 2e-3, want[i].opName.c_str());
+        }
+        QCOMPARE(back.stages.size(), tl.stages.size());
+        for (size_t i = 0; i < tl.stages.size(); ++i) {
+            QCOMPARE(back.stages[i].kind, tl.stages[i].kind);
+            QCOMPARE(back.stages[i].groups, tl.stages[i].groups);
+            QVERIFY(std::abs(back.stages[i].endUs - tl.stages[i].endUs) < 2e-3);
+            QVERIFY(std::abs(back.stages[i].meanWarpOccupancy - tl.stages[i].meanWarpOccupancy) <
+                    1e-3);
+        }
+        QCOMPARE(back.samples.size(), tl.samples.size());
+        for (size_t i = 0; i < tl.samples.size(); ++i) {
+            const double sm = static_cast<double>(tl.samples[i].activeSms) / tl.smCount;
+            const double smBack = static_cast<double>(back.samples[i].activeSms) / back.smCount;
+            QVERIFY(std::abs(sm - smBack) < 1e-3);
+        }
+        QVERIFY(std::abs(back.latencyUs - tl.latencyUs) < 1e-3);
+    }
+
+    void measuredTraces() {
+        const QDir dir(QStringLiteral(IOS_SOURCE_DIR "/sample_models/measured"));
+        const QStringList files =
+            dir.entryList({QStringLiteral("*inception*trace*.json")}, QDir::Files, QDir::Name) +
+            dir.entryList({QStringLiteral("*trace*inception*.json")}, QDir::Files, QDir::Name);
+        QVERIFY(!files.isEmpty());
+        for (const QString& f : files) {
+            io::TraceInfo info;
+            const schedule::Timeline tl = io::readChromeTrace(dir.filePath(f).toStdString(), &info);
+            QVERIFY2(!tl.kernels.empty(), qPrintable(f));
+            QCOMPARE(info.source, std::string("measured"));
+            QVERIFY(tl.latencyUs > 0);
+            QVERIFY(!tl.samples.empty());
+            for (const auto& k : tl.kernels)
+                QVERIFY(k.stream >= 0 && k.stream < tl.streams && k.endUs >= k.startUs);
+        }
+    }
+
+    void malformed_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("not json") << QByteArray("{\"traceEvents\": [");
+        QTest::newRow("no events") << QByteArray("{\"foo\": 1}");
+        QTest::newRow("empty events") << QByteArray("{\"traceEvents\": []}");
+        QTest::newRow("event not object") << QByteArray("{\"traceEvents\": [3]}");
+        QTest::newRow("kernel without ts")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"kernel","dur":1,"tid":1,)"
+                          R"("args":{"op":"a","kernel":"k","ctas":1,"block":0,"stage":0}}]})");
+        QTest::newRow("kernel on stage tid")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"kernel","ts":0,"dur":1,"tid":0,)"
+                          R"("args":{"op":"a","kernel":"k","ctas":1,"block":0,"stage":0}}]})");
+        QTest::newRow("negative duration")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","cat":"stage","ts":0,"dur":-1,"tid":0,)"
+                          R"("name":"s","args":{"block":0,"stage":0,"groups":1}}]})");
+        QTest::newRow("counter without args")
+            << QByteArray(R"({"traceEvents":[{"ph":"C","ts":0}]})");
+    }
+    void malformed() {
+        QFETCH(QByteArray, text);
+        try {
+            io::parseChromeTrace(text.toStdString(), "bad.trace.json");
+            QFAIL("no UserError");
+        } catch (const UserError& e) {
+            QVERIFY2(std::string(e.what()).find("bad.trace.json") != std::string::npos ||
+                         e.file() == "bad.trace.json",
+                     e.what());
+        }
+    }
+    void unreadableFile() {
+        QVERIFY_THROWS_EXCEPTION(UserError, io::readChromeTrace("/nonexistent/x.trace.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceImport)
+#include "tst_trace_import.moc"
