@@ -12,85 +12,36 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <bit>
-#include <map>
+#include <functional>
 
 namespace ios::views {
-
-int stateLayer(const schedulers::StateSpace::State& state, int partSize) {
-    return partSize - std::popcount(state.remaining[0]) - std::popcount(state.remaining[1]);
-}
 
 // The drawing surface: positions are recomputed on resize from the layer structure.
 class StateSpaceCanvas : public QWidget {
 public:
     explicit StateSpaceCanvas(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
 
-    LoadedModelPtr model;
-    std::shared_ptr<const schedulers::StateSpace> space;
-    int block = -1, part = -1;
-    std::vector<uint32_t> states;      // indices into space->states, this part only
-    std::vector<uint32_t> transitions; // indices into space->transitions, this part only
-    std::vector<int> layer;            // per entry of `states`
-    std::vector<int> rank;             // position within the layer (by cost)
-    std::vector<int> layerSize;
-    std::map<uint32_t, size_t> local; // state index → entry of `states`
-    std::vector<bool> onPath;         // per entry of `transitions`
-    int partSize = 0;
-    int selected = -1; // entry of `states`
+    std::shared_ptr<const schedulers::StateSpaceIndex> index;
+    const schedulers::PartStateSpace* shown = nullptr; // a part of `index`
+    int selected = -1;                                 // entry of shown->states
     std::function<void(int)> onSelect;
 
-    void load(int b, int p) {
-        block = b;
-        part = p;
-        states.clear();
-        transitions.clear();
-        local.clear();
+    void load(const schedulers::PartStateSpace* part) {
+        shown = part;
         selected = -1;
-        partSize =
-            static_cast<int>(space->partOps[static_cast<size_t>(b)][static_cast<size_t>(p)].size());
-        for (uint32_t i = 0; i < space->states.size(); ++i)
-            if (space->states[i].block == b && space->states[i].part == p) {
-                local[i] = states.size();
-                states.push_back(i);
-            }
-        std::vector<bool> chosen(space->transitions.size(), false);
-        for (uint32_t t : space->chosen)
-            if (t < chosen.size())
-                chosen[t] = true;
-        onPath.clear();
-        for (uint32_t t = 0; t < space->transitions.size(); ++t)
-            if (local.count(space->transitions[t].from)) {
-                transitions.push_back(t);
-                onPath.push_back(chosen[t]);
-            }
-        layer.assign(states.size(), 0);
-        layerSize.assign(static_cast<size_t>(partSize + 1), 0);
-        std::vector<std::vector<size_t>> byLayer(static_cast<size_t>(partSize + 1));
-        for (size_t i = 0; i < states.size(); ++i) {
-            layer[i] = std::clamp(stateLayer(space->states[states[i]], partSize), 0, partSize);
-            byLayer[static_cast<size_t>(layer[i])].push_back(i);
-        }
-        rank.assign(states.size(), 0);
-        for (auto& l : byLayer) {
-            std::sort(l.begin(), l.end(), [this](size_t a, size_t c) {
-                return space->states[states[a]].costMs < space->states[states[c]].costMs;
-            });
-            for (size_t r = 0; r < l.size(); ++r)
-                rank[l[r]] = static_cast<int>(r);
-            if (!l.empty())
-                layerSize[static_cast<size_t>(layer[l.front()])] = static_cast<int>(l.size());
-        }
         update();
     }
 
     QRectF plot(const QRect& area) const { return QRectF(area).adjusted(60, 56, -20, -64); }
 
+    double layerX(int l, const QRectF& r) const {
+        return r.left() + r.width() * l / std::max(shown->partSize, 1);
+    }
+
     QPointF position(size_t i, const QRectF& r) const {
-        const double x = r.left() + r.width() * layer[i] / std::max(partSize, 1);
-        const int n = layerSize[static_cast<size_t>(layer[i])];
-        const double y = r.top() + r.height() * (rank[i] + 0.5) / std::max(n, 1);
-        return {x, y};
+        const int l = shown->layer[i];
+        const int n = shown->layerSize[static_cast<size_t>(l)];
+        return {layerX(l, r), r.top() + r.height() * (shown->rank[i] + 0.5) / std::max(n, 1)};
     }
 
     void render(QPainter& p, const QRect& area) const {
@@ -98,21 +49,19 @@ public:
         QFont f = p.font();
         f.setPixelSize(12);
         p.setFont(f);
-        if (!space || states.empty()) {
+        if (!shown || shown->states.empty()) {
             p.setPen(Qt::darkGray);
             p.drawText(area, Qt::AlignCenter,
                        QObject::tr("Run an IOS strategy to record its state space."));
             return;
         }
+        const schedulers::StateSpace& space = *index->space;
+        const int partSize = shown->partSize;
         p.setRenderHint(QPainter::Antialiasing, true);
         const QRectF r = plot(area);
-        double maxCost = 0;
-        for (uint32_t s : states)
-            maxCost = std::max(maxCost, space->states[s].costMs);
         // Layer axis.
-        p.setPen(QColor(0x50, 0x50, 0x50));
         for (int l = 0; l <= partSize; ++l) {
-            const double x = r.left() + r.width() * l / std::max(partSize, 1);
+            const double x = layerX(l, r);
             p.setPen(QColor(0xe6, 0xe6, 0xe6));
             p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
             if (partSize <= 40 || l % 5 == 0) {
@@ -121,7 +70,7 @@ public:
                            QString::number(l));
             }
         }
-        const bool aggregate = transitions.size() > StateSpaceView::kMaxDrawnEdges;
+        const bool aggregate = shown->transitions.size() > StateSpaceView::kMaxDrawnEdges;
         p.drawText(QRectF(r.left() - 50, r.bottom() + 22, r.width() + 60, 36),
                    Qt::AlignHCenter | Qt::TextWordWrap,
                    aggregate ? QObject::tr("operators scheduled (layer) →; each band: the "
@@ -129,63 +78,58 @@ public:
                                            "with their count; colour = cost(S)")
                              : QObject::tr("operators scheduled (layer) →; states sorted by "
                                            "remaining cost within a layer, colour = cost(S)"));
+        auto edge = [&](size_t k) {
+            p.drawLine(position(static_cast<size_t>(shown->from[k]), r),
+                       position(static_cast<size_t>(shown->to[k]), r));
+        };
         if (aggregate) {
-            // One band per pair of layers, labelled with its transition count.
-            std::map<std::pair<int, int>, int> bands;
-            for (uint32_t t : transitions) {
-                const auto& edge = space->transitions[t];
-                auto to = local.find(edge.to);
-                if (to == local.end())
-                    continue;
-                ++bands[{layer[local.at(edge.from)], layer[to->second]}];
-            }
-            int maxCount = 1;
-            std::map<int, double> rowY; // stage size → y of its bands
-            for (const auto& [k, c] : bands)
-                maxCount = std::max(maxCount, c);
-            for (const auto& [k, c] : bands)
-                rowY[k.second - k.first] =
-                    r.top() +
-                    r.height() * (0.1 + 0.8 * (k.second - k.first - 1) / std::max(partSize - 1, 1));
-            p.setPen(QColor(0x30, 0x30, 0x30));
-            for (const auto& [ops, y] : rowY)
-                p.drawText(QRectF(area.left() + 2, y - 8, 56, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                           QObject::tr("%1-op").arg(ops));
-            for (const auto& [k, c] : bands) {
-                const double x0 = r.left() + r.width() * k.first / std::max(partSize, 1);
-                const double x1 = r.left() + r.width() * k.second / std::max(partSize, 1);
-                const double y = r.top() + r.height() * (0.1 + 0.8 * (k.second - k.first - 1) /
-                                                                   std::max(partSize - 1, 1));
-                p.setPen(QPen(QColor(0x1f, 0x77, 0xb4, 60), 1 + 8.0 * c / maxCount));
+            // One band per pair of layers (precomputed off the UI thread), with its count.
+            uint64_t maxCount = 1;
+            for (const auto& band : shown->bands)
+                maxCount = std::max(maxCount, band.count);
+            auto bandY = [&](int ops) {
+                return r.top() + r.height() * (0.1 + 0.8 * (ops - 1) / std::max(partSize - 1, 1));
+            };
+            std::vector<bool> labelled(static_cast<size_t>(partSize) + 1, false);
+            for (const auto& band : shown->bands) {
+                const int ops = band.toLayer - band.fromLayer;
+                const double y = bandY(ops);
+                if (ops >= 0 && !labelled[static_cast<size_t>(ops)]) {
+                    labelled[static_cast<size_t>(ops)] = true;
+                    p.setPen(QColor(0x30, 0x30, 0x30));
+                    p.drawText(QRectF(area.left() + 2, y - 8, 56, 16),
+                               Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("%1-op").arg(ops));
+                }
+                const double x0 = layerX(band.fromLayer, r);
+                const double x1 = layerX(band.toLayer, r);
+                p.setPen(
+                    QPen(QColor(0x1f, 0x77, 0xb4, 60), 1 + 8.0 * static_cast<double>(band.count) /
+                                                               static_cast<double>(maxCount)));
                 p.drawLine(QPointF(x0, y), QPointF(x1, y));
                 if (x1 - x0 > 40) {
                     p.setPen(QColor(0x30, 0x30, 0x30));
-                    p.drawText(QPointF((x0 + x1) / 2 - 14, y - 4), formatCount(c));
+                    p.drawText(QPointF((x0 + x1) / 2 - 14, y - 4),
+                               formatCount(static_cast<double>(band.count)));
                 }
             }
         } else {
             p.setPen(QPen(QColor(0x80, 0x80, 0x80, 50), 1));
-            for (size_t k = 0; k < transitions.size(); ++k) {
-                const auto& tr = space->transitions[transitions[k]];
-                auto to = local.find(tr.to);
-                if (to != local.end())
-                    p.drawLine(position(local.at(tr.from), r), position(to->second, r));
-            }
+            for (size_t k = 0; k < shown->transitions.size(); ++k)
+                if (shown->to[k] >= 0)
+                    edge(k);
         }
         // The optimal schedule's path, drawn over everything.
         p.setPen(QPen(QColor(0xd6, 0x27, 0x28), 3));
-        for (size_t k = 0; k < transitions.size(); ++k) {
-            if (!onPath[k])
-                continue;
-            const auto& tr = space->transitions[transitions[k]];
-            auto to = local.find(tr.to);
-            if (to != local.end())
-                p.drawLine(position(local.at(tr.from), r), position(to->second, r));
-        }
-        const double radius = states.size() > 3000 ? 1.5 : states.size() > 500 ? 2.5 : 4.5;
+        for (uint32_t k : shown->path)
+            if (shown->to[k] >= 0)
+                edge(k);
+        const size_t n = shown->states.size();
+        const double radius = n > 3000 ? 1.5 : n > 500 ? 2.5 : 4.5;
+        const double maxCost = shown->maxCostMs;
         p.setPen(Qt::NoPen);
-        for (size_t i = 0; i < states.size(); ++i) {
-            p.setBrush(heatColor(maxCost > 0 ? space->states[states[i]].costMs / maxCost : 0));
+        for (size_t i = 0; i < n; ++i) {
+            const double cost = space.states[shown->states[i]].costMs;
+            p.setBrush(heatColor(maxCost > 0 ? cost / maxCost : 0));
             p.drawEllipse(position(i, r), radius, radius);
         }
         if (selected >= 0) {
@@ -201,19 +145,21 @@ public:
                    Qt::AlignLeft | Qt::TextWordWrap,
                    QObject::tr("Block %1, part %2: %3 operators, %4 states, %5 transitions%6 — "
                                "red: optimal schedule")
-                       .arg(block)
-                       .arg(part)
+                       .arg(shown->block)
+                       .arg(shown->part)
                        .arg(partSize)
-                       .arg(formatCount(static_cast<double>(states.size())),
-                            formatCount(static_cast<double>(transitions.size())),
+                       .arg(formatCount(static_cast<double>(n)),
+                            formatCount(static_cast<double>(shown->transitions.size())),
                             aggregate ? QObject::tr(" (aggregated between layers)") : QString()));
     }
 
     int stateAt(const QPointF& pos) const {
+        if (!shown)
+            return -1;
         const QRectF r = plot(rect());
         int best = -1;
         double bestD = 64;
-        for (size_t i = 0; i < states.size(); ++i) {
+        for (size_t i = 0; i < shown->states.size(); ++i) {
             const QPointF d = position(i, r) - pos;
             const double dd = d.x() * d.x() + d.y() * d.y();
             if (dd < bestD) {
@@ -240,11 +186,12 @@ protected:
             auto* help = static_cast<QHelpEvent*>(e);
             const int i = stateAt(help->pos());
             if (i >= 0) {
-                const auto& st = space->states[states[static_cast<size_t>(i)]];
+                const auto k = static_cast<size_t>(i);
+                const auto& st = index->space->states[shown->states[k]];
                 QToolTip::showText(
                     help->globalPos(),
                     QObject::tr("%1 operators left, cost(S) = %2\nclick: its endings")
-                        .arg(partSize - layer[static_cast<size_t>(i)])
+                        .arg(shown->partSize - shown->layer[k])
                         .arg(formatMs(st.costMs)),
                     this);
             } else {
@@ -285,97 +232,90 @@ StateSpaceView::StateSpaceView(QWidget* parent) : QWidget(parent) {
         const QPoint bp = partBox_->itemData(i).toPoint();
         showPart(bp.x(), bp.y());
     });
-    canvas_->onSelect = [this](int i) {
-        if (i < 0 || !model_)
-            return;
-        const uint32_t s = canvas_->states[static_cast<size_t>(i)];
-        const auto& ops =
-            space_
-                ->partOps[static_cast<size_t>(canvas_->block)][static_cast<size_t>(canvas_->part)];
-        QString text = tr("<b>State</b>: %1 operators left, cost %2<br><b>Endings</b>:")
-                           .arg(canvas_->partSize - canvas_->layer[static_cast<size_t>(i)])
-                           .arg(formatMs(space_->states[s].costMs));
-        int shown = 0;
-        for (uint32_t t : canvas_->transitions) {
-            const auto& edge = space_->transitions[t];
-            if (edge.from != s)
-                continue;
-            if (++shown > 40) {
-                text += tr("<br>…");
-                break;
-            }
-            QStringList names;
-            for (int bit = 0; bit < static_cast<int>(ops.size()); ++bit) {
-                const auto word = static_cast<size_t>(bit / 64);
-                const uint64_t mask = uint64_t{1} << (bit % 64);
-                const bool before = space_->states[edge.from].remaining[word] & mask;
-                const bool after = space_->states[edge.to].remaining[word] & mask;
-                if (before && !after)
-                    names << QString::fromStdString(
-                        model_->node({canvas_->block, ops[static_cast<size_t>(bit)]}).name);
-            }
-            text += QStringLiteral("<br>%1 {%2} %3")
-                        .arg(edge.kind == schedule::StageKind::Merge ? tr("merge") : tr("parallel"),
-                             names.join(QStringLiteral(", ")), formatMs(edge.latencyMs));
+    canvas_->onSelect = [this](int i) { showEndings(i); };
+}
+
+void StateSpaceView::showEndings(int entry) {
+    const schedulers::PartStateSpace* part = canvas_->shown;
+    if (entry < 0 || !model_ || !part)
+        return;
+    const schedulers::StateSpace& space = *index_->space;
+    const auto k = static_cast<size_t>(entry);
+    const auto& ops =
+        space.partOps[static_cast<size_t>(part->block)][static_cast<size_t>(part->part)];
+    QString text = tr("<b>State</b>: %1 operators left, cost %2<br><b>Endings</b>:")
+                       .arg(part->partSize - part->layer[k])
+                       .arg(formatMs(space.states[part->states[k]].costMs));
+    int shown = 0;
+    for (size_t t = 0; t < part->transitions.size(); ++t) {
+        if (part->from[t] != entry)
+            continue;
+        if (++shown > 40) {
+            text += tr("<br>…");
+            break;
         }
-        details_->setText(text);
-    };
+        const auto& edge = space.transitions[part->transitions[t]];
+        QStringList names;
+        for (int bit = 0; bit < static_cast<int>(ops.size()); ++bit) {
+            const auto word = static_cast<size_t>(bit / 64);
+            const uint64_t mask = uint64_t{1} << (bit % 64);
+            const bool before = space.states[edge.from].remaining[word] & mask;
+            const bool after = space.states[edge.to].remaining[word] & mask;
+            if (before && !after)
+                names << QString::fromStdString(
+                    model_->node({part->block, ops[static_cast<size_t>(bit)]}).name);
+        }
+        text += QStringLiteral("<br>%1 {%2} %3")
+                    .arg(edge.kind == schedule::StageKind::Merge ? tr("merge") : tr("parallel"),
+                         names.join(QStringLiteral(", ")), formatMs(edge.latencyMs));
+    }
+    details_->setText(text);
 }
 
 void StateSpaceView::setStateSpace(LoadedModelPtr model,
                                    std::shared_ptr<const schedulers::StateSpace> space) {
+    setStateSpace(std::move(model),
+                  space ? schedulers::indexStateSpace(std::move(space)) : nullptr);
+}
+
+void StateSpaceView::setStateSpace(LoadedModelPtr model,
+                                   std::shared_ptr<const schedulers::StateSpaceIndex> index) {
     model_ = std::move(model);
-    space_ = std::move(space);
-    canvas_->model = model_;
-    canvas_->space = space_;
-    canvas_->states.clear();
+    index_ = index && index->space ? std::move(index) : nullptr;
+    canvas_->index = index_;
+    canvas_->load(nullptr);
     fillPartBox();
-    canvas_->update();
 }
 
 void StateSpaceView::fillPartBox() {
     const QSignalBlocker block(partBox_);
     partBox_->clear();
-    if (!space_)
+    if (!index_)
         return;
     // Default: the part with the most recorded transitions (the "Table 1" part).
-    std::map<std::pair<int, int>, size_t> counts;
-    for (const auto& t : space_->transitions) {
-        const auto& st = space_->states[t.from];
-        ++counts[{st.block, st.part}];
-    }
-    int best = 0;
-    size_t bestCount = 0;
-    for (size_t b = 0; b < space_->partOps.size(); ++b)
-        for (size_t p = 0; p < space_->partOps[b].size(); ++p) {
-            const size_t c = counts[{static_cast<int>(b), static_cast<int>(p)}];
-            if (c > bestCount) {
-                bestCount = c;
-                best = partBox_->count();
-            }
-            partBox_->addItem(tr("block %1, part %2 (%3 ops, %4 transitions)")
-                                  .arg(b)
-                                  .arg(p)
-                                  .arg(space_->partOps[b][p].size())
-                                  .arg(c),
-                              QPoint(static_cast<int>(b), static_cast<int>(p)));
-        }
-    partBox_->setCurrentIndex(best);
-    if (partBox_->count() > 0) {
-        const QPoint bp = partBox_->itemData(best).toPoint();
-        showPart(bp.x(), bp.y());
-    }
+    for (const schedulers::PartStateSpace& part : index_->parts)
+        partBox_->addItem(tr("block %1, part %2 (%3 ops, %4 transitions)")
+                              .arg(part.block)
+                              .arg(part.part)
+                              .arg(part.partSize)
+                              .arg(part.transitions.size()),
+                          QPoint(part.block, part.part));
+    if (index_->parts.empty())
+        return;
+    const auto& busiest = index_->parts[index_->busiest];
+    partBox_->setCurrentIndex(static_cast<int>(index_->busiest));
+    showPart(busiest.block, busiest.part);
 }
 
 bool StateSpaceView::showPart(int block, int part) {
-    if (!space_ || block < 0 || part < 0 || block >= static_cast<int>(space_->partOps.size()) ||
-        part >= static_cast<int>(space_->partOps[static_cast<size_t>(block)].size()))
+    const int entry = index_ ? index_->find(block, part) : -1;
+    if (entry < 0)
         return false;
-    canvas_->load(block, part);
+    canvas_->load(&index_->parts[static_cast<size_t>(entry)]);
     details_->setText(tr("Click a state to list its candidate stages (endings).%1")
-                          .arg(space_->truncated ? tr("<br><i>Recording truncated: the "
-                                                      "search had more transitions.</i>")
-                                                 : QString()));
+                          .arg(index_->space->truncated ? tr("<br><i>Recording truncated: the "
+                                                             "search had more transitions.</i>")
+                                                        : QString()));
     return true;
 }
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "loaded_model.h"
-#include "schedulers/ios_dp.h"
+#include "schedulers/state_space_index.h"
 
 #include <QWidget>
 #include <memory>
@@ -15,9 +15,6 @@ class QLabel;
 
 namespace ios::views {
 
-// Layer of a state: number of the part's operators already scheduled.
-int stateLayer(const schedulers::StateSpace::State& state, int partSize);
-
 class StateSpaceCanvas;
 
 class StateSpaceView : public QWidget {
@@ -25,6 +22,10 @@ class StateSpaceView : public QWidget {
 public:
     explicit StateSpaceView(QWidget* parent = nullptr);
 
+    // Takes an index built off the UI thread (schedulers::indexStateSpace): a pointer swap.
+    void setStateSpace(LoadedModelPtr model,
+                       std::shared_ptr<const schedulers::StateSpaceIndex> index);
+    // Indexes `space` here, on the calling thread (small spaces, tests).
     void setStateSpace(LoadedModelPtr model, std::shared_ptr<const schedulers::StateSpace> space);
     // Shows part (block, part); returns false when it was not recorded.
     bool showPart(int block, int part);
@@ -34,9 +35,10 @@ public:
 
 private:
     void fillPartBox();
+    void showEndings(int entry); // entry of the shown part's states
 
     LoadedModelPtr model_;
-    std::shared_ptr<const schedulers::StateSpace> space_;
+    std::shared_ptr<const schedulers::StateSpaceIndex> index_;
     QComboBox* partBox_;
     QLabel* details_;
     StateSpaceCanvas* canvas_;

@@ -53,8 +53,8 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
         run.latencyMs = result.latencyMs;
         run.stats = std::move(result.stats);
         if (result.stateSpace)
-            run.stateSpace =
-                std::make_shared<const schedulers::StateSpace>(std::move(*result.stateSpace));
+            run.stateSpace = schedulers::indexStateSpace( // off the UI thread (it can be big)
+                std::make_shared<const schedulers::StateSpace>(std::move(*result.stateSpace)));
     }
     run.searchSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -6,6 +6,7 @@
 #include "schedule/schedule.h"
 #include "schedule/timeline.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/state_space_index.h"
 
 #include <QString>
 #include <atomic>
@@ -52,9 +53,9 @@ struct RunResult {
     double latencyMs = 0;
     std::optional<schedulers::Statistics> stats; // DP strategies only
     double searchSeconds = 0;
-    std::shared_ptr<const schedulers::StateSpace> stateSpace; // Optimize with recording only
-    std::vector<std::vector<double>> stageLatencyMs;          // Optimize: [block][stage]
-    std::shared_ptr<const schedule::Timeline> timeline;       // Optimize: simulated execution
+    std::shared_ptr<const schedulers::StateSpaceIndex> stateSpace; // Optimize, recording on
+    std::vector<std::vector<double>> stageLatencyMs;               // Optimize: [block][stage]
+    std::shared_ptr<const schedule::Timeline> timeline;            // Optimize: simulated execution
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).

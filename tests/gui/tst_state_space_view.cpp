@@ -27,7 +27,7 @@ private Q_SLOTS:
         QFETCH(int, layer);
         schedulers::StateSpace::State st;
         st.remaining = {low, high};
-        QCOMPARE(views::stateLayer(st, partSize), layer);
+        QCOMPARE(schedulers::stateLayer(st, partSize), layer);
     }
 
     void showsOnlyRecordedParts() {
