@@ -289,6 +289,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::restoreLayout() {
     QSettings settings;
     resize(1400, 900);
+    // First start: the left docks wide enough for the stage table's latency columns.
+    const auto all = findChildren<QDockWidget*>();
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (QDockWidget* dock : all)
+        if (dockWidgetArea(dock) == Qt::LeftDockWidgetArea) {
+            docks << dock;
+            widths << 340;
+        }
+    resizeDocks(docks, widths, Qt::Horizontal);
     restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     if (settings.value(QLatin1String(kStateVersionKey)).toInt() == kWindowStateVersion)
         restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kWindowStateVersion);

@@ -67,7 +67,6 @@ void MainWindow::createStageDock() {
     stageTree_->setAlternatingRowColors(true);
     stageTree_->setUniformRowHeights(true);
     stageTree_->header()->setStretchLastSection(false);
-    stageTree_->header()->setSectionResizeMode(views::StageTreeModel::Name, QHeaderView::Stretch);
     dock->setWidget(stageTree_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     viewMenu_->addAction(dock->toggleViewAction());
@@ -152,7 +151,8 @@ void MainWindow::showResult(const JobResultPtr& result) {
                 metrics[st.block][st.stage].utilization = st.meanActiveSmFraction;
     stageModel_->setSchedule(model_, run.schedule, std::move(metrics));
     stageTree_->expandToDepth(0);
-    stageTree_->resizeColumnToContents(views::StageTreeModel::Kind);
+    for (int c = 0; c < views::StageTreeModel::ColumnCount; ++c)
+        stageTree_->resizeColumnToContents(c); // a horizontal scroll bar when the dock is narrow
     graph_->setSchedule(views::ScheduleIndex(*model_, run.schedule));
     stateSpace_->setStateSpace(model_, run.stateSpace);
     if (!showsMeasuredTrace())
