@@ -78,6 +78,7 @@ private slots:
     void usageErrors();
     void models();
     void everyCommandHasHelp();
+    void saveScheduleAndValidate();
 
 private:
     QTemporaryDir tmp_;
@@ -395,6 +396,44 @@ void TestCli::everyCommandHasHelp() {
         }
     }
     QCOMPARE(runSched({}).exitCode, 1); // no command: usage on stderr
+}
+
+void TestCli::saveScheduleAndValidate() {
+    // optimize --save-schedule keeps a schedule; validate evaluates it against a measurement.
+    QVERIFY(QDir(tmp_.path()).mkpath(QStringLiteral("val/schedules")));
+    const QString file = tmp_.filePath(QStringLiteral("val/schedules/squeezenet-greedy.json"));
+    const Run opt = runSched({"optimize", "squeezenet", "--strategy", "greedy", "--device",
+                              "H100", "--save-schedule", file});
+    QVERIFY2(opt.exitCode == 0, opt.err.constData());
+    QVERIFY(readFile(file).contains("\"format\": \"ios-explorer-schedule\""));
+    const QString results = tmp_.filePath(QStringLiteral("val/results.json"));
+    QVERIFY(writeFile(results, R"({"model": "squeezenet", "batch": 1, "results": [
+        {"strategy": "greedy", "stages": 38, "latency": {"median_ms": 3.0},
+         "cuda_graph_latency": {"median_ms": 0.5}}]})"));
+    const Run val = runSched({"validate", results, "--device", "H100", "--json"});
+    QVERIFY2(val.exitCode == 0, val.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(val.out).object();
+    const QJsonArray rows = j["schedules"].toArray();
+    QCOMPARE(rows.size(), 1);
+    const double sim = rows[0]["simulated_ms"].toDouble();
+    QVERIFY(sim > 0);
+    QCOMPARE(rows[0]["measured"].toString(), QStringLiteral("cuda_graph"));
+    QCOMPARE(rows[0]["error_pct"].toDouble(), 100 * (sim - 0.5) / 0.5);
+    const QJsonArray by = j["by_strategy"].toArray();
+    QCOMPARE(by.size(), 1);
+    QCOMPARE(by[0]["mape_pct"].toDouble(), std::abs(100 * (sim - 0.5) / 0.5));
+
+    // A measured schedule whose file is missing, or with another stage count: one-line error.
+    QVERIFY(writeFile(results, R"({"model": "squeezenet", "results": [
+        {"strategy": "sequential", "cuda_graph_latency": {"median_ms": 0.5}}]})"));
+    Run bad = runSched({"validate", results});
+    verifyOneLineError(bad);
+    QVERIFY2(bad.err.contains("squeezenet-sequential.json"), bad.err.constData());
+    QVERIFY(writeFile(results, R"({"model": "squeezenet", "results": [
+        {"strategy": "greedy", "stages": 7, "cuda_graph_latency": {"median_ms": 0.5}}]})"));
+    bad = runSched({"validate", results});
+    verifyOneLineError(bad);
+    QVERIFY2(bad.err.contains("the measured one 7"), bad.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

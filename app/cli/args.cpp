@@ -8,11 +8,9 @@
 
 namespace ios::cli {
 
-namespace {
-
-std::vector<std::string> splitNames(const std::string& names) {
+std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> out;
-    std::stringstream ss(names);
+    std::stringstream ss(text);
     std::string part;
     while (std::getline(ss, part, ',')) {
         const auto b = part.find_first_not_of(' ');
@@ -22,6 +20,8 @@ std::vector<std::string> splitNames(const std::string& names) {
     }
     return out;
 }
+
+namespace {
 
 std::string keyOf(const std::vector<std::string>& names) {
     for (const auto& n : names)
@@ -38,13 +38,13 @@ ArgParser::ArgParser(std::string usage, std::string description)
 }
 
 void ArgParser::flag(const std::string& names, const std::string& help) {
-    auto n = splitNames(names);
+    auto n = splitList(names);
     specs_.push_back({n, keyOf(n), {}, help, std::nullopt});
 }
 
 void ArgParser::option(const std::string& names, const std::string& valueName,
                        const std::string& help, std::optional<std::string> defaultValue) {
-    auto n = splitNames(names);
+    auto n = splitList(names);
     specs_.push_back({n, keyOf(n), valueName, help, std::move(defaultValue)});
 }
 

@@ -51,4 +51,7 @@ private:
     std::vector<std::string> positionals_;
 };
 
+// "a, b,,c" → {a, b, c}: comma-separated items, spaces trimmed, empty items dropped.
+std::vector<std::string> splitList(const std::string& text);
+
 } // namespace ios::cli

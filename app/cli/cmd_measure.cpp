@@ -29,15 +29,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
-
 Json summaryJson(const profiling::LatencySummary& s) {
     return {{"median_ms", s.medianMs},
             {"p10_ms", s.p10Ms},

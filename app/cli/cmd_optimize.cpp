@@ -3,9 +3,10 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "text_format.h"
 #include "cost_options.h"
+#include "io/file_util.h"
 #include "io/model_file.h"
+#include "io/schedule_file.h"
 #include "ir/block_dag.h"
 #include "model_options.h"
 #include "schedule/evaluate.h"
@@ -14,6 +15,7 @@
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
+#include "text_format.h"
 #include "util/error.h"
 
 #include <chrono>
@@ -30,7 +32,7 @@ using Json = nlohmann::ordered_json;
 int runOptimize(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched optimize MODEL [--strategy S] [-r N] [-s N] [--max-part-size N] "
-        "[--endings reference|all] [--stats] [--json] [-o OUT.ios.json]",
+        "[--endings reference|all] [--stats] [--json] [-o OUT.ios.json] [--save-schedule FILE]",
         "Find a schedule with the IOS dynamic program (or a baseline) and report its "
         "latency under the cost model; -o writes the optimised model with its stages.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
@@ -44,6 +46,9 @@ int runOptimize(const std::vector<std::string>& args) {
     parser.flag("--stats", "Report states, transitions and schedules, in total and per part");
     parser.flag("--json", "Print one JSON object instead of text");
     parser.option("-o, --output", "OUT", "Write the optimised model (.ios.json or native .json)");
+    parser.option("--save-schedule", "FILE",
+                  "Write the schedule alone as a schedule file (docs/formats.md; read back by "
+                  "validate)");
     addCostOptions(parser);
     addModelOptions(parser);
     if (!parser.parse(args))
@@ -97,6 +102,11 @@ int runOptimize(const std::vector<std::string>& args) {
     schedule::verify(dags, sched);
     if (auto out = parser.value("output"))
         io::saveModelFile(schedule::optimizedGraph(graph, dags, sched), *out);
+    if (auto out = parser.value("save-schedule"))
+        io::writeFileAtomically(*out,
+                                io::writeScheduleFile(graph, dags, sched,
+                                                      "ios-sched optimize --strategy " + strategy +
+                                                          " (" + cost->describe() + ")"));
 
     const bool showStats = parser.has("stats") && stats.has_value();
     if (parser.has("json")) {

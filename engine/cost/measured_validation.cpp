@@ -1,0 +1,143 @@
+#include "cost/measured_validation.h"
+
+#include "cost/simulated_gpu_cost_model.h"
+#include "io/file_util.h"
+#include "io/json_text.h"
+#include "io/schedule_file.h"
+#include "ir/block_dag.h"
+#include "schedule/evaluate.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace ios::cost {
+
+namespace {
+
+using io::Json;
+
+double medianOf(const Json& result, const char* key) {
+    if (!result.contains(key) || !result[key].is_object())
+        return -1;
+    const Json& s = result[key];
+    if (!s.contains("median_ms") || !s["median_ms"].is_number())
+        return -1;
+    return s["median_ms"].get<double>();
+}
+
+void readRun(const Json& run, const std::string& source, std::vector<MeasuredSchedule>& out) {
+    const auto bad = [&](const std::string& what) {
+        throw UserError("measurement results: " + what, source);
+    };
+    if (!run.is_object() || !run.contains("model") || !run["model"].is_string() ||
+        !run.contains("results") || !run["results"].is_array())
+        bad("a run must be an object with \"model\" and \"results\"");
+    const std::string model = run["model"].get<std::string>();
+    const std::string name =
+        run.contains("run") && run["run"].is_string() ? run["run"].get<std::string>() : model;
+    const int batch =
+        run.contains("batch") && run["batch"].is_number_integer() ? run["batch"].get<int>() : 1;
+    for (const Json& r : run["results"]) {
+        if (!r.is_object() || !r.contains("strategy") || !r["strategy"].is_string())
+            bad("run '" + name + "': every result needs a \"strategy\"");
+        MeasuredSchedule m;
+        m.run = name;
+        m.model = model;
+        m.strategy = r["strategy"].get<std::string>();
+        m.batch = batch;
+        m.stages =
+            r.contains("stages") && r["stages"].is_number_integer() ? r["stages"].get<int>() : 0;
+        const double graph = medianOf(r, "cuda_graph_latency");
+        const double eager = medianOf(r, "latency");
+        m.cudaGraph = graph > 0;
+        m.measuredMs = m.cudaGraph ? graph : eager;
+        if (!(m.measuredMs > 0))
+            bad("run '" + name + "', strategy '" + m.strategy + "': no latency median");
+        out.push_back(std::move(m));
+    }
+}
+
+} // namespace
+
+std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
+                                                   const std::string& source) {
+    const Json doc = io::parseJsonText(jsonText, source);
+    std::vector<MeasuredSchedule> out;
+    if (doc.is_object() && doc.contains("runs")) {
+        if (!doc["runs"].is_array())
+            throw UserError("measurement results: \"runs\" must be a list", source);
+        for (const Json& run : doc["runs"])
+            readRun(run, source, out);
+    } else {
+        readRun(doc, source, out);
+    }
+    return out;
+}
+
+std::vector<MeasuredSchedule> loadMeasuredResults(const std::filesystem::path& path) {
+    return parseMeasuredResults(io::readTextFile(path), path.string());
+}
+
+std::filesystem::path scheduleFileFor(const std::filesystem::path& dir, const MeasuredSchedule& m) {
+    return dir / (m.run + "-" + m.strategy + ".json");
+}
+
+std::vector<ValidationRow>
+validateSchedules(const std::vector<MeasuredSchedule>& measured,
+                  const std::filesystem::path& scheduleDir, const DeviceProfile& device,
+                  const std::function<ir::Graph(const std::string&)>& loadGraph) {
+    // Graphs and DAGs per model, loaded once (the cost model keeps a reference to its graph).
+    std::map<std::string, std::unique_ptr<ir::Graph>> graphs;
+    std::vector<ValidationRow> rows;
+    for (const MeasuredSchedule& m : measured) {
+        auto& graph = graphs[m.model];
+        if (!graph)
+            graph = std::make_unique<ir::Graph>(loadGraph(m.model));
+        const std::vector<ir::BlockDag> dags = ir::buildDags(*graph);
+        const std::filesystem::path file = scheduleFileFor(scheduleDir, m);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec))
+            throw UserError("no schedule file for run '" + m.run + "', strategy '" + m.strategy +
+                                "'",
+                            file.string());
+        const schedule::Schedule s = io::loadScheduleFile(file, *graph, dags);
+        size_t stages = 0;
+        for (const auto& b : s.blocks)
+            stages += b.stages.size();
+        if (m.stages > 0 && stages != static_cast<size_t>(m.stages))
+            throw UserError("the schedule has " + std::to_string(stages) +
+                                " stages, the measured one " + std::to_string(m.stages),
+                            file.string());
+        const SimulatedGpuCostModel model(*graph, device, m.batch);
+        ValidationRow row;
+        row.measured = m;
+        row.simulatedMs = schedule::totalLatencyMs(dags, s, model);
+        row.errorPct = 100 * (row.simulatedMs - m.measuredMs) / m.measuredMs;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<StrategyError> errorByStrategy(const std::vector<ValidationRow>& rows) {
+    std::vector<StrategyError> out;
+    for (const ValidationRow& r : rows) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const StrategyError& e) {
+            return e.strategy == r.measured.strategy;
+        });
+        if (it == out.end()) {
+            out.push_back({r.measured.strategy, 0, 0, 0});
+            it = out.end() - 1;
+        }
+        ++it->count;
+        it->mapePct += std::abs(r.errorPct);
+        it->maxAbsPct = std::max(it->maxAbsPct, std::abs(r.errorPct));
+    }
+    for (StrategyError& e : out)
+        e.mapePct /= e.count;
+    return out;
+}
+
+} // namespace ios::cost
