@@ -68,6 +68,32 @@ private slots:
         QCOMPARE(again.maxSharedMemPerSm, d->maxSharedMemPerSm);
         QCOMPARE(again.l2Bytes, d->l2Bytes);
         QCOMPARE(again.syncOverheadUs, d->syncOverheadUs);
+        QCOMPARE(again.sm.computeEfficiency, d->sm.computeEfficiency);
+    }
+
+    void computeEfficiencyIsOptional() {
+        // Absent: the kernel model's default, so profiles without it keep their numbers.
+        const DeviceProfile v100 =
+            parseDeviceProfile(writeDeviceProfile(*findBundledDevice("V100")), "v100.json");
+        QCOMPARE(v100.sm.computeEfficiency, kSmModel.computeEfficiency);
+        QCOMPARE(findBundledDevice("V100")->sm.computeEfficiency, 1.0);
+        QVERIFY(writeDeviceProfile(v100).find("compute_efficiency") == std::string::npos);
+        // Present: read, written back, range-checked.
+        std::string text = writeDeviceProfile(v100);
+        text.insert(text.rfind('}'), ",\n \"compute_efficiency\": 0.5\n");
+        const DeviceProfile slower = parseDeviceProfile(text, "slower.json");
+        QCOMPARE(slower.sm.computeEfficiency, 0.5);
+        QCOMPARE(parseDeviceProfile(writeDeviceProfile(slower), "again").sm.computeEfficiency, 0.5);
+        QCOMPARE(findBundledDevice("H100")->sm.computeEfficiency, 0.7);
+        const auto at = text.find("0.5\n");
+        text.replace(at, 3, "1.5");
+        try {
+            parseDeviceProfile(text, "slower.json");
+            QFAIL("compute_efficiency 1.5 was accepted");
+        } catch (const UserError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'compute_efficiency'")),
+                     e.what());
+        }
     }
 
     void defaultDeviceIsFirst() {

@@ -61,6 +61,11 @@ public:
         return v;
     }
 
+    // An optional number: `fallback` when the key is absent.
+    double optionalNumber(const char* key, double min, double max, double fallback) const {
+        return doc_.contains(key) ? number(key, min, max) : fallback;
+    }
+
     int integer(const char* key, int min, int max) const {
         const double v = number(key, min, max);
         if (v != std::floor(v))
@@ -122,6 +127,8 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
     p.launchOverheadUs = f.number("launch_overhead_us", 0, 1e4);
     p.launchLatencyUs = f.number("launch_latency_us", 0, 1e4);
     p.syncOverheadUs = f.number("sync_overhead_us", 0, 1e4);
+    p.sm.computeEfficiency =
+        f.optionalNumber("compute_efficiency", 0.01, 1, kSmModel.computeEfficiency);
     return p;
 }
 
@@ -144,6 +151,9 @@ std::string writeDeviceProfile(const DeviceProfile& p) {
     doc["launch_overhead_us"] = p.launchOverheadUs;
     doc["launch_latency_us"] = p.launchLatencyUs;
     doc["sync_overhead_us"] = p.syncOverheadUs;
+    // The optional kernel-model field, only where the profile differs from the default.
+    if (p.sm.computeEfficiency != kSmModel.computeEfficiency)
+        doc["compute_efficiency"] = p.sm.computeEfficiency;
     return io::dumpPythonStyle(doc) + "\n";
 }
 

@@ -11,6 +11,24 @@
 
 namespace ios::cost {
 
+// Calibration constants of the kernel model (kernel_model.h; docs/cost-model.md explains each
+// choice). The defaults are the V100 calibration against the IOS paper and apply to every
+// profile; a profile may override the field named in quotes (an optional JSON field).
+struct SmModel {
+    // Resident warps per SM at which the fp32 pipelines / the memory system saturate, as a
+    // fraction of the SM's maximum warps (latency hiding, IOS §6.3).
+    double computeSaturationOccupancy = 0.25;
+    double memorySaturationOccupancy = 0.5;
+    double bandwidthEfficiency = 0.8; // achievable fraction of the DRAM peak
+    double ctaLatencyUs = 1.5;        // fixed per-CTA time: prologue, first loads, epilogue
+    double kernelGapUs = 1.0;         // GPU-side gap between dependent kernels of one stream
+    // "compute_efficiency": scales every kernel's fraction of the fp32 peak (how well the
+    // library's fp32 kernels use this architecture's peak; 1 = as calibrated on the V100).
+    double computeEfficiency = 1.0;
+};
+
+inline constexpr SmModel kSmModel{};
+
 struct DeviceProfile {
     std::string name;         // short key: "V100"
     std::string fullName;     // "NVIDIA Tesla V100 SXM2 16 GB"
@@ -27,6 +45,7 @@ struct DeviceProfile {
     double launchOverheadUs = 0; // host time to issue one kernel (library call + launch)
     double launchLatencyUs = 0;  // issue → start of the kernel on an idle GPU
     double syncOverheadUs = 0;   // one device/stream synchronisation (host wake-up included)
+    SmModel sm;                  // kernel-model constants (defaults unless the profile sets them)
 
     int maxWarpsPerSm() const { return maxThreadsPerSm / 32; }
     // FP32 flop/s of one SM at full issue rate.

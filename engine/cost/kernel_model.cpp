@@ -280,8 +280,9 @@ Occupancy occupancy(const KernelDesc& kernel, const DeviceProfile& device) {
     return o;
 }
 
-std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const DeviceProfile& device,
-                             const SmModel& model) {
+std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,
+                             const DeviceProfile& device) {
+    const SmModel& model = device.sm;
     const double sms = device.smCount;
     const double maxWarps = device.maxWarpsPerSm();
     const double satC = std::max(1.0, model.computeSaturationOccupancy * maxWarps);
@@ -320,9 +321,11 @@ std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const De
         const double w = k.warpsPerCta();
         const double flops = k.flops / n;
         const double bytes = (k.dramBytes + k.reuseBytes * l2Miss) / n;
-        const double compute =
-            flops > 0 ? flops / (std::min(w, satC) / satC * smFlops * k.efficiency) / computeShare
-                      : 0.0;
+        const double compute = flops > 0 ? flops /
+                                               (std::min(w, satC) / satC * smFlops * k.efficiency *
+                                                model.computeEfficiency) /
+                                               computeShare
+                                         : 0.0;
         const double memory = bytes > 0 ? bytes / (std::min(w, satM) / satM * smBandwidth) : 0.0;
         times.push_back({compute, memory, bytes});
         const double busy = std::max(compute, memory);
@@ -337,12 +340,12 @@ std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const De
     return rates;
 }
 
-double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device, const SmModel& model) {
+double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device) {
     const Occupancy o = occupancy(kernel, device);
-    const double tail = 1.0 / ctaRates({{&kernel, o.tailCtas}}, device, model).front();
+    const double tail = 1.0 / ctaRates({{&kernel, o.tailCtas}}, device).front();
     if (o.waves == 1)
         return tail;
-    const double full = 1.0 / ctaRates({{&kernel, o.residentCtas}}, device, model).front();
+    const double full = 1.0 / ctaRates({{&kernel, o.residentCtas}}, device).front();
     return static_cast<double>(o.waves - 1) * full + tail;
 }
 

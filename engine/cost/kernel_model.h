@@ -40,19 +40,6 @@ struct Occupancy {
 
 Occupancy occupancy(const KernelDesc& kernel, const DeviceProfile& device);
 
-// Calibration constants of the model (docs/cost-model.md explains each choice).
-struct SmModel {
-    // Resident warps per SM at which the fp32 pipelines / the memory system saturate, as a
-    // fraction of the SM's maximum warps (latency hiding, IOS §6.3).
-    double computeSaturationOccupancy = 0.25;
-    double memorySaturationOccupancy = 0.5;
-    double bandwidthEfficiency = 0.8; // achievable fraction of the DRAM peak
-    double ctaLatencyUs = 1.5;        // fixed per-CTA time: prologue, first loads, epilogue
-    double kernelGapUs = 1.0;         // GPU-side gap between dependent kernels of one stream
-};
-
-inline constexpr SmModel kSmModel{};
-
 // A set of CTAs of one kernel that became resident together (they progress together).
 struct ResidentCtas {
     const KernelDesc* kernel = nullptr;
@@ -61,13 +48,13 @@ struct ResidentCtas {
 
 // Progress rate (fraction of one CTA's work per µs) of a CTA of each entry, when exactly the
 // given CTAs share the device: SM issue slots and DRAM bandwidth are shared, the L2 holds
-// the combined working set or misses in proportion. Deterministic, no state.
-std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident, const DeviceProfile& device,
-                             const SmModel& model = kSmModel);
+// the combined working set or misses in proportion. The constants are the device's
+// (DeviceProfile::sm). Deterministic, no state.
+std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,
+                             const DeviceProfile& device);
 
 // Time in µs the kernel runs on an otherwise idle GPU (waves of ctaRates), launch excluded.
-double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device,
-                    const SmModel& model = kSmModel);
+double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device);
 
 // The kernels of one schedule operator, in launch order (a sequential node: its nodes'
 // kernels in order). Input assembly follows the IOS runtime: a term of several values is one

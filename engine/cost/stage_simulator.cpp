@@ -35,9 +35,8 @@ struct Cohort {
 
 class Simulation {
 public:
-    Simulation(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
-               const SmModel& model)
-        : device_(device), model_(model) {
+    Simulation(const std::vector<GroupKernels>& groups, const DeviceProfile& device)
+        : device_(device), model_(device.sm) {
         run_.synchronized = groups.size() > 1;
         // The host issues group after group, one kernel every launchOverheadUs.
         const double latency = run_.synchronized ? device.launchLatencyUs : 0.0;
@@ -154,7 +153,7 @@ private:
         resident.reserve(cohorts_.size());
         for (const Cohort& c : cohorts_)
             resident.push_back({kernels_[static_cast<size_t>(c.kernel)].desc, c.count});
-        return ctaRates(resident, device_, model_);
+        return ctaRates(resident, device_);
     }
 
     void sample(double t, const std::vector<double>& rates) {
@@ -233,9 +232,8 @@ private:
 
 } // namespace
 
-StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
-                       const SmModel& model) {
-    return Simulation(groups, device, model).run();
+StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device) {
+    return Simulation(groups, device).run();
 }
 
 } // namespace ios::cost

@@ -58,7 +58,6 @@ struct StageRun {
 };
 
 // Simulates `groups` run as one stage. Deterministic; an empty stage takes no time.
-StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
-                       const SmModel& model = kSmModel);
+StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device);
 
 } // namespace ios::cost
