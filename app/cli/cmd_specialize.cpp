@@ -5,7 +5,9 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
-#include "schedule/evaluate.h"
+#include "model_options.h"
+#include "schedulers/specialize.h"
+#include "search_progress.h"
 #include "strategies.h"
 #include "util/error.h"
 
@@ -48,17 +50,19 @@ Matrix specialise(const ArgParser& parser, const ir::Graph& graph,
                   const std::vector<ir::BlockDag>& dags, const std::vector<Setting>& settings,
                   const std::string& strategy, int r, int s) {
     std::vector<std::unique_ptr<cost::CostModel>> models;
-    for (const Setting& st : settings)
-        models.push_back(makeCostModel(parser, graph, st.device, st.batch));
+    std::vector<const cost::CostModel*> costs;
     Matrix m;
-    for (size_t i = 0; i < settings.size(); ++i) {
-        m.labels.push_back(settings[i].label);
-        const StrategyRun run = runStrategy(graph, dags, strategy, r, s, *models[i]);
-        std::vector<double> row;
-        for (const auto& model : models)
-            row.push_back(schedule::totalLatencyMs(dags, run.schedule, *model));
-        m.latencyMs.push_back(std::move(row));
+    for (const Setting& st : settings) {
+        models.push_back(makeCostModel(parser, graph, st.device, st.batch));
+        costs.push_back(models.back().get());
+        m.labels.push_back(st.label);
     }
+    schedulers::SearchControl control;
+    const SearchProgress progress(control, graph.name + " specialize " + strategy);
+    const auto scheduler = [&](const cost::CostModel& cost, schedulers::SearchControl* c) {
+        return runStrategy(graph, dags, strategy, r, s, cost, c).schedule;
+    };
+    m.latencyMs = schedulers::specialize(dags, costs, scheduler, &control).latencyMs;
     return m;
 }
 
@@ -112,7 +116,8 @@ int runSpecialize(const std::vector<std::string>& args) {
     checkStrategyName(strategy);
     const int r = parser.getInt("max-group-size", 1, 128);
     const int s = parser.getInt("max-num-groups", 1, 128);
-    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    const int deviceBatch = batchOption(parser); // checked even when --devices is not given
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
 
     const cost::DeviceProfile device = deviceOption(parser);
@@ -131,7 +136,7 @@ int runSpecialize(const std::vector<std::string>& args) {
         std::vector<Setting> deviceSettings;
         for (const std::string& d : splitList(*list, "--devices")) {
             cost::DeviceProfile p = cost::loadDevice(d);
-            deviceSettings.push_back({p.name, p, batchOption(parser)});
+            deviceSettings.push_back({p.name, p, deviceBatch});
         }
         devices = specialise(parser, graph, dags, deviceSettings, strategy, r, s);
     }
@@ -144,7 +149,7 @@ int runSpecialize(const std::vector<std::string>& args) {
         j["batch_matrix"]["device"] = device.name;
         if (devices) {
             j["device_matrix"] = matrixJson(*devices, "devices");
-            j["device_matrix"]["batch"] = batchOption(parser);
+            j["device_matrix"]["batch"] = deviceBatch;
         }
         std::cout << j.dump(2) << "\n";
         return kExitOk;
@@ -152,7 +157,7 @@ int runSpecialize(const std::vector<std::string>& args) {
     printMatrix(batches, graph.name + ": " + strategy + " on " + device.name + ", latency ms");
     if (devices)
         printMatrix(*devices, graph.name + ": " + strategy + " at batch " +
-                                  std::to_string(batchOption(parser)) + ", latency ms");
+                                  std::to_string(deviceBatch) + ", latency ms");
     return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace ios::cli {
 
@@ -20,7 +21,8 @@ void checkStrategyName(const std::string& name) {
 }
 
 StrategyRun runStrategy(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                        const std::string& name, int r, int s, const cost::CostModel& cost) {
+                        const std::string& name, int r, int s, const cost::CostModel& cost,
+                        schedulers::SearchControl* control) {
     checkStrategyName(name);
     StrategyRun run;
     if (name == "sequential" || name == "greedy") {
@@ -36,9 +38,13 @@ StrategyRun runStrategy(const ir::Graph& graph, const std::vector<ir::BlockDag>&
     options.strategy = *schedulers::strategyFromString(name);
     options.r = r;
     options.s = s;
-    schedulers::SearchControl control;
-    SearchProgress progress(control, graph.name + " " + name);
-    schedulers::Result result = schedulers::optimize(graph, options, cost, &control);
+    schedulers::SearchControl own;
+    std::optional<SearchProgress> progress;
+    if (control == nullptr) {
+        control = &own;
+        progress.emplace(own, graph.name + " " + name);
+    }
+    schedulers::Result result = schedulers::optimize(graph, options, cost, control);
     run.schedule = std::move(result.schedule);
     run.searchSeconds = result.stats.seconds;
     run.latencyMs = schedule::totalLatencyMs(dags, run.schedule, cost);

@@ -6,6 +6,7 @@
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "schedule/schedule.h"
+#include "schedulers/ios_dp.h"
 
 #include <string>
 #include <string_view>
@@ -26,8 +27,10 @@ struct StrategyRun {
 void checkStrategyName(const std::string& name);
 
 // Schedules `graph` with the named strategy (r, s apply to parallel and both) under `cost`;
-// latencyMs is the schedule's latency under the same model.
+// latencyMs is the schedule's latency under the same model. The search reports to `control`
+// when given (progress and cancel are then the caller's), else to a SearchProgress on stderr.
 StrategyRun runStrategy(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                        const std::string& name, int r, int s, const cost::CostModel& cost);
+                        const std::string& name, int r, int s, const cost::CostModel& cost,
+                        schedulers::SearchControl* control = nullptr);
 
 } // namespace ios::cli

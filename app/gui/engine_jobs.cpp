@@ -3,6 +3,7 @@
 #include "cost/device_profile.h"
 #include "schedule/evaluate.h"
 #include "schedulers/baselines.h"
+#include "schedulers/specialize.h"
 #include "util/error.h"
 
 #include <QObject>
@@ -12,12 +13,34 @@ namespace ios::gui {
 
 namespace {
 
-// Maps one search's progress into [begin, end) of the job's progress bar.
+// Maps the searches' progress into [begin, end) of the job's progress bar.
 struct ProgressSlice {
     JobControl& control;
     double begin;
     double end;
+
+    // The callback holds the slice by value: it outlives this object in control.search.
+    void install() const {
+        control.search.progress = [slice = *this](uint64_t done, uint64_t total) {
+            const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+            slice.control.progress = slice.begin + (slice.end - slice.begin) * f;
+        };
+    }
 };
+
+schedulers::Options dpOptions(const views::LoadedModel& model, const JobSettings& settings,
+                              StrategyChoice strategy, int r, int s, bool record) {
+    schedulers::Options options;
+    options.strategy = strategy == StrategyChoice::Merge      ? schedulers::Strategy::Merge
+                       : strategy == StrategyChoice::Parallel ? schedulers::Strategy::Parallel
+                                                              : schedulers::Strategy::Both;
+    options.r = r;
+    options.s = s;
+    options.maxPartSize = model.maxPartSize();
+    options.endings = settings.endings;
+    options.recordStateSpace = record;
+    return options;
+}
 
 RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settings,
                       StrategyChoice strategy, int r, int s, bool record,
@@ -34,21 +57,10 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
                                                               : schedulers::greedy(model.dags());
         run.latencyMs = schedule::totalLatencyMs(model.dags(), run.schedule, cost);
     } else {
-        schedulers::Options options;
-        options.strategy = strategy == StrategyChoice::Merge      ? schedulers::Strategy::Merge
-                           : strategy == StrategyChoice::Parallel ? schedulers::Strategy::Parallel
-                                                                  : schedulers::Strategy::Both;
-        options.r = r;
-        options.s = s;
-        options.maxPartSize = model.maxPartSize();
-        options.endings = settings.endings;
-        options.recordStateSpace = record;
-        slice.control.search.progress = [&slice](uint64_t done, uint64_t total) {
-            const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-            slice.control.progress = slice.begin + (slice.end - slice.begin) * f;
-        };
+        slice.install();
         schedulers::Result result =
-            schedulers::optimize(model.graph(), options, cost, &slice.control.search);
+            schedulers::optimize(model.graph(), dpOptions(model, settings, strategy, r, s, record),
+                                 cost, &slice.control.search);
         run.schedule = std::move(result.schedule);
         run.latencyMs = result.latencyMs;
         run.stats = std::move(result.stats);
@@ -71,25 +83,25 @@ struct Setting {
 // One schedule optimised per setting, each priced under every setting (IOS paper §7.2).
 SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettings& settings,
                                 StrategyChoice strategy, const std::vector<Setting>& grid,
-                                const QString& title, JobControl& control, double begin,
-                                double end) {
-    std::vector<std::unique_ptr<cost::SimulatedGpuCostModel>> costs;
-    for (const Setting& st : grid)
-        costs.push_back(EngineJobs::makeCostModel(model, st.device, st.batch));
+                                const QString& title, const ProgressSlice& slice) {
+    std::vector<std::unique_ptr<cost::SimulatedGpuCostModel>> owned;
+    std::vector<const cost::CostModel*> costs;
     SpecializeMatrix m;
     m.title = title;
-    const double step = (end - begin) / static_cast<double>(grid.size());
-    for (size_t i = 0; i < grid.size(); ++i) {
-        m.labels.push_back(grid[i].label);
-        const RunResult run =
-            runStrategy(model, settings, strategy, settings.r, settings.s, false, *costs[i],
-                        {control, begin + step * static_cast<double>(i),
-                         begin + step * static_cast<double>(i + 1)});
-        std::vector<double> row;
-        for (const auto& cost : costs)
-            row.push_back(schedule::totalLatencyMs(model.dags(), run.schedule, *cost));
-        m.latencyMs.push_back(std::move(row));
+    for (const Setting& st : grid) {
+        owned.push_back(EngineJobs::makeCostModel(model, st.device, st.batch));
+        costs.push_back(owned.back().get());
+        m.labels.push_back(st.label);
     }
+    slice.install();
+    m.latencyMs =
+        schedulers::specialize(
+            model.dags(), costs,
+            schedulers::dpScheduler(
+                model.graph(), dpOptions(model, settings, strategy, settings.r, settings.s, false)),
+            &slice.control.search)
+            .latencyMs;
+    slice.control.progress = slice.end;
     return m;
 }
 
@@ -107,7 +119,7 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     auto guarded = [&](const std::vector<Setting>& grid, const QString& title, double begin,
                        double end) {
         try {
-            return specializeOver(model, settings, strategy, grid, title, control, begin, end);
+            return specializeOver(model, settings, strategy, grid, title, {control, begin, end});
         } catch (const Cancelled&) {
             throw;
         } catch (const std::exception& e) {
