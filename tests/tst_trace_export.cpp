@@ -1,11 +1,10 @@
 // Chrome trace event JSON (the schema Perfetto and chrome://tracing read: required fields per
 // phase, non-overlapping and time-ordered complete events per track) and CSV; golden file
 // for the Figure 2 demo graph.
+#include "baseline_timeline.h"
 #include "bundled_models.h"
-#include "cost/simulated_gpu_cost_model.h"
 #include "io/trace_export.h"
 #include "schedule/timeline.h"
-#include "schedulers/baselines.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -19,13 +18,7 @@ using namespace ios;
 
 namespace {
 
-schedule::Timeline figure2Timeline(bool greedy) {
-    static const ir::Graph graph = samples::loadBundledModel("demo_figure2");
-    const auto dags = ir::buildDags(graph);
-    const cost::SimulatedGpuCostModel model(graph, *cost::findBundledDevice("V100"), 1);
-    return schedule::buildTimeline(
-        dags, greedy ? schedulers::greedy(dags) : schedulers::sequential(dags), model);
-}
+using testing::figure2Timeline;
 
 QJsonArray parseEvents(const std::string& json) {
     QJsonParseError error;
@@ -52,10 +45,7 @@ private slots:
         QFETCH(QString, model);
         QFETCH(bool, greedy);
         const ir::Graph graph = samples::loadBundledModel(model.toStdString());
-        const auto dags = ir::buildDags(graph);
-        const cost::SimulatedGpuCostModel cost(graph, *cost::findBundledDevice("V100"), 1);
-        const auto tl = schedule::buildTimeline(
-            dags, greedy ? schedulers::greedy(dags) : schedulers::sequential(dags), cost);
+        const schedule::Timeline tl = testing::baselineTimeline(graph, greedy);
         const QJsonArray events = parseEvents(io::chromeTraceJson(tl, {graph.name, "x"}));
         QVERIFY(!events.isEmpty());
 

@@ -1,12 +1,10 @@
 // Chrome trace import: round trip through the exporter (same kernels, streams, stages and
 // utilisation at the exporter's 1 ns / 0.1 % resolution), the committed measured H100 traces,
 // and malformed traces rejected with a UserError naming the file.
-#include "bundled_models.h"
-#include "cost/simulated_gpu_cost_model.h"
+#include "baseline_timeline.h"
 #include "io/trace_export.h"
 #include "io/trace_import.h"
 #include "schedule/timeline.h"
-#include "schedulers/baselines.h"
 #include "util/error.h"
 
 #include <QDir>
@@ -18,13 +16,7 @@ using namespace ios;
 
 namespace {
 
-schedule::Timeline figure2Timeline(bool greedy) {
-    static const ir::Graph graph = samples::loadBundledModel("demo_figure2");
-    const auto dags = ir::buildDags(graph);
-    const cost::SimulatedGpuCostModel model(graph, *cost::findBundledDevice("V100"), 1);
-    return schedule::buildTimeline(
-        dags, greedy ? schedulers::greedy(dags) : schedulers::sequential(dags), model);
-}
+using testing::figure2Timeline;
 
 using KernelKey = std::tuple<int, int, int, std::string, std::string, int64_t>;
 std::vector<KernelKey> kernelKeys(const schedule::Timeline& tl) {
