@@ -178,6 +178,8 @@ private slots:
     void articulationBlocks();
     void shapeSubgraphFlattenHead();
     void channelShuffleAndSplit();
+    void constantInEveryDataType_data();
+    void constantInEveryDataType();
     void squeezeExcitationBroadcast();
     void dynamicInputNeedsShape();
     void cycleIsRejected();
@@ -417,6 +419,54 @@ void TestOnnxImport::channelShuffleAndSplit() {
     QVERIFY(shuffle != nullptr);
     QVERIFY(shuffle->kind == ir::NodeKind::Identity); // the permutation as one copy
     QCOMPARE(shuffle->outputShape, (ir::TensorShape{8, 4, 4}));
+}
+
+void TestOnnxImport::constantInEveryDataType_data() {
+    QTest::addColumn<int>("dataType");
+    QTest::addColumn<bool>("raw");
+    for (int type : {1, 6, 7, 11}) // float, int32, int64, double
+        for (bool raw : {false, true})
+            QTest::addRow("type %d %s", type, raw ? "raw" : "typed") << type << raw;
+}
+
+// Split sizes {2, 6} stored in each integral-valued data type, as typed values or raw bytes.
+void TestOnnxImport::constantInEveryDataType() {
+    QFETCH(int, dataType);
+    QFETCH(bool, raw);
+    Builder b({1, 8, 4, 4});
+    auto* t = b.g->add_initializer();
+    t->set_name("split");
+    t->set_data_type(dataType);
+    t->add_dims(2);
+    std::string bytes;
+    auto append = [&bytes](auto v) {
+        bytes.append(reinterpret_cast<const char*>(&v), sizeof v); // little-endian host
+    };
+    for (int64_t v : {2, 6}) {
+        switch (dataType) {
+        case 1:
+            raw ? append(static_cast<float>(v)) : t->add_float_data(static_cast<float>(v));
+            break;
+        case 6:
+            raw ? append(static_cast<int32_t>(v)) : t->add_int32_data(static_cast<int32_t>(v));
+            break;
+        case 7:
+            raw ? append(v) : t->add_int64_data(v);
+            break;
+        default:
+            raw ? append(static_cast<double>(v)) : t->add_double_data(static_cast<double>(v));
+        }
+    }
+    if (raw)
+        t->set_raw_data(bytes);
+    Builder::attr(b.node("Split", "split", {"x", "split"}, {"l", "r"}), "axis", int64_t{1});
+    b.conv("cr", "r", "r2", 6, 6, 3, 1);
+    Builder::attr(b.node("Concat", "cat", {"l", "r2"}, {"y"}), "axis", int64_t{1});
+    b.output("y");
+    const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx");
+    const ir::Node* cr = findOp(g, "cr");
+    QVERIFY(cr != nullptr);
+    QCOMPARE(cr->inputs, (std::vector<ir::Term>{{ir::ValueRef{"x", 2, 8}}}));
 }
 
 void TestOnnxImport::squeezeExcitationBroadcast() {

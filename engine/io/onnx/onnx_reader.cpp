@@ -64,6 +64,17 @@ template <typename T> std::optional<T> readRaw(const std::string& raw, size_t i)
     return v;
 }
 
+// Element k of a tensor of T: from raw_data when the tensor has it, else from its typed field
+// (`count` values, `at(j)`); nullopt when missing.
+template <typename T, typename Field>
+std::optional<T> element(const pb::TensorProto& t, size_t k, int count, Field at) {
+    if (t.has_raw_data())
+        return readRaw<T>(t.raw_data(), k);
+    if (k < static_cast<size_t>(count))
+        return static_cast<T>(at(static_cast<int>(k)));
+    return std::nullopt;
+}
+
 // An integral double that fits int64 (shape constants stored as floats), else nullopt.
 std::optional<int64_t> integral(double v) {
     if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 9.0e18)
@@ -85,40 +96,27 @@ Tensor readTensor(const pb::TensorProto& t, const std::string& where) {
     if (n > kMaxFoldedElements || t.data_location() == pb::TensorProto::EXTERNAL)
         return out; // weights: only their dims matter
     std::vector<int64_t> values;
-    const std::string& raw = t.raw_data();
     for (int64_t i = 0; i < n; ++i) {
         const auto k = static_cast<size_t>(i);
         std::optional<int64_t> v;
         switch (out.dataType) {
         case kInt64:
-            v = t.has_raw_data() ? readRaw<int64_t>(raw, k)
-                : k < static_cast<size_t>(t.int64_data_size())
-                    ? std::optional<int64_t>(t.int64_data(static_cast<int>(k)))
-                    : std::nullopt;
+            v = element<int64_t>(t, k, t.int64_data_size(), [&](int j) { return t.int64_data(j); });
             break;
         case kInt32:
-            if (t.has_raw_data()) {
-                if (auto r = readRaw<int32_t>(raw, k))
-                    v = *r;
-            } else if (k < static_cast<size_t>(t.int32_data_size())) {
-                v = t.int32_data(static_cast<int>(k));
-            }
+            if (auto e = element<int32_t>(t, k, t.int32_data_size(),
+                                          [&](int j) { return t.int32_data(j); }))
+                v = *e;
             break;
         case kFloat:
-            if (t.has_raw_data()) {
-                if (auto r = readRaw<float>(raw, k))
-                    v = integral(*r);
-            } else if (k < static_cast<size_t>(t.float_data_size())) {
-                v = integral(t.float_data(static_cast<int>(k)));
-            }
+            if (auto e = element<float>(t, k, t.float_data_size(),
+                                        [&](int j) { return t.float_data(j); }))
+                v = integral(*e);
             break;
         case kDouble:
-            if (t.has_raw_data()) {
-                if (auto r = readRaw<double>(raw, k))
-                    v = integral(*r);
-            } else if (k < static_cast<size_t>(t.double_data_size())) {
-                v = integral(t.double_data(static_cast<int>(k)));
-            }
+            if (auto e = element<double>(t, k, t.double_data_size(),
+                                         [&](int j) { return t.double_data(j); }))
+                v = integral(*e);
             break;
         default:
             return out;
