@@ -197,6 +197,8 @@ private slots:
         elem.inputs = {{{"6", 0, 192}, {"1", 0, 192}}};
         g.blocks[0].innerNodes.push_back(act);
         g.blocks[0].innerNodes.push_back(elem);
+        g.blocks[0].stages.push_back({{"6"}}); // the stages stay a schedule of the block
+        g.blocks[0].stages.push_back({{"7"}});
         const std::string written = io::writeIosJson(g);
         QVERIFY(written.find("\"act_type\": \"sigmoid\",\n     \"output_shape\"") !=
                 std::string::npos);

@@ -7,6 +7,7 @@
 #include "util/error.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <functional>
 
 using namespace ios;
@@ -82,6 +83,7 @@ class TestIrValidation : public QObject {
 
 private slots:
     void validGraphPasses();
+    void unsortedNodesAreReordered();
     void errors_data();
     void errors();
     void partsBySize_data();
@@ -98,6 +100,27 @@ void TestIrValidation::validGraphPasses() {
     QCOMPARE(op(g, "s_c").outputShape, (ir::TensorShape{24, 8, 8}));
     QCOMPARE(op(g, "e").outputShape, (ir::TensorShape{24, 1, 1}));
     QCOMPARE(g.blocks[1].enterNode.outputShape, (ir::TensorShape{24, 8, 8}));
+}
+
+// A file need not list a block's nodes in dependency order: validation puts them in one (the
+// lowest file position first), so that file order is an execution order downstream.
+void TestIrValidation::unsortedNodesAreReordered() {
+    ir::Graph g = validGraph();
+    std::swap(g.blocks[0].innerNodes[0], g.blocks[0].innerNodes[1]); // b (reads a) before a
+    ir::validateAndInferShapes(g);
+    QCOMPARE(g.blocks[0].innerNodes[0].name, std::string("a"));
+    QCOMPARE(g.blocks[0].innerNodes[1].name, std::string("b"));
+    QCOMPARE(op(g, "b").outputShape, (ir::TensorShape{8, 8, 8}));
+
+    // A long chain listed backwards: linear, not one pass per node (20 000 passes hung).
+    ir::Graph chain;
+    chain.name = "chain";
+    chain.input = placeholder("in", {4, 4, 4});
+    chain.blocks.push_back(chainBlock(20000));
+    std::reverse(chain.blocks[0].innerNodes.begin(), chain.blocks[0].innerNodes.end());
+    ir::validateAndInferShapes(chain);
+    for (int i = 0; i < 19999; ++i)
+        QCOMPARE(chain.blocks[0].innerNodes[static_cast<size_t>(i)].name, "n" + std::to_string(i));
 }
 
 void TestIrValidation::errors_data() {
@@ -121,6 +144,12 @@ void TestIrValidation::errors_data() {
     row(
         "cycle", [](ir::Graph& g) { op(g, "a").inputs = concat({val("b", 0, 8)}); }, "a",
         "dependency cycle");
+    row(
+        "exit node read inside its block",
+        [](ir::Graph& g) {
+            g.blocks[0].innerNodes.push_back(node(NodeKind::Relu, "x", concat({val("c", 0, 24)})));
+        },
+        "x", "reads 'c', the exit node of block 0");
     row(
         "self loop", [](ir::Graph& g) { op(g, "d").inputs = concat({val("d", 0, 24)}); }, "d",
         "dependency cycle");
@@ -389,12 +418,12 @@ void TestIrValidation::partsBySize() {
 
 void TestIrValidation::explicitParts() {
     ir::Block b = chainBlock(5); // n0 n1 n2 n3 exit
-    b.parts = {{"n2", "n0"}, {"exit", "n1", "n3"}};
+    b.parts = {{"n1", "n0"}, {"exit", "n3", "n2"}};
     const ir::BlockDag dag = ir::buildBlockDag(b, 1); // explicit parts win over the size
     QCOMPARE(dag.parts.size(), size_t{2});
-    QCOMPARE(dag.parts[0], (std::vector<int>{0, 2})); // sorted into file order
-    QCOMPARE(dag.parts[1], (std::vector<int>{1, 3, 4}));
-    QCOMPARE(dag.partOf, (std::vector<int>{0, 1, 0, 1, 1}));
+    QCOMPARE(dag.parts[0], (std::vector<int>{0, 1})); // sorted into file order
+    QCOMPARE(dag.parts[1], (std::vector<int>{2, 3, 4}));
+    QCOMPARE(dag.partOf, (std::vector<int>{0, 0, 1, 1, 1}));
 }
 
 void TestIrValidation::explicitPartErrors_data() {
@@ -411,6 +440,9 @@ void TestIrValidation::explicitPartErrors_data() {
     QTest::newRow("unknown operator")
         << QStringList{"n0", "n1", "n2", "zz"} << QStringList{"exit"} << "zz"
         << "part lists an operator that is not in the block";
+    QTest::newRow("a part reads a later part") // the DP runs parts in order
+        << QStringList{"n1", "n2", "exit"} << QStringList{"n0"} << "n1"
+        << "reads 'n0' of the later part 1";
     QTest::newRow("the enter node is no operator")
         << QStringList{"in", "n0", "n1", "n2"} << QStringList{"exit"} << "in"
         << "not in the block";

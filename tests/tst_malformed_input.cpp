@@ -171,6 +171,24 @@ private slots:
         row("duplicate name", mutated(kConvB + "/name", "1"), "duplicate node name", "1");
         row("stage names unknown operator", mutated("/blocks/0/stages/0/0/0", "zz"),
             "stage 0 names 'zz', which is not an operator of the block");
+        // Stages must be a schedule of the block (convert passes them on).
+        row("stage repeats an operator", mutated("/blocks/0/stages", parsed(R"([[["1"], ["1"]]])")),
+            "block 0: the stages are not a schedule of the block: stage 1 schedules the "
+            "operator a second time",
+            "1");
+        row("stages miss an operator",
+            mutated("/blocks/0/stages", parsed(R"([[["1"]], [["2"]], [["3"]], [["4"]]])")),
+            "the schedule misses the operator", "5");
+        row("stage runs an operator before its input",
+            mutated("/blocks/0/stages", parsed(R"([[["2"]], [["1"]], [["3"], ["4"]], [["5"]]])")),
+            "stage 1 runs the operator before its input '1'", "2");
+        row("empty stage group", mutated("/blocks/0/stages", parsed("[[[]]]")),
+            "stage 1, group 1 is empty");
+        row("exit node read inside its block",
+            mutated("/blocks/0/inner_nodes/4",
+                    parsed(R"({"type": "relu", "name": "9", "hint_name": "9",
+                               "inputs": [[["5", 0, 960]]], "output_shape": [960, 15, 15]})")),
+            "reads '5', the exit node of block 0", "9");
     }
 
     void rejected() {

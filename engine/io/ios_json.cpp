@@ -2,6 +2,7 @@
 
 #include "io/json_text.h"
 #include "io/node_json.h"
+#include "ir/block_dag.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -127,6 +128,7 @@ void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& 
         auto parts = partsBySplit(block, stringList(doc, "split_node_names"));
         checkRestatedParts(doc, parts);
         block.parts = std::move(parts);
+        ir::buildBlockDag(block); // the parts must follow the dependencies
     } catch (const UserError& e) {
         throw e.inFile(source);
     }

@@ -2,6 +2,8 @@
 
 #include "ir/block_dag.h"
 #include "ir/validate.h"
+#include "schedule/ios_stages.h"
+#include "schedule/verify.h"
 #include "util/error.h"
 
 #include <array>
@@ -285,6 +287,30 @@ void checkStageNames(const ir::Block& b, size_t index) {
                                     "', which is not an operator of the block");
 }
 
+// The stages a block carries must be a valid schedule of it (every operator once, in
+// dependency order), so that whatever reads them back (schedule files, convert) meets no
+// impossible schedule. A block without stages is unscheduled, which is fine.
+void checkStages(const ir::Graph& g) {
+    bool any = false;
+    for (const ir::Block& b : g.blocks)
+        any = any || !b.stages.empty();
+    if (!any)
+        return;
+    const std::vector<ir::BlockDag> dags = ir::buildDags(g);
+    const schedule::Schedule s = schedule::scheduleFromStages(g, dags);
+    for (size_t i = 0; i < g.blocks.size(); ++i) {
+        if (g.blocks[i].stages.empty())
+            continue;
+        try {
+            schedule::verify(dags[i], s.blocks[i]);
+        } catch (const UserError& e) {
+            throw UserError("block " + std::to_string(i) +
+                                ": the stages are not a schedule of the block: " + e.message(),
+                            {}, e.node());
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Writing
 
@@ -398,6 +424,7 @@ ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& s
             if (!g.blocks[i].parts.empty())
                 ir::buildBlockDag(g.blocks[i]); // checks the parts cover every operator once
         }
+        checkStages(g);
         return g;
     } catch (const UserError& e) {
         throw e.inFile(source);

@@ -58,6 +58,15 @@ BlockDag buildBlockDag(const Block& block, int maxPartSize) {
     for (int i = 0; i < n; ++i)
         if (dag.partOf[i] == -1)
             throw UserError("operator is in no part", {}, dag.ops[i]->name);
+    // The DP schedules the parts one after another: no part may feed an earlier one.
+    for (int i = 0; i < n; ++i)
+        for (int p : dag.preds[i])
+            if (dag.partOf[p] > dag.partOf[i])
+                throw UserError("part " + std::to_string(dag.partOf[i]) + " reads '" +
+                                    dag.ops[p]->name + "' of the later part " +
+                                    std::to_string(dag.partOf[p]) +
+                                    " (parts must follow the dependencies)",
+                                {}, dag.ops[i]->name);
     return dag;
 }
 

@@ -2,6 +2,9 @@
 
 #include "util/error.h"
 
+#include <algorithm>
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -58,8 +61,12 @@ void collectNames(const Node& node, std::unordered_set<std::string>& seen) {
         collectNames(inner, seen);
 }
 
-// Kahn's algorithm over the block's operators; a leftover node lies on (or behind) a cycle.
-void checkAcyclic(const Block& block, const std::unordered_map<std::string, size_t>& opIndex) {
+// Kahn's algorithm over the block's operators, lowest file position first: returns the
+// operator indices in a dependency order that is the file order whenever the file is
+// topologically sorted (so errors name the same node either way). A leftover node lies on (or
+// behind) a cycle.
+std::vector<size_t> dependencyOrder(const Block& block,
+                                    const std::unordered_map<std::string, size_t>& opIndex) {
     const auto ops = block.operators();
     std::vector<std::vector<size_t>> succ(ops.size());
     std::vector<size_t> indeg(ops.size(), 0);
@@ -70,24 +77,25 @@ void checkAcyclic(const Block& block, const std::unordered_map<std::string, size
                     succ[it->second].push_back(i);
                     ++indeg[i];
                 }
-    std::vector<size_t> ready;
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
     for (size_t i = 0; i < ops.size(); ++i)
         if (indeg[i] == 0)
-            ready.push_back(i);
-    size_t done = 0;
+            ready.push(i);
+    std::vector<size_t> order;
+    order.reserve(ops.size());
     while (!ready.empty()) {
-        const size_t u = ready.back();
-        ready.pop_back();
-        ++done;
+        const size_t u = ready.top();
+        ready.pop();
+        order.push_back(u);
         for (size_t v : succ[u])
             if (--indeg[v] == 0)
-                ready.push_back(v);
+                ready.push(v);
     }
-    if (done == ops.size())
-        return;
-    for (size_t i = 0; i < ops.size(); ++i)
-        if (indeg[i] != 0)
-            throw UserError("is part of a dependency cycle", {}, ops[i]->name);
+    if (order.size() != ops.size())
+        for (size_t i = 0; i < ops.size(); ++i)
+            if (indeg[i] != 0)
+                throw UserError("is part of a dependency cycle", {}, ops[i]->name);
+    return order;
 }
 
 } // namespace
@@ -134,38 +142,44 @@ void validateAndInferShapes(Graph& graph) {
                                                   std::to_string(bi)
                                             : "unknown input '" + v.node + "'",
                                         {}, op->name);
-        checkAcyclic(block, opIndex);
+        const std::vector<size_t> order = dependencyOrder(block, opIndex);
+        // The exit node is the block's output: nothing inside the block may consume it.
+        if (order.back() != block.innerNodes.size())
+            for (const Node& n : block.innerNodes)
+                for (const Term& t : n.externalInputs())
+                    for (const ValueRef& v : t)
+                        if (v.node == block.exitNode.name)
+                            throw UserError("reads '" + v.node + "', the exit node of block " +
+                                                std::to_string(bi) +
+                                                "; the exit node must be the block's last "
+                                                "operator",
+                                            {}, n.name);
+        // Inner nodes in dependency order (a no-op for topologically sorted files, as IOS
+        // files are), so that file order is an execution order for everything downstream.
+        if (!std::is_sorted(order.begin(), order.end())) {
+            std::vector<Node> sorted;
+            sorted.reserve(block.innerNodes.size());
+            for (size_t i : order)
+                if (i < block.innerNodes.size())
+                    sorted.push_back(std::move(block.innerNodes[i]));
+            block.innerNodes = std::move(sorted);
+        }
 
-        // Shapes in dependency order: repeat passes over file order until all are known
-        // (one pass when the file is topologically ordered, as IOS files are).
         std::unordered_map<std::string, TensorShape> shapes{{block.enterName, enter->outputShape}};
         auto lookup = [&](const std::string& n) -> const TensorShape* {
             auto it = shapes.find(n);
             return it == shapes.end() ? nullptr : &it->second;
         };
-        std::vector<Node*> pending;
+        auto infer = [&](Node& n) {
+            if (n.kind == NodeKind::Sequential)
+                inferInnerShapes(n, lookup);
+            const TensorShape s = inferShape(n, lookup);
+            checkDeclaredShape(n, s);
+            shapes.emplace(n.name, s);
+        };
         for (Node& n : block.innerNodes)
-            pending.push_back(&n);
-        pending.push_back(&block.exitNode);
-        while (!pending.empty()) {
-            std::vector<Node*> later;
-            for (Node* n : pending) {
-                bool ready = true;
-                for (const Term& t : n->externalInputs())
-                    for (const ValueRef& v : t)
-                        ready = ready && shapes.contains(v.node);
-                if (!ready) {
-                    later.push_back(n);
-                    continue;
-                }
-                if (n->kind == NodeKind::Sequential)
-                    inferInnerShapes(*n, lookup);
-                const TensorShape s = inferShape(*n, lookup);
-                checkDeclaredShape(*n, s);
-                shapes.emplace(n->name, s);
-            }
-            pending.swap(later); // acyclicity guarantees progress
-        }
+            infer(n);
+        infer(block.exitNode);
         enter = &block.exitNode;
     }
 }
