@@ -79,6 +79,7 @@ private slots:
     void models();
     void everyCommandHasHelp();
     void saveScheduleAndValidate();
+    void dpStateLimit();
 
 private:
     QTemporaryDir tmp_;
@@ -347,6 +348,24 @@ void TestCli::usageErrors_data() {
         << QStringList{"convert", "squeezenet", "out.txt"} << QByteArray("out.txt");
     QTest::newRow("unknown command")
         << QStringList{"frobnicate"} << QByteArray("unknown command 'frobnicate'");
+    // Checked before any work (hostile-input probe): nothing is written, nothing is searched.
+    QTest::newRow("trace extension") << QStringList{"trace", "squeezenet", "-o", "out.png"}
+                                     << QByteArray("out.png: a trace is written as .json");
+    QTest::newRow("empty output name") << QStringList{"trace", "squeezenet", "-o", ""}
+                                       << QByteArray("the output file name is empty");
+    QTest::newRow("output folder missing")
+        << QStringList{"trace", "nasnet_large", "-o", "no/such/dir/t.json"}
+        << QByteArray("no/such/dir/t.json: cannot write file: No such file or directory");
+    QTest::newRow("optimize output folder missing") // not after a long search
+        << QStringList{"optimize", "nasnet_large", "-r", "100", "-s", "100", "-o", "no/x.ios.json"}
+        << QByteArray("no/x.ios.json: cannot write file: No such file or directory");
+    QTest::newRow("specialize --batch") << QStringList{"specialize", "squeezenet", "--batch", "0"}
+                                        << QByteArray("--batch must be in [1, 65536], not 0");
+    QTest::newRow("cache without file") << QStringList{"optimize", "squeezenet", "--cost", "cache:"}
+                                        << QByteArray("cache:FILE needs a FILE");
+    QTest::newRow("measure device") // before the GPU is looked for
+        << QStringList{"measure", "squeezenet", "--device", "Z80"}
+        << QByteArray("unknown device 'Z80'");
 }
 
 void TestCli::usageErrors() {
@@ -402,8 +421,8 @@ void TestCli::saveScheduleAndValidate() {
     // optimize --save-schedule keeps a schedule; validate evaluates it against a measurement.
     QVERIFY(QDir(tmp_.path()).mkpath(QStringLiteral("val/schedules")));
     const QString file = tmp_.filePath(QStringLiteral("val/schedules/squeezenet-greedy.json"));
-    const Run opt = runSched({"optimize", "squeezenet", "--strategy", "greedy", "--device",
-                              "H100", "--save-schedule", file});
+    const Run opt = runSched({"optimize", "squeezenet", "--strategy", "greedy", "--device", "H100",
+                              "--save-schedule", file});
     QVERIFY2(opt.exitCode == 0, opt.err.constData());
     QVERIFY(readFile(file).contains("\"format\": \"ios-explorer-schedule\""));
     const QString results = tmp_.filePath(QStringLiteral("val/results.json"));
@@ -434,6 +453,44 @@ void TestCli::saveScheduleAndValidate() {
     bad = runSched({"validate", results});
     verifyOneLineError(bad);
     QVERIFY2(bad.err.contains("the measured one 7"), bad.err.constData());
+}
+
+void TestCli::dpStateLimit() {
+    // 60 independent operators in one part: 2^60 DP states. The count itself used to run
+    // forever; now the search refuses at once, naming the file and the part's first operator.
+    QJsonObject model = QJsonDocument::fromJson(readFile(bundledFile("demo_figure2"))).object();
+    QJsonArray blocks = model["blocks"].toArray();
+    QJsonObject block = blocks[0].toObject();
+    QJsonArray inner, exitInputs;
+    for (int i = 0; i < 60; ++i) {
+        const QString name = QStringLiteral("w%1").arg(i);
+        inner.append(QJsonObject{{"type", "relu"},
+                                 {"name", name},
+                                 {"hint_name", name},
+                                 {"inputs", inputsFrom("0", 0, 384)},
+                                 {"output_shape", QJsonArray{384, 15, 15}}});
+        exitInputs.append(QJsonArray{name, 0, 384}); // one term: the sum of all
+    }
+    block["inner_nodes"] = inner;
+    block["exit_node"] = QJsonObject{{"type", "identity"},
+                                     {"name", "5"},
+                                     {"hint_name", "5"},
+                                     {"inputs", QJsonArray{exitInputs}},
+                                     {"output_shape", QJsonArray{384, 15, 15}}};
+    block["stages"] = QJsonArray{};
+    blocks[0] = block;
+    model["blocks"] = blocks;
+    const QString wide = tmp_.filePath(QStringLiteral("wide.ios.json"));
+    QVERIFY(writeFile(wide, QJsonDocument(model).toJson()));
+
+    const Run r = runSched({"optimize", wide, "-o", tmp_.filePath(QStringLiteral("w.ios.json"))});
+    verifyOneLineError(r);
+    QVERIFY2(r.err.contains("wide.ios.json: node 'w0': the IOS DP would have more than"),
+             r.err.constData());
+    QVERIFY2(r.err.contains("lower --max-part-size"), r.err.constData());
+    QVERIFY(!QFileInfo::exists(tmp_.filePath(QStringLiteral("w.ios.json"))));
+    const Run small = runSched({"optimize", wide, "--max-part-size", "10"});
+    QVERIFY2(small.exitCode == 0, small.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -4,6 +4,7 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
+#include "model_options.h"
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
 #include "util/error.h"
@@ -64,7 +65,7 @@ int runBench(const std::vector<std::string>& args) {
         std::cout << "model              setting                 states  transitions  "
                      "schedules   seconds  ns/transition\n";
     for (const std::string& name : models) {
-        const ir::Graph graph = samples::loadModel(name);
+        const ir::Graph graph = loadModelArg(parser, name);
         const auto cost = makeCostModel(parser, graph);
         for (const Setting& st : kSettings) {
             schedulers::Options o;

@@ -5,7 +5,6 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "text_format.h"
 #include "cost/measurement_cache.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost_options.h"
@@ -13,8 +12,10 @@
 #include "io/file_util.h"
 #include "io/trace_export.h"
 #include "measured_cost_model.h"
+#include "model_options.h"
 #include "schedule/evaluate.h"
 #include "strategies.h"
+#include "text_format.h"
 #include "util/error.h"
 
 #include <cstdio>
@@ -75,7 +76,13 @@ int runMeasure(const std::vector<std::string>& args) {
     timing.repeat = parser.getInt("repeat", 1, 100000);
     timing.warmup = parser.getInt("warmup", 0, 100000);
 
-    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    // Every option is checked before the GPU is touched: a typo fails at once, everywhere.
+    const cost::DeviceProfile device = deviceOption(parser);
+    const std::string costKind = costModelOption(parser);
+    if (auto out = parser.value("output"))
+        io::checkOutputPath(*out);
+
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
 
     profiling::CudaBackendOptions gpuOptions;
@@ -84,7 +91,6 @@ int runMeasure(const std::vector<std::string>& args) {
     profiling::Executor executor(graph, *backend, batch);
 
     // The DP's cost model: measured stages share this executor (and its cache file).
-    const std::string costKind = parser.get("cost-model");
     cost::MeasurementCache cache;
     const std::string cacheFile = parser.get("measure-cache");
     std::unique_ptr<cost::CostModel> dpCost;
@@ -96,7 +102,7 @@ int runMeasure(const std::vector<std::string>& args) {
     } else {
         dpCost = makeCostModel(parser, graph);
     }
-    const cost::SimulatedGpuCostModel simulated(graph, deviceOption(parser), batch);
+    const cost::SimulatedGpuCostModel simulated(graph, device, batch);
 
     std::vector<float> reference;
     if (!parser.has("no-check")) {

@@ -73,6 +73,14 @@ int runOptimize(const std::vector<std::string>& args) {
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
     options.endings = *endings;
 
+    // Output paths are checked before the search, which can take minutes.
+    if (auto out = parser.value("output")) {
+        io::formatForWrite(*out);
+        io::checkOutputPath(*out);
+    }
+    if (auto out = parser.value("save-schedule"))
+        io::checkOutputPath(*out);
+
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg);
     const auto cost = makeCostModel(parser, graph);

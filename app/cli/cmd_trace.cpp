@@ -1,17 +1,19 @@
 // `ios-sched trace MODEL --strategy S -o trace.json|.csv`: the simulated execution of a
 // schedule as a Chrome trace (Perfetto, chrome://tracing) or CSV (docs/cost-model.md).
 #include "args.h"
-#include "bundled_models.h"
 #include "command.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost_options.h"
 #include "gpu_runs.h"
+#include "io/file_util.h"
 #include "io/trace_export.h"
+#include "model_options.h"
 #include "schedule/timeline.h"
 #include "strategies.h"
 #include "util/error.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace ios::cli {
@@ -22,7 +24,7 @@ namespace {
 int traceOnGpu(const ArgParser& parser) {
     const std::string strategy = parser.get("strategy");
     checkStrategyName(strategy);
-    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
     const auto model = makeCostModel(parser, graph);
     const StrategyRun run =
@@ -72,6 +74,13 @@ int runTrace(const std::vector<std::string>& args) {
         return kExitOk;
     if (!parser.value("output"))
         throw UserError("missing -o TRACE.json|TRACE.csv");
+    // Checked before any work: the format follows the extension.
+    const std::filesystem::path outPath = parser.get("output");
+    io::checkOutputPath(outPath);
+    if (outPath.extension() != ".json" && outPath.extension() != ".csv")
+        throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
+                            outPath.extension().string() + "'",
+                        outPath.string());
     if (parser.has("gpu"))
         return traceOnGpu(parser);
     if (parser.get("cost-model") != "simulated")
@@ -81,7 +90,7 @@ int runTrace(const std::vector<std::string>& args) {
     const int r = parser.getInt("max-group-size", 1, 128);
     const int s = parser.getInt("max-num-groups", 1, 128);
 
-    const ir::Graph graph = samples::loadModel(parser.positionals().front());
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const cost::SimulatedGpuCostModel model(graph, deviceOption(parser), batchOption(parser));
     const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
     const StrategyRun run = runStrategy(graph, dags, strategy, r, s, model);

@@ -42,9 +42,20 @@ int batchOption(const ArgParser& parser) {
     return parser.getInt("batch", 1, 65536);
 }
 
+std::string costModelOption(const ArgParser& parser) {
+    const std::string kind = parser.get("cost-model");
+    if (kind == "simulated" || kind == "analytic" || kind == "measured" ||
+        (kind.rfind("cache:", 0) == 0 && kind.size() > 6))
+        return kind;
+    if (kind == "cache:")
+        throw UserError("--cost-model cache:FILE needs a FILE (saved by --cost measured)");
+    throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
+                    kind + "'");
+}
+
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
                                                const cost::DeviceProfile& device, int batch) {
-    const std::string kind = parser.get("cost-model");
+    const std::string kind = costModelOption(parser);
     if (kind == "simulated")
         return std::make_unique<cost::SimulatedGpuCostModel>(graph, device, batch);
     if (kind == "analytic") {
@@ -57,13 +68,9 @@ std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir
     }
     if (kind == "measured")
         return profiling::makeMeasuredCostModel(graph, batch, parser.get("measure-cache"));
-    if (kind.rfind("cache:", 0) == 0) {
-        const std::string file = kind.substr(6);
-        return std::make_unique<cost::CachedCostModel>(cost::MeasurementCache::load(file),
-                                                       graph.name, batch, std::string(), file);
-    }
-    throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
-                    kind + "'");
+    const std::string file = kind.substr(6); // cache:FILE
+    return std::make_unique<cost::CachedCostModel>(cost::MeasurementCache::load(file), graph.name,
+                                                   batch, std::string(), file);
 }
 
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph) {

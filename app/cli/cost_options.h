@@ -24,6 +24,9 @@ std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
                                                const cost::DeviceProfile& device, int batch);
 
+// The value of --cost-model, checked (simulated, analytic, measured or cache:FILE).
+std::string costModelOption(const ArgParser& parser);
+
 // The values of --device and --batch.
 cost::DeviceProfile deviceOption(const ArgParser& parser);
 int batchOption(const ArgParser& parser);

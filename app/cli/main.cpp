@@ -1,5 +1,6 @@
 // ios-sched: the command-line front end over the engine (same functions the GUI drives).
 #include "command.h"
+#include "model_options.h"
 #include "util/error.h"
 
 #include <exception>
@@ -44,7 +45,11 @@ int main(int argc, char** argv) {
         try {
             return c.run({args.begin() + 1, args.end()});
         } catch (const ios::UserError& e) {
-            std::cerr << "ios-sched " << c.name << ": error: " << e.what() << "\n";
+            // A node named without a file is one of the model's (found after loading it).
+            const bool modelNode = e.file().empty() && !e.node().empty();
+            std::cerr << "ios-sched " << c.name
+                      << ": error: " << (modelNode ? e.inFile(currentModel()).what() : e.what())
+                      << "\n";
             return kExitUserError;
         } catch (const std::bad_alloc&) {
             std::cerr << "ios-sched " << c.name << ": error: out of memory\n";

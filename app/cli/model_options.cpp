@@ -19,8 +19,20 @@ io::ModelLoadOptions modelOptions(const ArgParser& parser) {
     return options;
 }
 
+namespace {
+std::string& currentModelSlot() {
+    static std::string model;
+    return model;
+}
+} // namespace
+
 ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName) {
+    currentModelSlot() = pathOrName;
     return samples::loadModel(pathOrName, modelOptions(parser));
+}
+
+const std::string& currentModel() {
+    return currentModelSlot();
 }
 
 } // namespace ios::cli

@@ -16,7 +16,11 @@ void addModelOptions(ArgParser& parser);
 // The options' values; throws ios::UserError for a malformed --input-shape.
 io::ModelLoadOptions modelOptions(const ArgParser& parser);
 
-// A model file or bundled name, loaded with the options (samples::loadModel).
+// A model file or bundled name, loaded with the options (samples::loadModel). Remembered as
+// the current model: main() names it in errors about a node that carry no file (the DP's).
 ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName);
+
+// The MODEL argument of the last loadModelArg() call ("" before any).
+const std::string& currentModel();
 
 } // namespace ios::cli

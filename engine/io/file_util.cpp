@@ -82,11 +82,23 @@ std::string readTextFile(const std::filesystem::path& path) {
     return text;
 }
 
-void writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
+void checkOutputPath(const std::filesystem::path& path) {
+    if (path.empty())
+        throw UserError("cannot write file: the output file name is empty");
     const std::filesystem::path target = path.has_parent_path() ? path : "." / path;
     std::error_code ec;
     if (std::filesystem::is_directory(target, ec))
         throw UserError("cannot write file: it is a directory", path.string());
+    const auto parent = std::filesystem::status(target.parent_path(), ec);
+    if (!std::filesystem::is_directory(parent))
+        throw UserError("cannot write file: " +
+                            errnoText(std::filesystem::exists(parent) ? ENOTDIR : ENOENT),
+                        path.string());
+}
+
+void writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
+    checkOutputPath(path);
+    const std::filesystem::path target = path.has_parent_path() ? path : "." / path;
     std::filesystem::path temp;
     const int fd = createTemporary(target, temp);
     if (fd < 0)

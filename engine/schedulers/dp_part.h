@@ -8,6 +8,7 @@
 #include "schedulers/ios_dp.h"
 
 #include <chrono>
+#include <cstdint>
 #include <vector>
 
 namespace ios::schedulers::detail {
@@ -26,14 +27,20 @@ struct PartGraph {
 // Throws UserError when the part has more than 128 operators.
 PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps);
 
-// Non-empty down-sets of the part (= DP states, ALGORITHMS.md §3), counted by the recursion
-// f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is called often.
-template <class Tick> uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick) {
+// Down-sets of the part (= DP states + 1 for the empty set, ALGORITHMS.md §3), counted by the
+// recursion f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is called
+// often. The count stops early once it passes `limit` (the result is then > limit): a part
+// of many independent operators has up to 2^128 down-sets, which no one can enumerate.
+template <class Tick>
+uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick, uint64_t limit = UINT64_MAX) {
     if (p == 0)
         return 1;
     tick();
     const int x = lowestBit(p);
-    return countDownSets(g, p & ~g.desc[x], tick) + countDownSets(g, p & ~bit(x), tick);
+    const uint64_t without = countDownSets(g, p & ~g.desc[x], tick, limit);
+    if (without > limit)
+        return without;
+    return without + countDownSets(g, p & ~bit(x), tick, limit - without);
 }
 
 // Shared by the parts of one optimize() call: counters for progress and cancellation.

@@ -68,13 +68,26 @@ std::vector<std::vector<detail::PartGraph>> partGraphs(const std::vector<ir::Blo
     return out;
 }
 
-uint64_t totalStates(const std::vector<std::vector<detail::PartGraph>>& graphs,
+// Throws UserError, naming the part, once the states of all parts pass kMaxStates.
+uint64_t totalStates(const std::vector<ir::BlockDag>& dags,
+                     const std::vector<std::vector<detail::PartGraph>>& graphs,
                      detail::SearchClock& clock) {
     uint64_t total = 0;
     auto tick = [&clock] { clock.tick(); };
-    for (const auto& block : graphs)
-        for (const detail::PartGraph& g : block)
-            total += detail::countDownSets(g, g.all, tick) - 1;
+    for (size_t b = 0; b < graphs.size(); ++b)
+        for (size_t p = 0; p < graphs[b].size(); ++p) {
+            const detail::PartGraph& g = graphs[b][p];
+            const uint64_t left = kMaxStates - total;
+            const uint64_t states = detail::countDownSets(g, g.all, tick, left + 1) - 1;
+            if (states > left)
+                throw UserError("the IOS DP would have more than " + std::to_string(kMaxStates) +
+                                    " states (block " + std::to_string(b) + ", part " +
+                                    std::to_string(p) + " of " + std::to_string(g.ops.size()) +
+                                    " operators with few dependencies among them); lower "
+                                    "--max-part-size",
+                                {}, dags[b].ops[static_cast<size_t>(g.ops.front())]->name);
+            total += states;
+        }
     return total;
 }
 
@@ -82,7 +95,8 @@ uint64_t totalStates(const std::vector<std::vector<detail::PartGraph>>& graphs,
 
 uint64_t countStates(const ir::Graph& graph, int maxPartSize) {
     detail::SearchClock clock;
-    return totalStates(partGraphs(ir::buildDags(graph, maxPartSize)), clock);
+    const std::vector<ir::BlockDag> dags = ir::buildDags(graph, maxPartSize);
+    return totalStates(dags, partGraphs(dags), clock);
 }
 
 Result optimize(const ir::Graph& graph, const Options& options, const cost::CostModel& cost,
@@ -94,7 +108,7 @@ Result optimize(const ir::Graph& graph, const Options& options, const cost::Cost
 
     detail::SearchClock clock;
     clock.control = control;
-    clock.total = totalStates(graphs, clock);
+    clock.total = totalStates(dags, graphs, clock);
     clock.check();
 
     Result result;

@@ -103,11 +103,17 @@ struct SearchControl {
 
 // Runs the DP on every part of every block of a validated graph. Deterministic: same graph,
 // options and cost model give the same schedule and counts. Throws ios::UserError for bad
-// options (r, s < 1, a part over 128 operators) and ios::Cancelled when cancelled.
+// options (r, s < 1, a part over 128 operators, more than kMaxStates states) and
+// ios::Cancelled when cancelled.
 Result optimize(const ir::Graph& graph, const Options& options, const cost::CostModel& cost,
                 SearchControl* control = nullptr);
 
-// Number of non-empty down-sets of every part (the total of the progress reports).
+// The most DP states optimize() takes on, all parts together (the bundled models need at
+// most 42 966): beyond it, memory and time run out long before the search ends.
+inline constexpr uint64_t kMaxStates = uint64_t{1} << 22;
+
+// Number of non-empty down-sets of every part (the total of the progress reports). Throws
+// UserError when it passes kMaxStates.
 uint64_t countStates(const ir::Graph& graph, int maxPartSize = ir::kDefaultMaxPartSize);
 
 } // namespace ios::schedulers

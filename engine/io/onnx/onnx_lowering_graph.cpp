@@ -160,7 +160,7 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
     if (!unsupported_.empty() && !allowOpaque_) {
         std::string list;
         for (const auto& [op, nodes] : unsupported_) {
-            list += "\n  " + op + " x" + std::to_string(nodes.size()) + ": ";
+            list += (list.empty() ? " " : "; ") + op + " x" + std::to_string(nodes.size()) + ": ";
             for (size_t k = 0; k < nodes.size() && k < 5; ++k)
                 list += (k ? ", '" : "'") + nodes[k] + "'";
             if (nodes.size() > 5)
