@@ -2,8 +2,10 @@
 // utilisation at the exporter's 1 ns / 0.1 % resolution), the committed measured H100 traces,
 // and malformed traces rejected with a UserError naming the file.
 #include "baseline_timeline.h"
+#include "bundled_models.h"
 #include "io/trace_export.h"
 #include "io/trace_import.h"
+#include "ir/block_dag.h"
 #include "schedule/timeline.h"
 #include "util/error.h"
 
@@ -97,6 +99,31 @@ private slots:
             for (const auto& k : tl.kernels)
                 QVERIFY(k.stream >= 0 && k.stream < tl.streams && k.endUs >= k.startUs);
         }
+    }
+
+    void linksKernelsToOperators() {
+        // The H100 traces of InceptionV3: every kernel names an operator of the bundled model.
+        const ir::Graph g = samples::loadBundledModel("inception_v3");
+        const auto dags = ir::buildDags(g);
+        io::TraceInfo info;
+        schedule::Timeline tl = io::readChromeTrace(
+            IOS_SOURCE_DIR "/sample_models/measured/h100_trace_inception_v3-both.json", &info);
+        QCOMPARE(info.model, g.name);
+        QVERIFY(std::all_of(tl.kernels.begin(), tl.kernels.end(),
+                            [](const auto& k) { return k.op == -1; })); // unlinked as read
+        QCOMPARE(schedule::linkKernelsToOperators(tl, dags), tl.kernels.size());
+        for (const auto& k : tl.kernels)
+            QCOMPARE(dags[static_cast<size_t>(k.block)].ops[static_cast<size_t>(k.op)]->name,
+                     k.opName);
+        // Unknown names, blocks out of range and merged-kernel names stay unlinked.
+        tl.kernels.resize(4);
+        tl.kernels[0].opName = "no such operator";
+        tl.kernels[1].block = static_cast<int>(dags.size());
+        tl.kernels[2].block = -1;
+        tl.kernels[3].opName = dags[0].ops[0]->name + "+" + dags[0].ops[1]->name;
+        QCOMPARE(schedule::linkKernelsToOperators(tl, dags), size_t{0});
+        QVERIFY(std::all_of(tl.kernels.begin(), tl.kernels.end(),
+                            [](const auto& k) { return k.op == -1; }));
     }
 
     void malformed_data() {

@@ -279,7 +279,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     for (const Hit& hit : hits_)
         if (hit.kernel >= 0 && hit.rect.contains(event->position()) && model_) {
             const auto& k = timeline_->kernels[static_cast<size_t>(hit.kernel)];
-            Q_EMIT operatorSelected(model_->flatIndex({k.block, k.op}));
+            if (k.op >= 0) // a measured kernel that matched no operator stays unlinked
+                Q_EMIT operatorSelected(model_->flatIndex({k.block, k.op}));
         }
 }
 

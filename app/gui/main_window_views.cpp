@@ -203,14 +203,19 @@ void MainWindow::selectOperator(int flatIndex) {
 bool MainWindow::openMeasuredTrace(const QString& path) {
     // Traces are < 1 MB (GPU.md): parsing on the UI thread takes milliseconds.
     io::TraceInfo info;
-    std::shared_ptr<const schedule::Timeline> timeline;
+    schedule::Timeline timeline;
     try {
-        timeline = std::make_shared<const schedule::Timeline>(
-            io::readChromeTrace(path.toStdString(), &info));
+        timeline = io::readChromeTrace(path.toStdString(), &info);
     } catch (const std::exception& e) {
         showError(tr("Cannot open trace"), QString::fromStdString(e.what()));
         return false;
     }
+    // Kernels carry block and operator names: link them to the open model when it is the
+    // traced one (colours by kind, click selects the operator in the graph and stage table).
+    views::LoadedModelPtr linkedModel;
+    if (model_ && (info.model.empty() || info.model == model_->graph().name) &&
+        schedule::linkKernelsToOperators(timeline, model_->dags()) > 0)
+        linkedModel = model_;
     measuredTrace_ = path;
     QString title =
         tr("%1: %2").arg(QString::fromStdString(info.source), QFileInfo(path).fileName());
@@ -218,8 +223,10 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
         title +=
             QStringLiteral(" (%1 · %2)")
                 .arg(QString::fromStdString(info.model), QString::fromStdString(info.strategy));
-    // Kernels carry operator names only, so the loaded model is not linked (no colours/clicks).
-    timeline_->setTimeline(nullptr, std::move(timeline), title);
+    if (model_ && !linkedModel)
+        title += tr(" — not linked to %1").arg(QString::fromStdString(model_->graph().name));
+    timeline_->setTimeline(linkedModel,
+                           std::make_shared<const schedule::Timeline>(std::move(timeline)), title);
     simulatedTimelineAction_->setEnabled(true);
     tabs_->setCurrentWidget(timeline_);
     statusBar()->showMessage(tr("Timeline: %1").arg(title));

@@ -3,6 +3,8 @@
 #include "util/error.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace ios::schedule {
 
@@ -47,6 +49,25 @@ Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& sc
         tl.samples.push_back({offset, 0, 0, 0});
     tl.latencyUs = offset;
     return tl;
+}
+
+size_t linkKernelsToOperators(Timeline& timeline, const std::vector<ir::BlockDag>& dags) {
+    std::vector<std::unordered_map<std::string_view, int>> byName(dags.size());
+    for (size_t b = 0; b < dags.size(); ++b)
+        for (size_t i = 0; i < dags[b].ops.size(); ++i)
+            byName[b].emplace(dags[b].ops[i]->name, static_cast<int>(i));
+    size_t linked = 0;
+    for (TimelineKernel& k : timeline.kernels) {
+        k.op = -1;
+        if (k.block < 0 || static_cast<size_t>(k.block) >= dags.size())
+            continue;
+        const auto& names = byName[static_cast<size_t>(k.block)];
+        if (auto it = names.find(k.opName); it != names.end()) {
+            k.op = it->second;
+            ++linked;
+        }
+    }
+    return linked;
 }
 
 } // namespace ios::schedule

@@ -59,4 +59,10 @@ struct Timeline {
 Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
                        const cost::SimulatedGpuCostModel& model);
 
+// Links kernels read from a trace (op = -1, opName set; io/trace_import.h) to the operators of
+// `dags`: a kernel whose block exists and holds an operator named opName gets that operator's
+// index. Kernels that match nothing (another model, a merged convolution "a+b") keep op = -1.
+// Returns the number of kernels linked.
+size_t linkKernelsToOperators(Timeline& timeline, const std::vector<ir::BlockDag>& dags);
+
 } // namespace ios::schedule

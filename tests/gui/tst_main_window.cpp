@@ -313,6 +313,10 @@ private Q_SLOTS:
                      QLatin1String("measured: h100_trace_inception_v3-both.json")),
                  qPrintable(w.timelineView()->title()));
         QCOMPARE(w.tabs()->currentWidget(), w.timelineView());
+        // The trace is of the open model: its kernels are linked to operators.
+        for (const auto& k : w.timelineView()->timeline()->kernels)
+            QVERIFY2(k.op >= 0, k.opName.c_str());
+        QVERIFY(!w.timelineView()->title().contains(QLatin1String("not linked")));
 
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.trace.json"));
