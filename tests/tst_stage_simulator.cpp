@@ -185,6 +185,63 @@ private slots:
             QVERIFY(k.startUs <= k.endUs && k.endUs <= tl.latencyUs);
     }
 
+    // stageLatencyMs (the search's path: no timeline, cached kernels by reference) is the
+    // timeline simulation's latency, bit for bit, on random parallel stages of real blocks.
+    void latencyPathIsTheTimelineLatency_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("inception V100 b1") << "inception_v3"
+                                           << "V100" << 1;
+        QTest::newRow("inception K80 b16") << "inception_v3"
+                                           << "K80" << 16;
+        QTest::newRow("nasnet H100 b1") << "nasnet_large"
+                                        << "H100" << 1;
+        QTest::newRow("randwire A100 b8") << "randwire_large"
+                                          << "A100" << 8;
+    }
+    void latencyPathIsTheTimelineLatency() {
+        QFETCH(QString, model);
+        QFETCH(QString, device);
+        QFETCH(int, batch);
+        const Model m(model.toStdString().c_str());
+        const SimulatedGpuCostModel cost(m.graph, *findBundledDevice(device.toStdString()), batch);
+        std::mt19937 rng(7);
+        int checked = 0;
+        for (const ir::BlockDag& dag : m.dags) {
+            const int n = static_cast<int>(dag.ops.size());
+            for (int trial = 0; trial < 40; ++trial) {
+                std::vector<int> ops(static_cast<size_t>(n));
+                for (int i = 0; i < n; ++i)
+                    ops[static_cast<size_t>(i)] = i;
+                std::shuffle(ops.begin(), ops.end(), rng);
+                const int groups = 1 + static_cast<int>(rng() % 8);
+                Stage st{StageKind::Parallel,
+                         std::vector<std::vector<int>>(static_cast<size_t>(groups))};
+                const int take = std::min(n, 1 + static_cast<int>(rng() % 24));
+                for (int i = 0; i < take; ++i)
+                    st.groups[static_cast<size_t>(i % groups)].push_back(
+                        ops[static_cast<size_t>(i)]);
+                const double fast = cost.stageLatencyMs(dag, st);
+                const double full = cost.simulate(dag, st).latencyUs / 1000.0;
+                QVERIFY2(
+                    fast == full,
+                    qPrintable(QString("%1 vs %2").arg(fast, 0, 'g', 17).arg(full, 0, 'g', 17)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 40);
+    }
+
+    // A merge stage takes the same route (its merged kernels by reference).
+    void mergeLatencyPathIsTheTimelineLatency() {
+        const Model m("demo_figure2");
+        const SimulatedGpuCostModel cost(m.graph, v100(), 4);
+        const Stage merge{StageKind::Merge, {{0, 2, 3}}};
+        QVERIFY(cost.stageLatencyMs(m.dags.front(), merge) ==
+                cost.simulate(m.dags.front(), merge).latencyUs / 1000.0);
+    }
+
     void emptyStageTakesNoTime() { QCOMPARE(simulateStage({}, v100()).latencyUs, 0.0); }
 };
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <set>
 
 namespace ios::cost {
 
@@ -280,73 +279,107 @@ Occupancy occupancy(const KernelDesc& kernel, const DeviceProfile& device) {
     return o;
 }
 
-std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,
-                             const DeviceProfile& device) {
+CtaRateModel::CtaRateModel(const DeviceProfile& device) {
     const SmModel& model = device.sm;
-    const double sms = device.smCount;
+    sms_ = device.smCount;
     const double maxWarps = device.maxWarpsPerSm();
-    const double satC = std::max(1.0, model.computeSaturationOccupancy * maxWarps);
-    const double satM = std::max(1.0, model.memorySaturationOccupancy * maxWarps);
-    const double bandwidth = device.dramBytesPerSecond() * model.bandwidthEfficiency / 1e6; // B/µs
-    const double smFlops = device.smPeakFlops() / 1e6; // flop/µs
+    satC_ = std::max(1.0, model.computeSaturationOccupancy * maxWarps);
+    satM_ = std::max(1.0, model.memorySaturationOccupancy * maxWarps);
+    bandwidth_ = device.dramBytesPerSecond() * model.bandwidthEfficiency / 1e6; // B/µs
+    smFlops_ = device.smPeakFlops() / 1e6;                                      // flop/µs
     // One SM can draw at most twice its even share of the bandwidth (a few SMs cannot
     // saturate DRAM on their own).
-    const double smBandwidth = 2.0 * bandwidth / sms;
+    smBandwidth_ = 2.0 * bandwidth_ / sms_;
+    l2_ = static_cast<double>(device.l2Bytes);
+    ctaLatencyUs_ = model.ctaLatencyUs;
+    computeEfficiency_ = model.computeEfficiency;
+}
 
+CtaRateModel::Kernel CtaRateModel::prepare(const KernelDesc& k) const {
+    Kernel p;
+    const double w = k.warpsPerCta();
+    p.warps = std::min(w, satC_);
+    p.workingSet = k.workingSetBytes;
+    p.ctas = static_cast<double>(std::max<int64_t>(1, k.ctas));
+    p.flopsPerCta = k.flops / p.ctas;
+    p.computeRate = std::min(w, satC_) / satC_ * smFlops_ * k.efficiency * computeEfficiency_;
+    p.dramBytes = k.dramBytes;
+    p.reuseBytes = k.reuseBytes;
+    p.memoryRate = std::min(w, satM_) / satM_ * smBandwidth_;
+    return p;
+}
+
+void CtaRateModel::rates(const Resident* resident, size_t n, double* rates) const {
     double ctas = 0;
     double warpDemand = 0;
     double workingSet = 0;
-    std::set<const KernelDesc*> kernels;
-    for (const ResidentCtas& r : resident) {
+    for (size_t i = 0; i < n; ++i) {
+        const Resident& r = resident[i];
         ctas += static_cast<double>(r.count);
-        warpDemand +=
-            static_cast<double>(r.count) * std::min<double>(r.kernel->warpsPerCta(), satC);
-        if (kernels.insert(r.kernel).second)
-            workingSet += r.kernel->workingSetBytes;
+        warpDemand += static_cast<double>(r.count) * r.kernel->warps;
+        if (r.firstOfKernel)
+            workingSet += r.kernel->workingSet;
     }
-    const double activeSms = std::min(sms, ctas);
-    const double computeShare = warpDemand > 0 ? std::min(1.0, activeSms * satC / warpDemand) : 1.0;
-    const double l2 = static_cast<double>(device.l2Bytes);
-    const double l2Miss = workingSet > l2 ? 1.0 - l2 / workingSet : 0.0;
+    const double activeSms = std::min(sms_, ctas);
+    const double computeShare =
+        warpDemand > 0 ? std::min(1.0, activeSms * satC_ / warpDemand) : 1.0;
+    const double l2Miss = workingSet > l2_ ? 1.0 - l2_ / workingSet : 0.0;
 
-    struct Times {
-        double compute, memory, bytes;
-    };
-    std::vector<Times> times;
-    times.reserve(resident.size());
     double bandwidthDemand = 0;
-    for (const ResidentCtas& r : resident) {
-        const KernelDesc& k = *r.kernel;
-        const double n = static_cast<double>(std::max<int64_t>(1, k.ctas));
-        const double w = k.warpsPerCta();
-        const double flops = k.flops / n;
-        const double bytes = (k.dramBytes + k.reuseBytes * l2Miss) / n;
-        const double compute = flops > 0 ? flops /
-                                               (std::min(w, satC) / satC * smFlops * k.efficiency *
-                                                model.computeEfficiency) /
-                                               computeShare
-                                         : 0.0;
-        const double memory = bytes > 0 ? bytes / (std::min(w, satM) / satM * smBandwidth) : 0.0;
-        times.push_back({compute, memory, bytes});
-        const double busy = std::max(compute, memory);
+    for (size_t i = 0; i < n; ++i) {
+        Kernel& k = *resident[i].kernel;
+        if (!(k.memoL2Miss == l2Miss)) {
+            k.memoL2Miss = l2Miss;
+            k.bytes = (k.dramBytes + k.reuseBytes * l2Miss) / k.ctas;
+            k.memory = k.bytes > 0 ? k.bytes / k.memoryRate : 0.0;
+        }
+        if (!(k.memoComputeShare == computeShare)) {
+            k.memoComputeShare = computeShare;
+            k.compute = k.flopsPerCta > 0 ? k.flopsPerCta / k.computeRate / computeShare : 0.0;
+        }
+        const double busy = std::max(k.compute, k.memory);
         if (busy > 0)
-            bandwidthDemand += static_cast<double>(r.count) * bytes / busy;
+            bandwidthDemand += static_cast<double>(resident[i].count) * k.bytes / busy;
     }
-    const double memoryShare = bandwidthDemand > bandwidth ? bandwidth / bandwidthDemand : 1.0;
-    std::vector<double> rates;
-    rates.reserve(resident.size());
-    for (const Times& t : times)
-        rates.push_back(1.0 / (model.ctaLatencyUs + std::max(t.compute, t.memory / memoryShare)));
+    const double memoryShare = bandwidthDemand > bandwidth_ ? bandwidth_ / bandwidthDemand : 1.0;
+    for (size_t i = 0; i < n; ++i) {
+        const Kernel& k = *resident[i].kernel;
+        rates[i] = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
+    }
+}
+
+std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,
+                             const DeviceProfile& device) {
+    const CtaRateModel model(device);
+    std::vector<CtaRateModel::Kernel> kernels;
+    kernels.reserve(resident.size());
+    std::vector<CtaRateModel::Resident> entries;
+    entries.reserve(resident.size());
+    for (size_t i = 0; i < resident.size(); ++i) {
+        kernels.push_back(model.prepare(*resident[i].kernel));
+        bool first = true;
+        for (size_t j = 0; j < i && first; ++j)
+            first = resident[j].kernel != resident[i].kernel;
+        entries.push_back({&kernels.back(), resident[i].count, first});
+    }
+    std::vector<double> rates(resident.size());
+    model.rates(entries.data(), entries.size(), rates.data());
     return rates;
 }
 
 double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device) {
     const Occupancy o = occupancy(kernel, device);
-    const double tail = 1.0 / ctaRates({{&kernel, o.tailCtas}}, device).front();
+    const CtaRateModel model(device);
+    CtaRateModel::Kernel k = model.prepare(kernel);
+    double rate = 0;
+    const CtaRateModel::Resident tail{&k, o.tailCtas, true};
+    model.rates(&tail, 1, &rate);
+    const double tailUs = 1.0 / rate;
     if (o.waves == 1)
-        return tail;
-    const double full = 1.0 / ctaRates({{&kernel, o.residentCtas}}, device).front();
-    return static_cast<double>(o.waves - 1) * full + tail;
+        return tailUs;
+    const CtaRateModel::Resident full{&k, o.residentCtas, true};
+    model.rates(&full, 1, &rate);
+    return static_cast<double>(o.waves - 1) * (1.0 / rate) + tailUs;
 }
 
 std::vector<KernelDesc> operatorKernels(const ir::Node& node, const ir::ShapeLookup& producerShape,

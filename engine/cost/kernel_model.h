@@ -9,6 +9,7 @@
 #include "ir/validate.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,50 @@ struct ResidentCtas {
 // (DeviceProfile::sm). Deterministic, no state.
 std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,
                              const DeviceProfile& device);
+
+// ctaRates for callers that price many sets of resident CTAs over the same kernels (the stage
+// simulator): the device constants and each kernel's terms are computed once, the rates with
+// exactly ctaRates' floating-point operations in ctaRates' order (bit-identical results, no
+// allocation). ctaRates itself is implemented with it.
+class CtaRateModel {
+public:
+    explicit CtaRateModel(const DeviceProfile& device);
+
+    // One kernel's share of the formula that does not depend on its neighbours.
+    struct Kernel {
+        double warps = 0;       // min(warps per CTA, compute saturation warps)
+        double workingSet = 0;  // KernelDesc::workingSetBytes
+        double flopsPerCta = 0; // flops / CTAs
+        double computeRate = 0; // flop/µs of one CTA before the compute share
+        double dramBytes = 0;
+        double reuseBytes = 0;
+        double ctas = 1;       // max(1, grid size)
+        double memoryRate = 0; // B/µs of one CTA before the bandwidth share
+        // rates() memo: the terms last computed for these L2 miss ratio and compute share
+        // (NaN: none yet); equal inputs give equal results.
+        double memoL2Miss = std::numeric_limits<double>::quiet_NaN();
+        double bytes = 0;  // per CTA
+        double memory = 0; // µs per CTA before the bandwidth share
+        double memoComputeShare = std::numeric_limits<double>::quiet_NaN();
+        double compute = 0; // µs per CTA
+    };
+    Kernel prepare(const KernelDesc& kernel) const;
+
+    struct Resident {
+        Kernel* kernel = nullptr; // its memo is updated
+        int64_t count = 0;
+        // The kernel's first entry: its working set joins the L2's (ctaRates counts each
+        // distinct kernel once).
+        bool firstOfKernel = true;
+    };
+    // rates[i] for resident[i] (n entries). Updates the entries' Kernel memos: a Kernel
+    // belongs to one thread (the simulator keeps its own per simulation).
+    void rates(const Resident* resident, size_t n, double* rates) const;
+
+private:
+    double sms_, satC_, satM_, bandwidth_, smFlops_, smBandwidth_, l2_, ctaLatencyUs_,
+        computeEfficiency_;
+};
 
 // Time in µs the kernel runs on an otherwise idle GPU (waves of ctaRates), launch excluded.
 double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device);

@@ -66,7 +66,23 @@ StageRun SimulatedGpuCostModel::simulate(const ir::BlockDag& dag,
 
 double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
                                              const schedule::Stage& stage) const {
-    return simulate(dag, stage).latencyUs / 1000.0;
+    // The search's hot path: the simulation without its timeline, on references to the
+    // cached kernels (simulate() gives the same latency, bit for bit).
+    thread_local std::vector<StageKernel> kernels;
+    kernels.clear();
+    if (stage.kind == schedule::StageKind::Merge && stage.operatorCount() > 1) {
+        const std::vector<GroupKernels> groups = stageKernels(dag, stage);
+        for (size_t g = 0; g < groups.size(); ++g)
+            for (const OpKernels& op : groups[g])
+                for (const KernelDesc& k : op.kernels)
+                    kernels.push_back({&k, static_cast<int>(g)});
+        return stageLatencyUs(kernels, groups.size(), device_) / 1000.0;
+    }
+    for (size_t g = 0; g < stage.groups.size(); ++g)
+        for (int op : stage.groups[g])
+            for (const KernelDesc& k : kernelsOf(*dag.ops[static_cast<size_t>(op)]))
+                kernels.push_back({&k, static_cast<int>(g)});
+    return stageLatencyUs(kernels, stage.groups.size(), device_) / 1000.0;
 }
 
 std::string SimulatedGpuCostModel::describe() const {

@@ -16,8 +16,9 @@ constexpr double kEps = 1e-9;
 struct KernelState {
     const KernelDesc* desc = nullptr;
     int group = 0;
-    const OpKernels* op = nullptr;
-    Occupancy occ;
+    const OpKernels* op = nullptr; // null when only the latency is simulated
+    CtaRateModel::Kernel rate;
+    int ctasPerSm = 0;
     double issue = 0;
     double arrival = 0; // reaches the GPU
     int64_t pending = 0;
@@ -25,6 +26,7 @@ struct KernelState {
     bool admitted = false; // launched on the GPU: its CTAs may take free SM slots
     double start = -1;
     double end = -1;
+    uint64_t counted = 0; // the rate evaluation that last counted its working set
 };
 
 struct Cohort {
@@ -33,97 +35,143 @@ struct Cohort {
     double progress = 0; // fraction of the CTAs' work done
 };
 
+// A simulation's working memory, kept per thread between simulations (the search simulates
+// many small stages; the buffers stop growing after the first few).
+struct Buffers {
+    std::vector<KernelState> kernels;
+    // Stream s issues kernels [first, end[s]) in order; head[s] is the next one to finish.
+    std::vector<size_t> head;
+    std::vector<size_t> end;
+    std::vector<double> ready; // earliest start of the stream's next kernel
+    std::vector<Cohort> cohorts;
+    std::vector<int> order;
+    std::vector<CtaRateModel::Resident> resident;
+    std::vector<double> rates;
+};
+
+Buffers& threadBuffers() {
+    thread_local Buffers buffers;
+    return buffers;
+}
+
 class Simulation {
 public:
-    Simulation(const std::vector<GroupKernels>& groups, const DeviceProfile& device)
-        : device_(device), model_(device.sm) {
-        run_.synchronized = groups.size() > 1;
+    // `timeline`: also record samples and per-kernel runs (kernels then carry their OpKernels).
+    Simulation(size_t groupCount, const DeviceProfile& device, bool timeline)
+        : b_(threadBuffers()), device_(device), model_(device.sm), rateModel_(device),
+          timeline_(timeline) {
+        run_.synchronized = groupCount > 1;
         // The host issues group after group, one kernel every launchOverheadUs.
-        const double latency = run_.synchronized ? device.launchLatencyUs : 0.0;
-        int issued = 0;
-        for (size_t g = 0; g < groups.size(); ++g) {
-            streams_.emplace_back();
-            for (const OpKernels& op : groups[g]) {
-                for (const KernelDesc& k : op.kernels) {
-                    KernelState s;
-                    s.desc = &k;
-                    s.group = static_cast<int>(g);
-                    s.op = &op;
-                    s.occ = occupancy(k, device);
-                    s.issue = issued * device.launchOverheadUs;
-                    s.arrival = s.issue + latency;
-                    s.pending = std::max<int64_t>(1, k.ctas);
-                    streams_.back().push_back(static_cast<int>(kernels_.size()));
-                    kernels_.push_back(s);
-                    ++issued;
-                }
-            }
-        }
-        issueEnd_ = issued * device.launchOverheadUs;
-        head_.assign(streams_.size(), 0);
-        ready_.assign(streams_.size(), 0.0);
+        latency_ = run_.synchronized ? device.launchLatencyUs : 0.0;
+        b_.kernels.clear();
+        b_.cohorts.clear();
+        b_.head.assign(groupCount, 0);
+        b_.end.assign(groupCount, 0);
+        b_.ready.assign(groupCount, 0.0);
     }
 
-    StageRun run() {
+    // Issues the next kernel (groups in ascending order, each group's kernels together).
+    void add(const KernelDesc& k, int group, const OpKernels* op) {
+        const auto g = static_cast<size_t>(group);
+        assert(g < b_.head.size());
+        assert(b_.kernels.empty() || b_.kernels.back().group <= group);
+        const size_t index = b_.kernels.size();
+        if (b_.end[g] == 0)
+            b_.head[g] = index;
+        b_.end[g] = index + 1;
+        KernelState s;
+        s.desc = &k;
+        s.group = group;
+        s.op = op;
+        s.rate = rateModel_.prepare(k);
+        s.ctasPerSm = occupancy(k, device_).ctasPerSm;
+        s.issue = static_cast<double>(index) * device_.launchOverheadUs;
+        s.arrival = s.issue + latency_;
+        s.pending = std::max<int64_t>(1, k.ctas);
+        if (index > 0 && s.arrival < b_.kernels.back().arrival)
+            arrivalOrdered_ = false;
+        b_.kernels.push_back(s);
+    }
+
+    double run() {
+        std::vector<KernelState>& kernels = b_.kernels;
+        std::vector<Cohort>& cohorts = b_.cohorts;
+        const double issueEnd = static_cast<double>(kernels.size()) * device_.launchOverheadUs;
         double t = 0;
         // Every iteration retires a cohort (at least one CTA) or admits a kernel, so the CTAs
         // and kernels bound the loop; exceeding it means a bug, not a slow stage.
         size_t guard = 16;
-        for (const KernelState& k : kernels_)
+        for (const KernelState& k : kernels)
             guard += 2 + 2 * static_cast<size_t>(k.pending);
         while (true) {
             if (guard-- == 0)
                 throw std::logic_error("stage simulation did not converge");
             dispatch(t);
             const double next = nextArrival(t);
-            if (cohorts_.empty() && next == kInf)
+            if (cohorts.empty() && next == kInf)
                 break;
-            std::vector<double> rates = currentRates();
-            sample(t, rates);
+            if (cohortsChanged_) // the rates depend on the resident cohorts alone
+                updateRates();
+            const double* rates = b_.rates.data();
+            if (timeline_)
+                sample(t);
             double dt = next - t;
-            for (size_t i = 0; i < cohorts_.size(); ++i)
-                dt = std::min(dt, (1.0 - cohorts_[i].progress) / rates[i]);
+            for (size_t i = 0; i < cohorts.size(); ++i)
+                dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
             assert(dt >= 0 && dt < kInf);
             t += dt;
-            for (size_t i = 0; i < cohorts_.size(); ++i)
-                cohorts_[i].progress += rates[i] * dt;
+            for (size_t i = 0; i < cohorts.size(); ++i)
+                cohorts[i].progress += rates[i] * dt;
             retire(t);
         }
-        double end = std::max(t, issueEnd_);
+        double end = std::max(t, issueEnd);
         if (run_.synchronized)
             end += device_.syncOverheadUs;
         run_.latencyUs = end;
-        run_.samples.push_back({t, 0, 0, 0});
-        summarise();
-        return std::move(run_);
+        if (timeline_) {
+            run_.samples.push_back({t, 0, 0, 0});
+            summarise();
+        }
+        return end;
     }
+
+    StageRun timeline() { return std::move(run_); }
 
 private:
     // Admits the ready head kernel of each stream, then fills free SM slots with pending
     // CTAs in launch order (the hardware CTA scheduler favours the earlier kernel).
     void dispatch(double t) {
-        for (size_t s = 0; s < streams_.size(); ++s) {
-            if (head_[s] >= streams_[s].size())
+        std::vector<KernelState>& kernels = b_.kernels;
+        const size_t streams = b_.head.size();
+        for (size_t s = 0; s < streams; ++s) {
+            if (b_.head[s] >= b_.end[s])
                 continue;
-            KernelState& k = kernels_[static_cast<size_t>(streams_[s][head_[s]])];
-            if (!k.admitted && std::max(k.arrival, ready_[s]) <= t + kEps)
+            KernelState& k = kernels[b_.head[s]];
+            if (!k.admitted && std::max(k.arrival, b_.ready[s]) <= t + kEps)
                 k.admitted = true;
         }
-        std::vector<int> order;
-        for (size_t i = 0; i < kernels_.size(); ++i)
-            if (kernels_[i].admitted && kernels_[i].pending > 0)
-                order.push_back(static_cast<int>(i));
-        std::sort(order.begin(), order.end(), [&](int a, int b) {
-            return kernels_[static_cast<size_t>(a)].arrival <
-                       kernels_[static_cast<size_t>(b)].arrival ||
-                   (kernels_[static_cast<size_t>(a)].arrival ==
-                        kernels_[static_cast<size_t>(b)].arrival &&
-                    a < b);
-        });
+        // Only a stream's head kernel can be admitted and unfinished, so the kernels with
+        // pending CTAs are heads; streams hold ascending kernel indices, and arrivals grow
+        // with the index unless the launch overhead is negative.
+        std::vector<int>& order = b_.order;
+        order.clear();
+        for (size_t s = 0; s < streams; ++s) {
+            if (b_.head[s] >= b_.end[s])
+                continue;
+            const KernelState& k = kernels[b_.head[s]];
+            if (k.admitted && k.pending > 0)
+                order.push_back(static_cast<int>(b_.head[s]));
+        }
+        if (!arrivalOrdered_)
+            std::sort(order.begin(), order.end(), [&](int a, int b) {
+                const double ta = kernels[static_cast<size_t>(a)].arrival;
+                const double tb = kernels[static_cast<size_t>(b)].arrival;
+                return ta < tb || (ta == tb && a < b);
+            });
         for (int i : order) {
-            KernelState& k = kernels_[static_cast<size_t>(i)];
+            KernelState& k = kernels[static_cast<size_t>(i)];
             const double free = device_.smCount - usedSms_;
-            const auto fit = static_cast<int64_t>(std::floor(free * k.occ.ctasPerSm + kEps));
+            const auto fit = static_cast<int64_t>(std::floor(free * k.ctasPerSm + kEps));
             const int64_t n = std::min(k.pending, fit);
             if (n <= 0)
                 continue;
@@ -131,40 +179,49 @@ private:
                 k.start = t;
             k.pending -= n;
             k.resident += n;
-            usedSms_ += static_cast<double>(n) / k.occ.ctasPerSm;
-            cohorts_.push_back({i, n, 0.0});
+            usedSms_ += static_cast<double>(n) / k.ctasPerSm;
+            b_.cohorts.push_back({i, n, 0.0});
+            cohortsChanged_ = true;
         }
     }
 
     double nextArrival(double t) const {
         double next = kInf;
-        for (size_t s = 0; s < streams_.size(); ++s) {
-            if (head_[s] >= streams_[s].size())
+        for (size_t s = 0; s < b_.head.size(); ++s) {
+            if (b_.head[s] >= b_.end[s])
                 continue;
-            const KernelState& k = kernels_[static_cast<size_t>(streams_[s][head_[s]])];
+            const KernelState& k = b_.kernels[b_.head[s]];
             if (!k.admitted)
-                next = std::min(next, std::max({k.arrival, ready_[s], t}));
+                next = std::min(next, std::max({k.arrival, b_.ready[s], t}));
         }
         return next;
     }
 
-    std::vector<double> currentRates() const {
-        std::vector<ResidentCtas> resident;
-        resident.reserve(cohorts_.size());
-        for (const Cohort& c : cohorts_)
-            resident.push_back({kernels_[static_cast<size_t>(c.kernel)].desc, c.count});
-        return ctaRates(resident, device_);
+    // ctaRates of the resident cohorts (a kernel's working set counted once).
+    void updateRates() {
+        const size_t n = b_.cohorts.size();
+        b_.resident.resize(n);
+        b_.rates.resize(n);
+        ++evaluation_;
+        for (size_t i = 0; i < n; ++i) {
+            KernelState& k = b_.kernels[static_cast<size_t>(b_.cohorts[i].kernel)];
+            b_.resident[i] = {&k.rate, b_.cohorts[i].count, k.counted != evaluation_};
+            k.counted = evaluation_;
+        }
+        rateModel_.rates(b_.resident.data(), n, b_.rates.data());
+        cohortsChanged_ = false;
     }
 
-    void sample(double t, const std::vector<double>& rates) {
+    void sample(double t) {
         int64_t ctas = 0;
         double warps = 0;
         double flopsPerUs = 0;
-        for (size_t i = 0; i < cohorts_.size(); ++i) {
-            const KernelDesc& k = *kernels_[static_cast<size_t>(cohorts_[i].kernel)].desc;
-            ctas += cohorts_[i].count;
-            warps += static_cast<double>(cohorts_[i].count) * k.warpsPerCta();
-            flopsPerUs += static_cast<double>(cohorts_[i].count) * rates[i] * k.flops /
+        for (size_t i = 0; i < b_.cohorts.size(); ++i) {
+            const Cohort& c = b_.cohorts[i];
+            const KernelDesc& k = *b_.kernels[static_cast<size_t>(c.kernel)].desc;
+            ctas += c.count;
+            warps += static_cast<double>(c.count) * k.warpsPerCta();
+            flopsPerUs += static_cast<double>(c.count) * b_.rates[i] * k.flops /
                           static_cast<double>(std::max<int64_t>(1, k.ctas));
         }
         UtilisationSample s;
@@ -179,28 +236,32 @@ private:
     }
 
     void retire(double t) {
-        for (size_t i = 0; i < cohorts_.size();) {
-            if (cohorts_[i].progress < 1.0 - kEps) {
-                ++i;
+        std::vector<Cohort>& cohorts = b_.cohorts;
+        size_t kept = 0;
+        for (size_t i = 0; i < cohorts.size(); ++i) {
+            const Cohort c = cohorts[i];
+            if (c.progress < 1.0 - kEps) {
+                cohorts[kept++] = c;
                 continue;
             }
-            KernelState& k = kernels_[static_cast<size_t>(cohorts_[i].kernel)];
-            k.resident -= cohorts_[i].count;
-            usedSms_ -= static_cast<double>(cohorts_[i].count) / k.occ.ctasPerSm;
-            cohorts_.erase(cohorts_.begin() + static_cast<long>(i));
+            KernelState& k = b_.kernels[static_cast<size_t>(c.kernel)];
+            k.resident -= c.count;
+            usedSms_ -= static_cast<double>(c.count) / k.ctasPerSm;
+            cohortsChanged_ = true;
             if (k.pending == 0 && k.resident == 0) {
                 k.end = t;
                 const auto s = static_cast<size_t>(k.group);
-                ++head_[s];
-                ready_[s] = t + model_.kernelGapUs;
+                ++b_.head[s];
+                b_.ready[s] = t + model_.kernelGapUs;
             }
         }
-        if (cohorts_.empty())
+        cohorts.resize(kept);
+        if (cohorts.empty())
             usedSms_ = 0; // drop accumulated rounding
     }
 
     void summarise() {
-        for (const KernelState& k : kernels_)
+        for (const KernelState& k : b_.kernels)
             run_.kernels.push_back({k.group, k.op->op, k.op->label, k.desc->name,
                                     std::max<int64_t>(1, k.desc->ctas), k.issue, k.start, k.end});
         const double total = run_.latencyUs;
@@ -218,22 +279,37 @@ private:
         run_.meanFlopUtilisation /= total;
     }
 
+    Buffers& b_;
     const DeviceProfile& device_;
     const SmModel& model_;
-    std::vector<KernelState> kernels_;
-    std::vector<std::vector<int>> streams_;
-    std::vector<size_t> head_;
-    std::vector<double> ready_; // earliest start of the stream's next kernel
-    std::vector<Cohort> cohorts_;
+    const CtaRateModel rateModel_;
+    const bool timeline_;
+    double latency_ = 0;
+    bool arrivalOrdered_ = true;
+    bool cohortsChanged_ = true;
+    uint64_t evaluation_ = 0;
     double usedSms_ = 0;
-    double issueEnd_ = 0;
     StageRun run_;
 };
 
 } // namespace
 
 StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device) {
-    return Simulation(groups, device).run();
+    Simulation sim(groups.size(), device, true);
+    for (size_t g = 0; g < groups.size(); ++g)
+        for (const OpKernels& op : groups[g])
+            for (const KernelDesc& k : op.kernels)
+                sim.add(k, static_cast<int>(g), &op);
+    sim.run();
+    return sim.timeline();
+}
+
+double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount,
+                      const DeviceProfile& device) {
+    Simulation sim(groupCount, device, false);
+    for (const StageKernel& k : kernels)
+        sim.add(*k.kernel, k.group, nullptr);
+    return sim.run();
 }
 
 } // namespace ios::cost

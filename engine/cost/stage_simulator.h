@@ -60,4 +60,17 @@ struct StageRun {
 // Simulates `groups` run as one stage. Deterministic; an empty stage takes no time.
 StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device);
 
+// One kernel of a stage, by reference, for stageLatencyUs.
+struct StageKernel {
+    const KernelDesc* kernel = nullptr;
+    int group = 0; // = stream
+};
+
+// simulateStage(...).latencyUs, bit-identical, without the timeline: `kernels` in issue order
+// (group after group, groups numbered 0 .. groupCount-1, each kernel object listed once), a
+// stage of groupCount groups (groups without kernels count: a stage of several groups is
+// synchronised). The search's hot path: no allocation once the calling thread's buffers grew.
+double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount,
+                      const DeviceProfile& device);
+
 } // namespace ios::cost
