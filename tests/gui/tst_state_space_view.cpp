@@ -1,4 +1,5 @@
-// The state-space view: layer of a state (operators already scheduled) and part selection.
+// The state-space view: part selection and drawing without a model (the layer arithmetic is
+// tested with the index in tst_state_space_index).
 #include "state_space_view.h"
 
 #include <QImage>
@@ -10,26 +11,6 @@ using namespace ios;
 class TestStateSpaceView : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void layer_data() {
-        QTest::addColumn<quint64>("low");
-        QTest::addColumn<quint64>("high");
-        QTest::addColumn<int>("partSize");
-        QTest::addColumn<int>("layer");
-        QTest::newRow("start: nothing scheduled") << quint64(0b1111) << quint64(0) << 4 << 0;
-        QTest::newRow("end: all scheduled") << quint64(0) << quint64(0) << 4 << 4;
-        QTest::newRow("two left") << quint64(0b1010) << quint64(0) << 4 << 2;
-        QTest::newRow("second word counts") << ~quint64(0) << quint64(0b111) << 70 << 3;
-    }
-    void layer() {
-        QFETCH(quint64, low);
-        QFETCH(quint64, high);
-        QFETCH(int, partSize);
-        QFETCH(int, layer);
-        schedulers::StateSpace::State st;
-        st.remaining = {low, high};
-        QCOMPARE(schedulers::stateLayer(st, partSize), layer);
-    }
-
     void showsOnlyRecordedParts() {
         auto space = std::make_shared<schedulers::StateSpace>();
         space->partOps = {{{0, 1}}};
