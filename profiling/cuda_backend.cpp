@@ -25,6 +25,10 @@ CudaOpenResult openCudaBackend(const CudaBackendOptions&) {
                      "machine with the CUDA Toolkit, cuDNN and CUPTI)"};
 }
 
+bool cudaDevicePresent() {
+    return false;
+}
+
 #else
 
 namespace {
@@ -369,6 +373,11 @@ private:
 };
 
 } // namespace
+
+bool cudaDevicePresent() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
 
 CudaOpenResult openCudaBackend(const CudaBackendOptions& options) {
     int count = 0;

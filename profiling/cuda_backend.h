@@ -27,6 +27,9 @@ struct CudaOpenResult {
 // In a build without CUDA the error says so.
 CudaOpenResult openCudaBackend(const CudaBackendOptions& options = {});
 
+// True when this build has CUDA and cudaGetDeviceCount finds a device (cheap: no context).
+bool cudaDevicePresent();
+
 // openCudaBackend or ios::UserError("no CUDA device available: <reason>"). With the
 // environment variable IOS_PROFILING_MOCK=1: a timing-only MockBackend (dry runs of scripts).
 std::unique_ptr<GpuBackend> requireCudaBackend(const CudaBackendOptions& options = {});

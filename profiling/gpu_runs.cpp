@@ -1,5 +1,6 @@
 #include "gpu_runs.h"
 
+#include "cost/cost_model_factory.h"
 #include "cost/measurement_cache.h"
 #include "gpu_trace.h"
 #include "measured_cost_model.h"
@@ -156,6 +157,13 @@ std::unique_ptr<cost::CostModel> makeMeasuredCostModel(const ir::Graph& graph, i
                                                        const std::filesystem::path& cacheFile,
                                                        const CudaBackendOptions& options) {
     return std::make_unique<OwningMeasuredCostModel>(graph, batch, cacheFile, options);
+}
+
+void installMeasuredCostModel() {
+    cost::installMeasuredCostModel(
+        [](const ir::Graph& graph, int batch, const std::string& cacheFile) {
+            return makeMeasuredCostModel(graph, batch, cacheFile);
+        });
 }
 
 } // namespace ios::profiling

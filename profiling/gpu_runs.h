@@ -5,7 +5,7 @@
 #include "cost/cost_model.h"
 #include "cuda_backend.h"
 #include "executor.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include <filesystem>
 #include <memory>
@@ -21,7 +21,7 @@ struct LatencySummary {
 LatencySummary summarize(std::vector<double> samples);
 
 struct MeasuredTrace {
-    schedule::Timeline timeline;
+    eval::Timeline timeline;
     std::string warpMetric;
     std::string warpNote;          // why there are no active-warp samples (empty if sampled)
     double meanWarpOccupancy = -1; // fraction of peak over the run; -1 without samples
@@ -58,5 +58,8 @@ NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& 
 std::unique_ptr<cost::CostModel> makeMeasuredCostModel(const ir::Graph& graph, int batch,
                                                        const std::filesystem::path& cacheFile,
                                                        const CudaBackendOptions& options = {});
+
+// Makes `measured` available to the engine's cost-model factory (cost::makeCostModel).
+void installMeasuredCostModel();
 
 } // namespace ios::profiling

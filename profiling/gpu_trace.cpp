@@ -33,8 +33,8 @@ std::string shortKernelName(const std::string& name) {
     return out.empty() ? name : out;
 }
 
-schedule::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in) {
-    schedule::Timeline tl;
+eval::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in) {
+    eval::Timeline tl;
     tl.device = in.device;
     tl.batch = in.batch;
     if (in.kernels.empty())
@@ -55,7 +55,7 @@ schedule::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in) {
         int stream = static_cast<int>(it - tracks.begin());
         if (it == tracks.end())
             tracks.push_back(k->streamId);
-        schedule::TimelineKernel tk;
+        eval::TimelineKernel tk;
         tk.stream = stream;
         tk.kernel = shortKernelName(k->name);
         tk.ctas = static_cast<int64_t>(k->grid[0]) * k->grid[1] * k->grid[2];
@@ -102,23 +102,23 @@ schedule::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in) {
             const double start = (static_cast<double>(static_cast<int64_t>(w.startNs) + shift) -
                                   static_cast<double>(t0)) /
                                  1000.0;
-            schedule::TimelineSample sample;
+            eval::TimelineSample sample;
             sample.timeUs = start;
             sample.warpOccupancy = percent ? w.value / 100.0 : w.value;
             tl.samples.push_back(sample);
         }
-        schedule::TimelineSample last;
+        eval::TimelineSample last;
         last.timeUs = (static_cast<double>(static_cast<int64_t>(ws.back().endNs) + shift) -
                        static_cast<double>(t0)) /
                       1000.0;
         tl.samples.push_back(last);
-        for (schedule::TimelineStage& s : tl.stages)
+        for (eval::TimelineStage& s : tl.stages)
             s.meanWarpOccupancy = std::max(0.0, meanWarpOccupancy(tl, s.startUs, s.endUs));
     }
     return tl;
 }
 
-double meanWarpOccupancy(const schedule::Timeline& tl, double fromUs, double toUs) {
+double meanWarpOccupancy(const eval::Timeline& tl, double fromUs, double toUs) {
     double weighted = 0, covered = 0;
     for (size_t i = 0; i + 1 < tl.samples.size(); ++i) {
         const double lo = std::max(fromUs, tl.samples[i].timeUs);

@@ -1,10 +1,10 @@
-// Measured activity → the engine's schedule::Timeline, so measured traces use the same views
+// Measured activity → the engine's eval::Timeline, so measured traces use the same views
 // and exporters (Chrome trace, CSV) as simulated ones. Pure functions of the records: tested
 // with synthetic CUPTI records.
 #pragma once
 
 #include "kernel_records.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include <cstdint>
 #include <string>
@@ -50,9 +50,9 @@ std::string shortKernelName(const std::string& name);
 // the peak (pct metrics / 100), aligned to the kernels' clock: CUPTI activity and PM sampling
 // timestamps are both GPU nanoseconds; when the sample range does not cover the first kernel
 // the clocks differ and the sample range is shifted to start at the first kernel.
-schedule::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in);
+eval::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in);
 
 // Time-weighted mean warp occupancy (fraction) of the samples over [fromUs, toUs); -1 if none.
-double meanWarpOccupancy(const schedule::Timeline& timeline, double fromUs, double toUs);
+double meanWarpOccupancy(const eval::Timeline& timeline, double fromUs, double toUs);
 
 } // namespace ios::profiling

@@ -4,20 +4,20 @@
 
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 #include "schedulers/baselines.h"
 
 namespace ios::testing {
 
 // The timeline of `graph`'s greedy schedule, or of its sequential one.
-inline schedule::Timeline baselineTimeline(const ir::Graph& graph, bool greedy) {
+inline eval::Timeline baselineTimeline(const ir::Graph& graph, bool greedy) {
     const auto dags = ir::buildDags(graph);
     const cost::SimulatedGpuCostModel model(graph, *cost::findBundledDevice("V100"), 1);
-    return schedule::buildTimeline(
+    return eval::buildTimeline(
         dags, greedy ? schedulers::greedy(dags) : schedulers::sequential(dags), model);
 }
 
-inline schedule::Timeline figure2Timeline(bool greedy) {
+inline eval::Timeline figure2Timeline(bool greedy) {
     static const ir::Graph graph = samples::loadBundledModel("demo_figure2");
     return baselineTimeline(graph, greedy);
 }

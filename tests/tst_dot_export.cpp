@@ -2,7 +2,7 @@
 // and quoting of hostile names.
 #include "bundled_models.h"
 #include "io/dot_export.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -28,7 +28,7 @@ class TestDotExport : public QObject {
 private slots:
     void golden() {
         const std::string dot = io::writeDot(samples::loadBundledModel("demo_figure2"));
-        const std::string golden = io::readTextFile(IOS_TEST_DATA_DIR "/demo_figure2.dot");
+        const std::string golden = util::readTextFile(IOS_TEST_DATA_DIR "/demo_figure2.dot");
         QCOMPARE(QString::fromStdString(dot), QString::fromStdString(golden));
     }
 

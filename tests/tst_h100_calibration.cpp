@@ -4,7 +4,7 @@
 // strategy over the four networks must stay within 15 % of the committed CUDA-graph medians
 // (sample_models/measured/h100_results.json; issue "simulator error").
 #include "bundled_models.h"
-#include "cost/measured_validation.h"
+#include "analysis/measured_validation.h"
 #include "util/error.h"
 
 #include <QTest>
@@ -20,8 +20,8 @@ const std::filesystem::path kMeasured = IOS_SOURCE_DIR "/sample_models/measured"
 const std::vector<std::string> kNetworks{"inception_v3", "squeezenet", "nasnet_large",
                                          "randwire_large"};
 
-std::vector<cost::ValidationRow> validate(const std::vector<cost::MeasuredSchedule>& measured) {
-    return cost::validateSchedules(measured, kMeasured / "schedules",
+std::vector<analysis::ValidationRow> validate(const std::vector<analysis::MeasuredSchedule>& measured) {
+    return analysis::validateSchedules(measured, kMeasured / "schedules",
                                    *cost::findBundledDevice("H100"),
                                    [](const std::string& m) { return samples::loadModel(m); });
 }
@@ -34,29 +34,29 @@ class TestH100Calibration : public QObject {
 private slots:
     void everyMeasuredScheduleIsKept() {
         // Every timed schedule has its schedule file, with the measured stage count.
-        const auto measured = cost::loadMeasuredResults(kMeasured / "h100_results.json");
+        const auto measured = analysis::loadMeasuredResults(kMeasured / "h100_results.json");
         QCOMPARE(measured.size(), size_t{13});
         const auto rows = validate(measured);
         QCOMPARE(rows.size(), measured.size());
-        for (const cost::ValidationRow& r : rows) {
+        for (const analysis::ValidationRow& r : rows) {
             QVERIFY(r.measured.cudaGraph);
             QVERIFY(r.simulatedMs > 0);
         }
     }
 
     void mapePerStrategyWithin15Percent() {
-        auto measured = cost::loadMeasuredResults(kMeasured / "h100_results.json");
-        std::erase_if(measured, [](const cost::MeasuredSchedule& m) {
+        auto measured = analysis::loadMeasuredResults(kMeasured / "h100_results.json");
+        std::erase_if(measured, [](const analysis::MeasuredSchedule& m) {
             return std::find(kNetworks.begin(), kNetworks.end(), m.run) == kNetworks.end();
         });
         const auto rows = validate(measured);
-        for (const cost::ValidationRow& r : rows)
+        for (const analysis::ValidationRow& r : rows)
             qInfo("%-15s %-10s measured %.3f ms simulated %.3f ms error %+.1f %%",
                   r.measured.run.c_str(), r.measured.strategy.c_str(), r.measured.measuredMs,
                   r.simulatedMs, r.errorPct);
-        const auto errors = cost::errorByStrategy(rows);
+        const auto errors = analysis::errorByStrategy(rows);
         QCOMPARE(errors.size(), size_t{3});
-        for (const cost::StrategyError& e : errors) {
+        for (const analysis::StrategyError& e : errors) {
             qInfo("%s: MAPE %.1f %% (worst %.1f %%)", e.strategy.c_str(), e.mapePct, e.maxAbsPct);
             QCOMPARE(e.count, 4);
             QVERIFY2(e.mapePct <= 15.0, qPrintable(QString::fromStdString(e.strategy) +
@@ -65,14 +65,14 @@ private slots:
     }
 
     void errorByStrategyIsTheMeanAbsoluteError() {
-        std::vector<cost::ValidationRow> rows(3);
+        std::vector<analysis::ValidationRow> rows(3);
         rows[0].measured.strategy = "greedy";
         rows[0].errorPct = -10;
         rows[1].measured.strategy = "both";
         rows[1].errorPct = 4;
         rows[2].measured.strategy = "greedy";
         rows[2].errorPct = 20;
-        const auto e = cost::errorByStrategy(rows);
+        const auto e = analysis::errorByStrategy(rows);
         QCOMPARE(e.size(), size_t{2});
         QCOMPARE(e[0].strategy, std::string("greedy"));
         QCOMPARE(e[0].count, 2);
@@ -82,9 +82,9 @@ private slots:
     }
 
     void resultsErrorsNameTheFile() {
-        QVERIFY_THROWS_EXCEPTION(UserError, cost::parseMeasuredResults("{\"runs\": 3}", "r.json"));
+        QVERIFY_THROWS_EXCEPTION(UserError, analysis::parseMeasuredResults("{\"runs\": 3}", "r.json"));
         try {
-            cost::parseMeasuredResults(
+            analysis::parseMeasuredResults(
                 R"({"model": "squeezenet", "results": [{"strategy": "greedy"}]})", "r.json");
             QFAIL("a result without a latency was accepted");
         } catch (const UserError& e) {

@@ -2,7 +2,7 @@
 // subset is tested for being a down-set, every subset of a state for being a candidate stage,
 // all by direct checks on the generator's edge lists, never through the DP's code.
 #include "dp_test_support.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "schedule/verify.h"
 #include "schedulers/ios_dp.h"
 
@@ -198,7 +198,7 @@ private slots:
                 o.r = c.r;
                 o.s = c.s;
                 const testing::RandomStageCost cost(ci);
-                const schedulers::Result res = schedulers::optimize(d.graph, o, cost);
+                const schedulers::Result res = schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
                 const QString what =
                     QString("dag %1 (n %2) %3 %4 r%5 s%6")
                         .arg(dags)
@@ -254,14 +254,14 @@ private slots:
                 o.endings = c.endings;
                 o.r = c.r;
                 o.s = c.s;
-                const schedulers::Result res = schedulers::optimize(d.graph, o, cost);
+                const schedulers::Result res = schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
                 if (res.stats.schedules > BigUint(20000))
                     continue; // too many schedules to walk one by one in a unit test
                 const double expected = best((1u << n) - 1);
                 QCOMPARE(res.latencyMs, expected);
                 const auto dags = ir::buildDags(d.graph);
                 schedule::verify(dags, res.schedule);
-                QCOMPARE(schedule::totalLatencyMs(dags, res.schedule, cost), expected);
+                QCOMPARE(eval::totalLatencyMs(dags, res.schedule, cost), expected);
                 QCOMPARE(BigUint(paths), res.stats.schedules);
                 ++compared;
             }

@@ -21,7 +21,7 @@ schedulers::Result run(const std::string& model, Strategy st, int r, int s,
     o.r = r;
     o.s = s;
     o.endings = endings;
-    return schedulers::optimize(g, o, cost);
+    return schedulers::optimize(ir::PreparedModel(g), o, cost);
 }
 
 } // namespace
@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(qulonglong(res.stats.transitions), transitions);
         // states never depend on the strategy: they are the down-sets (progress total)
         QCOMPARE(
-            qulonglong(schedulers::countStates(samples::loadBundledModel(model.toStdString()))),
+            qulonglong(schedulers::countStates(ir::PreparedModel(samples::loadBundledModel(model.toStdString())))),
             states);
     }
 

@@ -4,7 +4,7 @@
 #include "bundled_models.h"
 #include "cost/analytic_cost_model.h"
 #include "io/ios_json.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "schedulers/baselines.h"
@@ -36,10 +36,10 @@ private slots:
         const cost::AnalyticCostModel cost(g);
         schedulers::Options o;
         o.strategy = schedulers::Strategy(strategy);
-        const auto res = schedulers::optimize(g, o, cost);
+        const auto res = schedulers::optimize(ir::PreparedModel(g), o, cost);
         const auto dags = ir::buildDags(g);
         schedule::verify(dags, res.schedule);
-        QVERIFY(qAbs(schedule::totalLatencyMs(dags, res.schedule, cost) - res.latencyMs) < 1e-9);
+        QVERIFY(qAbs(eval::totalLatencyMs(dags, res.schedule, cost) - res.latencyMs) < 1e-9);
         for (const schedule::Schedule& s :
              {res.schedule, schedulers::sequential(dags), schedulers::greedy(dags)}) {
             schedule::verify(dags, s);
@@ -69,8 +69,8 @@ private slots:
     void deterministic() {
         const ir::Graph g = samples::loadBundledModel("inception_v3");
         const cost::AnalyticCostModel cost(g);
-        const auto a = schedulers::optimize(g, {}, cost);
-        const auto b = schedulers::optimize(g, {}, cost);
+        const auto a = schedulers::optimize(ir::PreparedModel(g), {}, cost);
+        const auto b = schedulers::optimize(ir::PreparedModel(g), {}, cost);
         QVERIFY(a.schedule == b.schedule);
         QCOMPARE(a.latencyMs, b.latencyMs);
         QCOMPARE(a.stats.transitions, b.stats.transitions);
@@ -105,8 +105,8 @@ private slots:
         o.strategy = schedulers::Strategy::Both;
         o.endings = schedulers::Endings(endings);
         o.r = r;
-        const auto fast = schedulers::optimize(g, o, cost);
-        const auto ref = schedulers::optimize(g, o, slow);
+        const auto fast = schedulers::optimize(ir::PreparedModel(g), o, cost);
+        const auto ref = schedulers::optimize(ir::PreparedModel(g), o, slow);
         QVERIFY(fast.schedule == ref.schedule);
         QCOMPARE(fast.latencyMs, ref.latencyMs);
         QCOMPARE(fast.stats.transitions, ref.stats.transitions);
@@ -122,7 +122,7 @@ private slots:
             lastDone = done;
             lastTotal = total;
         };
-        const auto res = schedulers::optimize(g, {}, cost, &control);
+        const auto res = schedulers::optimize(ir::PreparedModel(g), {}, cost, &control);
         QCOMPARE(lastTotal, res.stats.states);
         QCOMPARE(lastDone, res.stats.states);
     }
@@ -144,7 +144,7 @@ private slots:
         std::optional<schedulers::Result> result;
         bool cancelled = false;
         try {
-            result = schedulers::optimize(g, o, cost, &control);
+            result = schedulers::optimize(ir::PreparedModel(g), o, cost, &control);
         } catch (const Cancelled&) {
             cancelled = true;
         }
@@ -152,7 +152,7 @@ private slots:
         QVERIFY(cancelled);
         QVERIFY(!result.has_value());
         // Already cancelled: stops before any work.
-        QVERIFY_THROWS_EXCEPTION(Cancelled, schedulers::optimize(g, o, cost, &control));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, schedulers::optimize(ir::PreparedModel(g), o, cost, &control));
         Q_UNUSED(started);
     }
 
@@ -161,7 +161,7 @@ private slots:
         const cost::AnalyticCostModel cost(g);
         schedulers::Options o;
         o.recordStateSpace = true;
-        const auto res = schedulers::optimize(g, o, cost);
+        const auto res = schedulers::optimize(ir::PreparedModel(g), o, cost);
         QVERIFY(res.stateSpace.has_value());
         const auto& ss = *res.stateSpace;
         QVERIFY(!ss.truncated);
@@ -172,7 +172,7 @@ private slots:
             stages += b.stages.size();
         QCOMPARE(ss.chosen.size(), stages);
         o.maxRecordedTransitions = 10;
-        const auto small = schedulers::optimize(g, o, cost);
+        const auto small = schedulers::optimize(ir::PreparedModel(g), o, cost);
         QVERIFY(small.stateSpace->truncated);
         QCOMPARE(small.stateSpace->transitions.size(), size_t{10});
     }
@@ -182,10 +182,10 @@ private slots:
         const cost::AnalyticCostModel cost(g);
         schedulers::Options o;
         o.r = 0;
-        QVERIFY_THROWS_EXCEPTION(UserError, schedulers::optimize(g, o, cost));
+        QVERIFY_THROWS_EXCEPTION(UserError, schedulers::optimize(ir::PreparedModel(g), o, cost));
         o.r = 3;
         o.s = 0;
-        QVERIFY_THROWS_EXCEPTION(UserError, schedulers::optimize(g, o, cost));
+        QVERIFY_THROWS_EXCEPTION(UserError, schedulers::optimize(ir::PreparedModel(g), o, cost));
     }
 };
 

@@ -1,6 +1,6 @@
 // IOS JSON import/export: byte-exact round trips of the bundled and reference models, the
 // NasNet parts file, and the key layout of node kinds the reference files do not contain.
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "util/error.h"
@@ -14,7 +14,7 @@ using namespace ios;
 namespace {
 
 std::string readFile(const QString& path) {
-    return io::readTextFile(path.toStdString());
+    return util::readTextFile(path.toStdString());
 }
 
 QStringList iosJsonFiles(const QString& dir) {

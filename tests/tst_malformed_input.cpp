@@ -1,7 +1,7 @@
 // Malformed model files: every class of bad input gives an ios::UserError that names the file
 // (and the node, when there is one), never a crash; failed writes leave no output behind.
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "io/model_file.h"
 #include "util/error.h"
 
@@ -13,14 +13,14 @@
 #include <unistd.h>
 
 using namespace ios;
-using Json = io::Json;
+using Json = util::Json;
 
 namespace {
 
 const QString kFigure2 = QStringLiteral(IOS_SOURCE_DIR "/sample_models/demo_figure2.ios.json");
 
 std::string figure2Text() {
-    return io::readTextFile(kFigure2.toStdString());
+    return util::readTextFile(kFigure2.toStdString());
 }
 
 // demo_figure2 with the value at JSON pointer `at` replaced (or, for a null `value`, removed).
@@ -298,10 +298,10 @@ private slots:
     void saveReplacesAtomically() {
         QTemporaryDir root;
         const std::string path = root.filePath(QStringLiteral("m.ios.json")).toStdString();
-        io::writeFileAtomically(path, "old contents that are longer than the new ones");
+        util::writeFileAtomically(path, "old contents that are longer than the new ones");
         const ir::Graph g = io::loadModelFile(kFigure2.toStdString());
         io::saveModelFile(g, path);
-        QCOMPARE(io::readTextFile(path), figure2Text());
+        QCOMPARE(util::readTextFile(path), figure2Text());
         QCOMPARE(QDir(root.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
 };

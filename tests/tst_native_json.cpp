@@ -1,7 +1,7 @@
 // The native versioned format: round trips with explicit parts and stages, the header and
 // version checks, part validation, and ".json" sniffing between native and IOS JSON.
 #include "bundled_models.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "io/native_json.h"
@@ -11,7 +11,7 @@
 #include <QTest>
 
 using namespace ios;
-using Json = io::Json;
+using Json = util::Json;
 
 namespace {
 
@@ -126,9 +126,9 @@ private slots:
         QCOMPARE(io::formatForWrite(dir.filePath("m.DOT").toStdString()), io::ModelFormat::Dot);
         io::saveModelFile(g, native);
         io::saveModelFile(g, ios);
-        io::writeFileAtomically(iosAsJson, io::readTextFile(ios));
+        util::writeFileAtomically(iosAsJson, util::readTextFile(ios));
         QVERIFY(io::loadModelFile(native) == g);
-        QCOMPARE(io::readTextFile(ios),
+        QCOMPARE(util::readTextFile(ios),
                  std::string(samples::bundledModelText("nasnet_large"))); // parts not in IOS JSON
         ir::Graph withoutParts = g;
         withoutParts.blocks[0].parts.clear();

@@ -62,8 +62,9 @@ void optimizeAndVerify(const ir::Graph& g) {
     const cost::AnalyticCostModel cost(g);
     schedulers::Options options;
     options.strategy = schedulers::Strategy::Both;
-    const schedulers::Result r = schedulers::optimize(g, options, cost);
-    schedule::verify(ir::buildDags(g, options.maxPartSize), r.schedule);
+    const ir::PreparedModel prepared(g);
+    const schedulers::Result r = schedulers::optimize(prepared, options, cost);
+    schedule::verify(prepared.dags(), r.schedule);
     QVERIFY(r.latencyMs > 0);
 }
 

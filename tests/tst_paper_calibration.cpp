@@ -3,7 +3,7 @@
 // sequential within ±15 % of the paper's; specialised schedules win their own column.
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
 
@@ -23,11 +23,11 @@ Latencies simulate(const ir::Graph& graph, int batch, bool withMerge) {
     auto dp = [&](schedulers::Strategy s) {
         schedulers::Options o;
         o.strategy = s;
-        return schedulers::optimize(graph, o, model).latencyMs;
+        return schedulers::optimize(ir::PreparedModel(graph), o, model).latencyMs;
     };
     Latencies l{};
-    l.sequential = schedule::totalLatencyMs(dags, schedulers::sequential(dags), model);
-    l.greedy = schedule::totalLatencyMs(dags, schedulers::greedy(dags), model);
+    l.sequential = eval::totalLatencyMs(dags, schedulers::sequential(dags), model);
+    l.greedy = eval::totalLatencyMs(dags, schedulers::greedy(dags), model);
     l.parallel = dp(schedulers::Strategy::Parallel);
     // NasNet and RandWire have nothing to merge (Relu-SepConv operators): merge = sequential
     // and both = parallel in the paper; the DP runs are minutes long without optimisation.
@@ -108,21 +108,21 @@ private slots:
         for (int b : batches) {
             models.push_back(std::make_unique<cost::SimulatedGpuCostModel>(
                 graph, *cost::findBundledDevice("V100"), b));
-            schedules.push_back(schedulers::optimize(graph, {}, *models.back()).schedule);
+            schedules.push_back(schedulers::optimize(ir::PreparedModel(graph), {}, *models.back()).schedule);
         }
         for (size_t col = 0; col < models.size(); ++col) {
-            const double own = schedule::totalLatencyMs(dags, schedules[col], *models[col]);
+            const double own = eval::totalLatencyMs(dags, schedules[col], *models[col]);
             for (size_t row = 0; row < schedules.size(); ++row)
                 QVERIFY(own <=
-                        schedule::totalLatencyMs(dags, schedules[row], *models[col]) * (1 + 1e-12));
+                        eval::totalLatencyMs(dags, schedules[row], *models[col]) * (1 + 1e-12));
         }
         // Batch 1 gains more from inter-operator parallelism than batch 128 (IOS §7.3).
         const double gain1 =
-            schedule::totalLatencyMs(dags, schedulers::sequential(dags), *models[0]) /
-            schedule::totalLatencyMs(dags, schedules[0], *models[0]);
+            eval::totalLatencyMs(dags, schedulers::sequential(dags), *models[0]) /
+            eval::totalLatencyMs(dags, schedules[0], *models[0]);
         const double gain128 =
-            schedule::totalLatencyMs(dags, schedulers::sequential(dags), *models[2]) /
-            schedule::totalLatencyMs(dags, schedules[2], *models[2]);
+            eval::totalLatencyMs(dags, schedulers::sequential(dags), *models[2]) /
+            eval::totalLatencyMs(dags, schedules[2], *models[2]);
         QVERIFY(gain1 > gain128);
         QVERIFY(gain128 >= 1);
     }

@@ -29,7 +29,7 @@ schedule::Schedule dpSchedule(const ir::Graph& g, schedulers::Strategy s,
                               const cost::CostModel& model) {
     schedulers::Options o;
     o.strategy = s;
-    return schedulers::optimize(g, o, model).schedule;
+    return schedulers::optimize(ir::PreparedModel(g), o, model).schedule;
 }
 
 // The first pair of mergeable convolutions of a block, as a merge stage (empty if none).
@@ -200,20 +200,20 @@ private slots:
         Executor ex(g, backend, 1);
         cost::MeasurementCache cache;
         MeasuredCostModel measured(ex, g.name, {0, 3, 1}, &cache);
-        const auto live = schedulers::optimize(g, {}, measured);
+        const auto live = schedulers::optimize(ir::PreparedModel(g), {}, measured);
         QVERIFY(measured.stagesMeasured() > 0);
         QCOMPARE(static_cast<int>(cache.entries().size()), measured.stagesMeasured());
         cache.save(file);
 
         const cost::CachedCostModel replay(cost::MeasurementCache::load(file), g.name, 1, {}, file);
         QCOMPARE(replay.device(), std::string("Mock H100"));
-        const auto replayed = schedulers::optimize(g, {}, replay);
+        const auto replayed = schedulers::optimize(ir::PreparedModel(g), {}, replay);
         QCOMPARE(replayed.schedule, live.schedule);
         QCOMPARE(replayed.latencyMs, live.latencyMs);
 
         // A second measured model on the same cache measures nothing new.
         MeasuredCostModel again(ex, g.name, {0, 3, 1}, &cache);
-        schedulers::optimize(g, {}, again);
+        schedulers::optimize(ir::PreparedModel(g), {}, again);
         QCOMPARE(again.stagesMeasured(), 0);
 
         // Another batch size or an unmeasured stage is an error that says what is missing.
@@ -275,7 +275,7 @@ private slots:
         for (int i = 0; i < 7; ++i)
             in.warps.samples.push_back({5'001'000'000ULL + i * 1000ULL,
                                         5'001'001'000ULL + i * 1000ULL, i < 5 ? 50.0 : 10.0});
-        const schedule::Timeline tl = buildMeasuredTimeline(in);
+        const eval::Timeline tl = buildMeasuredTimeline(in);
         QCOMPARE(tl.kernels.size(), size_t{4});
         QCOMPARE(tl.streams, 3); // two executor streams + the foreign one
         QCOMPARE(tl.kernels[0].stream, 0);

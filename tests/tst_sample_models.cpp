@@ -1,7 +1,7 @@
 // The bundled models (sample_models/): they load and validate by name, the four benchmark
 // networks have the reference's structure, and each equals the reference file it copies.
 #include "bundled_models.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "ir/block_dag.h"
 #include "ir/model_summary.h"
@@ -128,17 +128,17 @@ void TestSampleModels::sameAsReference() {
         QSKIP(qPrintable("no reference model " + QString::fromStdString(file.string()) +
                          " (the shared folder is absent on this machine)"));
 
-    ir::Graph reference = io::parseIosJson(io::readTextFile(file), file.string());
+    ir::Graph reference = io::parseIosJson(util::readTextFile(file), file.string());
     const std::filesystem::path parts = dir / (name.toStdString() + ".parts.json");
     if (std::filesystem::exists(parts))
-        io::applyPartsJson(reference, io::readTextFile(parts), parts.string());
+        io::applyPartsJson(reference, util::readTextFile(parts), parts.string());
     const ir::Graph bundled = samples::loadBundledModel(name.toStdString());
     QCOMPARE(bundled.blocks.size(), reference.blocks.size());
     for (size_t b = 0; b < bundled.blocks.size(); ++b)
         QVERIFY2(bundled.blocks[b] == reference.blocks[b], qPrintable(QString::number(b)));
     QVERIFY(bundled == reference);
     QCOMPARE(samples::bundledModelText(name.toStdString()),
-             std::string_view(io::readTextFile(file)));
+             std::string_view(util::readTextFile(file)));
 }
 
 void TestSampleModels::unknownNameListsBundledModels() {

@@ -2,7 +2,7 @@
 // merge stages included; malformed or foreign files give one clear error naming the file.
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "io/json_text.h"
+#include "util/json_text.h"
 #include "io/schedule_file.h"
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
@@ -52,11 +52,11 @@ private slots:
             const cost::SimulatedGpuCostModel cost(g, *cost::findBundledDevice("V100"));
             schedulers::Options o;
             o.strategy = schedulers::Strategy::Both;
-            s = schedulers::optimize(g, o, cost).schedule;
+            s = schedulers::optimize(ir::PreparedModel(g), o, cost).schedule;
         }
         const std::string text = io::writeScheduleFile(g, dags, s, "a note");
         QCOMPARE(io::parseScheduleFile(text, "s.json", g, dags), s);
-        const io::Json doc = io::parseJsonText(text, "s.json");
+        const util::Json doc = util::parseJsonText(text, "s.json");
         QCOMPARE(doc["model"].get<std::string>(), std::string("inception_v3"));
         QCOMPARE(doc["note"].get<std::string>(), std::string("a note"));
         if (strategy == QStringLiteral("both")) {
@@ -97,20 +97,20 @@ private slots:
         const ir::Graph g = samples::loadBundledModel("squeezenet");
         const auto dags = ir::buildDags(g);
         const std::string good = io::writeScheduleFile(g, dags, schedulers::sequential(dags));
-        io::Json doc = io::parseJsonText(good, "s.json");
+        util::Json doc = util::parseJsonText(good, "s.json");
 
-        io::Json unknown = doc;
+        util::Json unknown = doc;
         unknown["blocks"][0]["stages"][0][0][0] = "no_such_op";
         std::string e = errorOf(unknown.dump());
         QVERIFY2(e.find("no_such_op") != std::string::npos, e.c_str());
 
-        io::Json missing = doc; // the block's first operator never runs
+        util::Json missing = doc; // the block's first operator never runs
         missing["blocks"][0]["stages"].erase(0);
         e = errorOf(missing.dump());
         QVERIFY2(e.rfind("s.json", 0) == 0 && e != "accepted", e.c_str());
 
-        io::Json merge = doc;
-        merge["blocks"][0]["merge_stages"] = io::Json::array({999});
+        util::Json merge = doc;
+        merge["blocks"][0]["merge_stages"] = util::Json::array({999});
         e = errorOf(merge.dump());
         QVERIFY2(e.find("'merge_stages' holds an index that is not a stage") != std::string::npos,
                  e.c_str());

@@ -3,7 +3,7 @@
 // matrix is deterministic; progress spans all rows; a cancel stops it with Cancelled.
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "schedulers/baselines.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
@@ -18,7 +18,8 @@ namespace {
 // The demo Inception module on the V100 at batch 1, 32 and 128, and on the K80 at batch 1.
 struct Fixture {
     ir::Graph graph = samples::loadBundledModel("demo_inception_module");
-    std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+    ir::PreparedModel prepared{graph};
+    const std::vector<ir::BlockDag>& dags = prepared.dags();
     std::vector<std::unique_ptr<cost::SimulatedGpuCostModel>> owned;
     std::vector<const cost::CostModel*> costs;
 
@@ -32,6 +33,31 @@ struct Fixture {
     }
 };
 
+const schedulers::Scheduler& iosBoth() {
+    return schedulers::schedulerByName("ios-both");
+}
+
+// A scheduler that is not registered: a fixed schedule, counting its calls.
+class FixedScheduler final : public schedulers::Scheduler {
+public:
+    explicit FixedScheduler(schedule::Schedule s) : schedule_(std::move(s)) {}
+    std::string_view key() const override { return "fixed"; }
+    std::string_view label() const override { return "Fixed"; }
+    std::string_view description() const override { return "test"; }
+    std::vector<schedulers::Knob> knobs() const override { return {}; }
+    schedulers::Outcome run(const ir::PreparedModel&, const schedulers::Params&,
+                            const cost::CostModel&, schedulers::SearchControl*) const override {
+        ++calls;
+        schedulers::Outcome out;
+        out.schedule = schedule_;
+        return out;
+    }
+    mutable int calls = 0;
+
+private:
+    schedule::Schedule schedule_;
+};
+
 } // namespace
 
 class TestSpecialize : public QObject {
@@ -41,20 +67,19 @@ private slots:
     void matrixShapeAndDiagonal() {
         const Fixture f;
         const schedulers::Options options;
-        const auto m =
-            schedulers::specialize(f.dags, f.costs, schedulers::dpScheduler(f.graph, options));
+        const auto m = schedulers::specialize(f.prepared, f.costs, iosBoth(), {});
         const size_t n = f.costs.size();
         QCOMPARE(m.schedules.size(), n);
         QCOMPARE(m.latencyMs.size(), n);
         for (size_t i = 0; i < n; ++i) {
             QCOMPARE(m.latencyMs[i].size(), n);
             // Row i holds the schedule the DP finds under setting i, priced under every setting.
-            const schedulers::Result own = schedulers::optimize(f.graph, options, *f.costs[i]);
+            const schedulers::Result own = schedulers::optimize(f.prepared, options, *f.costs[i]);
             QVERIFY(m.schedules[i] == own.schedule);
             QVERIFY(qFuzzyCompare(m.latencyMs[i][i], own.latencyMs));
             for (size_t j = 0; j < n; ++j) {
                 QCOMPARE(m.latencyMs[i][j],
-                         schedule::totalLatencyMs(f.dags, m.schedules[i], *f.costs[j]));
+                         eval::totalLatencyMs(f.dags, m.schedules[i], *f.costs[j]));
                 QVERIFY(m.latencyMs[i][j] > 0);
             }
         }
@@ -68,9 +93,8 @@ private slots:
 
     void deterministic() {
         const Fixture f;
-        const auto scheduler = schedulers::dpScheduler(f.graph, {});
-        const auto a = schedulers::specialize(f.dags, f.costs, scheduler);
-        const auto b = schedulers::specialize(f.dags, f.costs, scheduler);
+        const auto a = schedulers::specialize(f.prepared, f.costs, iosBoth(), {});
+        const auto b = schedulers::specialize(f.prepared, f.costs, iosBoth(), {});
         QVERIFY(a.schedules == b.schedules);
         QVERIFY(a.latencyMs == b.latencyMs);
     }
@@ -78,10 +102,8 @@ private slots:
     // A cost-blind scheduler gives the same schedule in every row: each column is constant.
     void baselineScheduler() {
         const Fixture f;
-        const auto m = schedulers::specialize(
-            f.dags, f.costs, [&](const cost::CostModel&, schedulers::SearchControl*) {
-                return schedulers::greedy(f.dags);
-            });
+        const FixedScheduler greedy(schedulers::greedy(f.dags));
+        const auto m = schedulers::specialize(f.prepared, f.costs, greedy, {});
         for (size_t row = 1; row < m.latencyMs.size(); ++row)
             QVERIFY(m.latencyMs[row] == m.latencyMs.front());
     }
@@ -94,10 +116,10 @@ private slots:
         control.progress = [&](uint64_t done, uint64_t total) {
             reports.emplace_back(done, total);
         };
-        schedulers::specialize(f.dags, f.costs, schedulers::dpScheduler(f.graph, {}), &control);
+        schedulers::specialize(f.prepared, f.costs, iosBoth(), {}, &control);
         QVERIFY(!reports.empty());
         const uint64_t total = reports.front().second;
-        QCOMPARE(total, f.costs.size() * schedulers::countStates(f.graph));
+        QCOMPARE(total, f.costs.size() * schedulers::countStates(f.prepared));
         for (size_t i = 0; i < reports.size(); ++i) {
             QCOMPARE(reports[i].second, total);
             QVERIFY(i == 0 || reports[i].first >= reports[i - 1].first);
@@ -112,14 +134,10 @@ private slots:
         const Fixture f;
         schedulers::SearchControl control;
         control.cancel = true;
-        int calls = 0;
-        const auto counting = [&](const cost::CostModel&, schedulers::SearchControl*) {
-            ++calls;
-            return schedulers::sequential(f.dags);
-        };
-        QVERIFY_THROWS_EXCEPTION(Cancelled,
-                                 schedulers::specialize(f.dags, f.costs, counting, &control));
-        QCOMPARE(calls, 0);
+        const FixedScheduler counting(schedulers::sequential(f.dags));
+        QVERIFY_THROWS_EXCEPTION(
+            Cancelled, schedulers::specialize(f.prepared, f.costs, counting, {}, &control));
+        QCOMPARE(counting.calls, 0);
     }
 
     // A cancel during the second row's search: Cancelled, and the caller's callback is back.
@@ -133,8 +151,7 @@ private slots:
                 control.cancel = true;
         };
         QVERIFY_THROWS_EXCEPTION(
-            Cancelled, schedulers::specialize(f.dags, f.costs, schedulers::dpScheduler(f.graph, {}),
-                                              &control));
+            Cancelled, schedulers::specialize(f.prepared, f.costs, iosBoth(), {}, &control));
         QVERIFY(control.cancel);
         last = 0;
         control.progress(5, 1000);

@@ -4,8 +4,8 @@
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost/stage_simulator.h"
 #include "ir/block_dag.h"
-#include "schedule/evaluate.h"
-#include "schedule/timeline.h"
+#include "eval/evaluate.h"
+#include "eval/timeline.h"
 #include "schedulers/baselines.h"
 
 #include <QTest>
@@ -123,9 +123,9 @@ private slots:
         const SimulatedGpuCostModel a(m.graph, v100(), 1);
         const SimulatedGpuCostModel b(m.graph, v100(), 1);
         const auto sched = schedulers::greedy(m.dags);
-        const auto t1 = schedule::buildTimeline(m.dags, sched, a);
-        const auto t2 = schedule::buildTimeline(m.dags, sched, b);
-        const auto t3 = schedule::buildTimeline(m.dags, sched, a); // cached kernels
+        const auto t1 = eval::buildTimeline(m.dags, sched, a);
+        const auto t2 = eval::buildTimeline(m.dags, sched, b);
+        const auto t3 = eval::buildTimeline(m.dags, sched, a); // cached kernels
         QCOMPARE(t1.latencyUs, t2.latencyUs);
         QCOMPARE(t1.latencyUs, t3.latencyUs);
         QCOMPARE(t1.kernels.size(), t2.kernels.size());
@@ -176,8 +176,8 @@ private slots:
         const Model m("squeezenet");
         const SimulatedGpuCostModel cost(m.graph, v100(), 1);
         const auto sched = schedulers::greedy(m.dags);
-        const auto tl = schedule::buildTimeline(m.dags, sched, cost);
-        QVERIFY(qAbs(tl.latencyUs - 1000 * schedule::totalLatencyMs(m.dags, sched, cost)) <
+        const auto tl = eval::buildTimeline(m.dags, sched, cost);
+        QVERIFY(qAbs(tl.latencyUs - 1000 * eval::totalLatencyMs(m.dags, sched, cost)) <
                 1e-6 * tl.latencyUs);
         for (size_t i = 1; i < tl.stages.size(); ++i)
             QCOMPARE(tl.stages[i].startUs, tl.stages[i - 1].endUs);

@@ -20,7 +20,7 @@ std::shared_ptr<const schedulers::StateSpace> record(const char* model, uint64_t
     schedulers::Options o;
     o.recordStateSpace = true;
     o.maxRecordedTransitions = limit;
-    auto result = schedulers::optimize(g, o, cost);
+    auto result = schedulers::optimize(ir::PreparedModel(g), o, cost);
     return std::make_shared<const schedulers::StateSpace>(std::move(*result.stateSpace));
 }
 

@@ -4,7 +4,7 @@
 #include "baseline_timeline.h"
 #include "bundled_models.h"
 #include "io/trace_export.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -45,7 +45,7 @@ private slots:
         QFETCH(QString, model);
         QFETCH(bool, greedy);
         const ir::Graph graph = samples::loadBundledModel(model.toStdString());
-        const schedule::Timeline tl = testing::baselineTimeline(graph, greedy);
+        const eval::Timeline tl = testing::baselineTimeline(graph, greedy);
         const QJsonArray events = parseEvents(io::chromeTraceJson(tl, {graph.name, "x"}));
         QVERIFY(!events.isEmpty());
 

@@ -6,7 +6,7 @@
 #include "io/trace_export.h"
 #include "io/trace_import.h"
 #include "ir/block_dag.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 #include "util/error.h"
 
 #include <QDir>
@@ -21,7 +21,7 @@ namespace {
 using testing::figure2Timeline;
 
 using KernelKey = std::tuple<int, int, int, std::string, std::string, int64_t>;
-std::vector<KernelKey> kernelKeys(const schedule::Timeline& tl) {
+std::vector<KernelKey> kernelKeys(const eval::Timeline& tl) {
     std::vector<KernelKey> keys;
     for (const auto& k : tl.kernels)
         keys.emplace_back(k.block, k.stage, k.stream, k.opName, k.kernel, k.ctas);
@@ -42,9 +42,9 @@ private slots:
     }
     void roundTrip() {
         QFETCH(bool, greedy);
-        const schedule::Timeline tl = figure2Timeline(greedy);
+        const eval::Timeline tl = figure2Timeline(greedy);
         io::TraceInfo info;
-        const schedule::Timeline back =
+        const eval::Timeline back =
             io::parseChromeTrace(io::chromeTraceJson(tl, {"demo_figure2", "s"}), "rt", &info);
         QCOMPARE(info.model, std::string("demo_figure2"));
         QCOMPARE(info.source, std::string("simulated"));
@@ -53,7 +53,7 @@ private slots:
         QCOMPARE(back.kernels.size(), tl.kernels.size());
         QVERIFY(kernelKeys(back) == kernelKeys(tl));
         // Same intervals per kernel (exported in ns steps); pair kernels by key, then time.
-        auto byKey = [](schedule::Timeline t) {
+        auto byKey = [](eval::Timeline t) {
             std::sort(t.kernels.begin(), t.kernels.end(), [](const auto& a, const auto& b) {
                 return std::tie(a.block, a.stage, a.stream, a.opName, a.kernel, a.startUs) <
                        std::tie(b.block, b.stage, b.stream, b.opName, b.kernel, b.startUs);
@@ -91,7 +91,7 @@ private slots:
         QVERIFY(!files.isEmpty());
         for (const QString& f : files) {
             io::TraceInfo info;
-            const schedule::Timeline tl = io::readChromeTrace(dir.filePath(f).toStdString(), &info);
+            const eval::Timeline tl = io::readChromeTrace(dir.filePath(f).toStdString(), &info);
             QVERIFY2(!tl.kernels.empty(), qPrintable(f));
             QCOMPARE(info.source, std::string("measured"));
             QVERIFY(tl.latencyUs > 0);
@@ -106,12 +106,12 @@ private slots:
         const ir::Graph g = samples::loadBundledModel("inception_v3");
         const auto dags = ir::buildDags(g);
         io::TraceInfo info;
-        schedule::Timeline tl = io::readChromeTrace(
+        eval::Timeline tl = io::readChromeTrace(
             IOS_SOURCE_DIR "/sample_models/measured/h100_trace_inception_v3-both.json", &info);
         QCOMPARE(info.model, g.name);
         QVERIFY(std::all_of(tl.kernels.begin(), tl.kernels.end(),
                             [](const auto& k) { return k.op == -1; })); // unlinked as read
-        QCOMPARE(schedule::linkKernelsToOperators(tl, dags), tl.kernels.size());
+        QCOMPARE(eval::linkKernelsToOperators(tl, dags), tl.kernels.size());
         for (const auto& k : tl.kernels)
             QCOMPARE(dags[static_cast<size_t>(k.block)].ops[static_cast<size_t>(k.op)]->name,
                      k.opName);
@@ -121,7 +121,7 @@ private slots:
         tl.kernels[1].block = static_cast<int>(dags.size());
         tl.kernels[2].block = -1;
         tl.kernels[3].opName = dags[0].ops[0]->name + "+" + dags[0].ops[1]->name;
-        QCOMPARE(schedule::linkKernelsToOperators(tl, dags), size_t{0});
+        QCOMPARE(eval::linkKernelsToOperators(tl, dags), size_t{0});
         QVERIFY(std::all_of(tl.kernels.begin(), tl.kernels.end(),
                             [](const auto& k) { return k.op == -1; }));
     }

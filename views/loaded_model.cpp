@@ -5,14 +5,14 @@
 namespace ios::views {
 
 LoadedModel::LoadedModel(ir::Graph graph, QString source, int maxPartSize)
-    : graph_(std::move(graph)), source_(std::move(source)), maxPartSize_(maxPartSize) {
-    dags_ = ir::buildDags(graph_, maxPartSize_);
+    : graph_(std::move(graph)), source_(std::move(source)), prepared_(graph_, maxPartSize) {
+    const std::vector<ir::BlockDag>& dags = prepared_.dags();
     const ir::NodeIndex index(graph_);
-    for (int b = 0; b < static_cast<int>(dags_.size()); ++b) {
+    for (int b = 0; b < static_cast<int>(dags.size()); ++b) {
         blockOffset_.push_back(static_cast<int>(refs_.size()));
-        for (int i = 0; i < static_cast<int>(dags_[b].ops.size()); ++i) {
+        for (int i = 0; i < static_cast<int>(dags[b].ops.size()); ++i) {
             refs_.push_back({b, i});
-            metrics_.push_back(ir::computeMetrics(*dags_[b].ops[i], index));
+            metrics_.push_back(ir::computeMetrics(*dags[b].ops[i], index));
             totalFlops_ += metrics_.back().flops;
         }
     }

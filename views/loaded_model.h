@@ -6,6 +6,7 @@
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
+#include "ir/prepared_model.h"
 
 #include <QString>
 #include <memory>
@@ -21,20 +22,22 @@ struct OperatorRef {
 
 class LoadedModel {
 public:
-    // Builds the DAGs with the given part size (ALGORITHMS.md §1). Throws ios::UserError.
+    // Builds the DAGs with the given part size (docs/algorithms.md §1). Throws ios::UserError.
     LoadedModel(ir::Graph graph, QString source, int maxPartSize = ir::kDefaultMaxPartSize);
     LoadedModel(const LoadedModel&) = delete;
     LoadedModel& operator=(const LoadedModel&) = delete;
 
     const ir::Graph& graph() const { return graph_; }
-    const std::vector<ir::BlockDag>& dags() const { return dags_; }
+    // What the schedulers take: the DAGs and parts built once, for maxPartSize().
+    const ir::PreparedModel& prepared() const { return prepared_; }
+    const std::vector<ir::BlockDag>& dags() const { return prepared_.dags(); }
     const QString& source() const { return source_; }
-    int maxPartSize() const { return maxPartSize_; }
+    int maxPartSize() const { return prepared_.maxPartSize(); }
     int operatorCount() const { return static_cast<int>(refs_.size()); }
 
     // Flat operator list in block/file order, with batch-1 metrics.
     const std::vector<OperatorRef>& operators() const { return refs_; }
-    const ir::Node& node(OperatorRef r) const { return *dags_[r.block].ops[r.op]; }
+    const ir::Node& node(OperatorRef r) const { return *dags()[r.block].ops[r.op]; }
     const ir::OperatorMetrics& metrics(int flatIndex) const { return metrics_[flatIndex]; }
     int flatIndex(OperatorRef r) const { return blockOffset_[r.block] + r.op; }
     double totalFlops() const { return totalFlops_; }
@@ -42,8 +45,7 @@ public:
 private:
     ir::Graph graph_;
     QString source_;
-    int maxPartSize_;
-    std::vector<ir::BlockDag> dags_;
+    ir::PreparedModel prepared_; // after graph_: it points into it
     std::vector<OperatorRef> refs_;
     std::vector<int> blockOffset_;
     std::vector<ir::OperatorMetrics> metrics_;

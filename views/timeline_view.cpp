@@ -29,7 +29,7 @@ void TimelineView::clear() {
 }
 
 void TimelineView::setTimeline(LoadedModelPtr model,
-                               std::shared_ptr<const schedule::Timeline> timeline,
+                               std::shared_ptr<const eval::Timeline> timeline,
                                const QString& title) {
     model_ = std::move(model);
     timeline_ = std::move(timeline);
@@ -145,7 +145,7 @@ void TimelineView::render(QPainter& p, const QRect& area) {
     };
     // Stage lane and boundaries.
     int globalStage = 0;
-    for (const schedule::TimelineStage& st : timeline_->stages) {
+    for (const eval::TimelineStage& st : timeline_->stages) {
         const auto [sx, sw] = span(st.startUs, st.endUs);
         const QRectF box(sx, top + 2, sw, kRowHeight - 4);
         const QColor c = categoricalColor(globalStage);
@@ -166,7 +166,7 @@ void TimelineView::render(QPainter& p, const QRect& area) {
     }
     // Kernels, coloured by their operator's kind.
     for (size_t k = 0; k < timeline_->kernels.size(); ++k) {
-        const schedule::TimelineKernel& kern = timeline_->kernels[k];
+        const eval::TimelineKernel& kern = timeline_->kernels[k];
         if (kern.endUs < axis.visibleStart() || kern.startUs > axis.visibleEnd())
             continue;
         const auto [kx, kw] = span(kern.startUs, kern.endUs);
@@ -225,7 +225,7 @@ void TimelineView::render(QPainter& p, const QRect& area) {
         return path;
     };
     const int sms = std::max(timeline_->smCount, 1);
-    QPainterPath active = curve([sms](const schedule::TimelineSample& s) {
+    QPainterPath active = curve([sms](const eval::TimelineSample& s) {
         return static_cast<double>(s.activeSms) / sms;
     });
     QPainterPath filled = active;
@@ -236,9 +236,9 @@ void TimelineView::render(QPainter& p, const QRect& area) {
     }
     p.fillPath(filled, QColor(0x2c, 0xa0, 0x2c, 70));
     p.strokePath(active, QPen(QColor(0x2c, 0xa0, 0x2c), 1.5));
-    p.strokePath(curve([](const schedule::TimelineSample& s) { return s.warpOccupancy; }),
+    p.strokePath(curve([](const eval::TimelineSample& s) { return s.warpOccupancy; }),
                  QPen(QColor(0x94, 0x67, 0xbd), 1.5));
-    p.strokePath(curve([](const schedule::TimelineSample& s) { return s.flopUtilisation; }),
+    p.strokePath(curve([](const eval::TimelineSample& s) { return s.flopUtilisation; }),
                  QPen(QColor(0xd6, 0x27, 0x28), 1.2, Qt::DashLine));
     p.setClipping(false);
     // Curve legend.

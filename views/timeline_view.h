@@ -4,7 +4,7 @@
 #pragma once
 
 #include "loaded_model.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 #include "time_axis.h"
 
 #include <QWidget>
@@ -19,11 +19,11 @@ public:
 
     // `model` may be null (a measured trace of another model): kernels then keep the neutral
     // colour and clicks select nothing. The title says what the timeline is ("simulated: …").
-    void setTimeline(LoadedModelPtr model, std::shared_ptr<const schedule::Timeline> timeline,
+    void setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
                      const QString& title);
     void clear();
     const TimeAxis& axis() const { return axis_; }
-    const schedule::Timeline* timeline() const { return timeline_.get(); }
+    const eval::Timeline* timeline() const { return timeline_.get(); }
     const QString& title() const { return title_; }
     // Paints the whole view (also used for SVG/PNG export).
     void render(QPainter& painter, const QRect& area);
@@ -58,7 +58,7 @@ private:
     QString tooltipAt(const QPointF& pos) const;
 
     LoadedModelPtr model_;
-    std::shared_ptr<const schedule::Timeline> timeline_;
+    std::shared_ptr<const eval::Timeline> timeline_;
     QString title_;
     TimeAxis axis_;
     std::vector<Row> rows_;

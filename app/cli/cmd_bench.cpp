@@ -67,18 +67,18 @@ int runBench(const std::vector<std::string>& args) {
     for (const std::string& name : models) {
         const ir::Graph graph = loadModelArg(parser, name);
         const auto cost = makeCostModel(parser, graph);
+        const ir::PreparedModel prepared(graph, maxPartSize);
         for (const Setting& st : kSettings) {
             schedulers::Options o;
             o.strategy = st.strategy;
             o.r = st.r > 0 ? st.r : 3;
             o.s = st.s > 0 ? st.s : 8;
             o.endings = *endings;
-            o.maxPartSize = maxPartSize;
             schedulers::SearchControl control;
             schedulers::Result res;
             {
                 SearchProgress progress(control, graph.name + " " + st.name);
-                res = schedulers::optimize(graph, o, *cost, &control);
+                res = schedulers::optimize(prepared, o, *cost, &control);
             }
             const schedulers::Statistics& s = res.stats;
             totalSeconds += s.seconds;

@@ -17,27 +17,32 @@ namespace {
 
 int runCompare(const std::vector<std::string>& args) {
     ArgParser parser("ios-sched compare MODEL [--device D] [--batch N] [-r N] [-s N] [--json]",
-                     "Schedule MODEL with sequential, greedy and IOS merge / parallel / both, and "
-                     "compare their latencies under the cost model (default: simulated V100).");
+                     "Schedule MODEL with every registered scheduler (" +
+                         schedulers::schedulerKeyList() +
+                         ") and compare their latencies under the cost model (default: simulated "
+                         "V100).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
-    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
-    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    addSearchOptions(parser, StrategyArg::None);
     parser.flag("--json", "Print a JSON array of {strategy, latency_ms, speedup, search_seconds}");
     addCostOptions(parser);
     addModelOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
-    const int r = parser.getInt("max-group-size", 1, 128);
-    const int s = parser.getInt("max-num-groups", 1, 128);
+    const SearchOptions search = searchOptions(parser, StrategyArg::None);
+    const int r = search.params.r;
+    const int s = search.params.s;
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const auto cost = makeCostModel(parser, graph);
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+    const ir::PreparedModel prepared(graph, search.maxPartSize);
 
     std::vector<std::pair<std::string, StrategyRun>> runs;
-    for (std::string_view name : kStrategyNames)
-        runs.emplace_back(std::string(name),
-                          runStrategy(graph, dags, std::string(name), r, s, *cost));
-    const double sequentialMs = runs.front().second.latencyMs;
+    for (const schedulers::Scheduler* scheduler : search.schedulers)
+        runs.emplace_back(std::string(scheduler->key()),
+                          runStrategy(prepared, *scheduler, search.params, *cost));
+    // Speedups are over the sequential schedule, whether or not it is a row.
+    const double sequentialMs =
+        runStrategy(prepared, schedulers::schedulerByName("sequential"), search.params, *cost)
+            .latencyMs;
 
     if (parser.has("json")) {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -45,16 +50,16 @@ int runCompare(const std::vector<std::string>& args) {
             rows.push_back({{"strategy", name},
                             {"latency_ms", run.latencyMs},
                             {"speedup", sequentialMs / run.latencyMs},
-                            {"search_seconds", run.searchSeconds}});
+                            {"search_seconds", run.outcome.searchSeconds}});
         std::cout << rows.dump(2) << "\n";
         return kExitOk;
     }
     std::cout << graph.name << " (" << cost->describe() << ", r " << r << ", s " << s << ")\n"
-              << "strategy     latency ms  speedup  search s\n";
+              << "strategy       latency ms  speedup  search s\n";
     for (const auto& [name, run] : runs) {
         char line[128];
-        std::snprintf(line, sizeof line, "%-10s %12.4f %7.3fx %9.3f\n", name.c_str(), run.latencyMs,
-                      sequentialMs / run.latencyMs, run.searchSeconds);
+        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %9.3f\n", name.c_str(),
+                      run.latencyMs, sequentialMs / run.latencyMs, run.outcome.searchSeconds);
         std::cout << line;
     }
     return kExitOk;

@@ -2,7 +2,7 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/model_file.h"
 #include "model_options.h"
 
@@ -41,7 +41,7 @@ int runConvert(const std::vector<std::string>& args) {
     const std::string& in = parser.positionals()[0];
     const std::string& out = parser.positionals()[1];
     const io::ModelFormat format = io::formatForWrite(out); // reject a bad OUT before loading
-    io::checkOutputPath(out);
+    util::checkOutputPath(out);
     const ir::Graph graph = loadModelArg(parser, in);
     io::saveModelFile(graph, out);
     if (!parser.has("verbose"))

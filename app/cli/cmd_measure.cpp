@@ -9,11 +9,11 @@
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost_options.h"
 #include "gpu_runs.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/trace_export.h"
 #include "measured_cost_model.h"
 #include "model_options.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
@@ -46,10 +46,7 @@ int runMeasure(const std::vector<std::string>& args) {
         "model of --cost-model (measured: stage latencies measured on this GPU). Exits 1 with "
         "\"no CUDA device available\" when there is no usable GPU.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
-    parser.option("--strategy", "S", "comma-separated: sequential, greedy, merge, parallel, both",
-                  "sequential");
-    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
-    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    addSearchOptions(parser, StrategyArg::List, "sequential");
     parser.option("--repeat", "N", "Timed runs per strategy (the median is reported)", "20");
     parser.option("--warmup", "N", "Untimed runs first", "5");
     parser.flag("--cuda-graph", "Also time CUDA-graph replays of each schedule");
@@ -64,13 +61,7 @@ int runMeasure(const std::vector<std::string>& args) {
     if (!parser.parse(args))
         return kExitOk;
 
-    const std::vector<std::string> strategies = splitList(parser.get("strategy"));
-    if (strategies.empty())
-        throw UserError("--strategy needs at least one strategy");
-    for (const std::string& s : strategies)
-        checkStrategyName(s);
-    const int r = parser.getInt("max-group-size", 1, 128);
-    const int s = parser.getInt("max-num-groups", 1, 128);
+    const SearchOptions search = searchOptions(parser, StrategyArg::List);
     const int batch = batchOption(parser);
     profiling::TimingOptions timing;
     timing.repeat = parser.getInt("repeat", 1, 100000);
@@ -80,10 +71,11 @@ int runMeasure(const std::vector<std::string>& args) {
     const cost::DeviceProfile device = deviceOption(parser);
     const std::string costKind = costModelOption(parser);
     if (auto out = parser.value("output"))
-        io::checkOutputPath(*out);
+        util::checkOutputPath(*out);
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const std::vector<ir::BlockDag>& dags = prepared.dags();
 
     profiling::CudaBackendOptions gpuOptions;
     gpuOptions.allowTf32 = parser.has("tf32");
@@ -107,7 +99,9 @@ int runMeasure(const std::vector<std::string>& args) {
     std::vector<float> reference;
     if (!parser.has("no-check")) {
         executor.issueSchedule(dags, [&] {
-            return runStrategy(graph, dags, "sequential", r, s, simulated).schedule;
+            return runStrategy(prepared, schedulers::schedulerByName("sequential"), search.params,
+                               simulated)
+                .outcome.schedule;
         }());
         reference = executor.output();
     }
@@ -118,20 +112,22 @@ int runMeasure(const std::vector<std::string>& args) {
               << " warm-up runs\n";
     std::cout
         << "strategy     median_ms  p10_ms   p90_ms   simulated_ms  graph_ms  warps%  check\n";
-    for (const std::string& name : strategies) {
-        const StrategyRun run = runStrategy(graph, dags, name, r, s, *dpCost);
+    for (const schedulers::Scheduler* scheduler : search.schedulers) {
+        const std::string name(scheduler->key());
+        const StrategyRun sr = runStrategy(prepared, *scheduler, search.params, *dpCost);
+        const schedulers::Outcome& run = sr.outcome;
         const auto summary =
             profiling::summarize(executor.timeSchedule(dags, run.schedule, timing));
         Json j;
         j["strategy"] = name;
-        j["cost_model"] = name == "sequential" || name == "greedy" ? "-" : dpCost->describe();
+        j["cost_model"] = run.stats ? dpCost->describe() : "-"; // baselines price nothing
         j["search_seconds"] = run.searchSeconds;
         size_t stages = 0;
         for (const auto& b : run.schedule.blocks)
             stages += b.stages.size();
         j["stages"] = stages;
         j["latency"] = summaryJson(summary);
-        const double simMs = schedule::totalLatencyMs(dags, run.schedule, simulated);
+        const double simMs = eval::totalLatencyMs(dags, run.schedule, simulated);
         j["simulated_ms"] = simMs;
         j["simulator"] = simulated.describe();
         j["simulator_error_pct"] = 100 * (simMs - summary.medianMs) / summary.medianMs;
@@ -218,7 +214,7 @@ int runMeasure(const std::vector<std::string>& args) {
         doc["warmup"] = timing.warmup;
         doc["tf32"] = gpuOptions.allowTf32;
         doc["results"] = std::move(results);
-        io::writeFileAtomically(*out, doc.dump(1) + "\n");
+        util::writeFileAtomically(*out, doc.dump(1) + "\n");
     }
     return kExitOk;
 }

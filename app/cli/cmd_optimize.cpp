@@ -4,21 +4,19 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/model_file.h"
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
 #include "model_options.h"
-#include "schedule/evaluate.h"
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
-#include "schedulers/baselines.h"
-#include "schedulers/ios_dp.h"
+#include "schedulers/scheduler.h"
 #include "search_progress.h"
+#include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
 
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -36,13 +34,7 @@ int runOptimize(const std::vector<std::string>& args) {
         "Find a schedule with the IOS dynamic program (or a baseline) and report its "
         "latency under the cost model; -o writes the optimised model with its stages.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
-    parser.option("--strategy", "S", "parallel, merge, both (IOS DP), sequential or greedy",
-                  "both");
-    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
-    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
-    parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
-                  std::to_string(ir::kDefaultMaxPartSize));
-    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+    addSearchOptions(parser, StrategyArg::One);
     parser.flag("--stats", "Report states, transitions and schedules, in total and per part");
     parser.flag("--json", "Print one JSON object instead of text");
     parser.option("-o, --output", "OUT", "Write the optimised model (.ios.json or native .json)");
@@ -54,64 +46,40 @@ int runOptimize(const std::vector<std::string>& args) {
     if (!parser.parse(args))
         return kExitOk;
 
-    const std::string strategy = parser.get("strategy");
-    const bool baseline = strategy == "sequential" || strategy == "greedy";
-    schedulers::Options options;
-    if (!baseline) {
-        auto s = schedulers::strategyFromString(strategy);
-        if (!s)
-            throw UserError(
-                "--strategy must be parallel, merge, both, sequential or greedy, not '" + strategy +
-                "'");
-        options.strategy = *s;
-    }
-    options.r = parser.getInt("max-group-size", 1, 128);
-    options.s = parser.getInt("max-num-groups", 1, 128);
-    options.maxPartSize = parser.getInt("max-part-size", 1, 128);
-    auto endings = schedulers::endingsFromString(parser.get("endings"));
-    if (!endings)
-        throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
-    options.endings = *endings;
+    const SearchOptions search = searchOptions(parser, StrategyArg::One);
+    const schedulers::Scheduler& scheduler = *search.schedulers.front();
+    const std::string strategy(scheduler.key());
+    const schedulers::Params& params = search.params;
 
     // Output paths are checked before the search, which can take minutes.
     if (auto out = parser.value("output")) {
         io::formatForWrite(*out);
-        io::checkOutputPath(*out);
+        util::checkOutputPath(*out);
     }
     if (auto out = parser.value("save-schedule"))
-        io::checkOutputPath(*out);
+        util::checkOutputPath(*out);
 
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg);
     const auto cost = makeCostModel(parser, graph);
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph, options.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const std::vector<ir::BlockDag>& dags = prepared.dags();
 
-    schedule::Schedule sched;
-    std::optional<schedulers::Statistics> stats;
-    double latencyMs = 0;
-    double seconds = 0;
-    if (baseline) {
-        const auto start = std::chrono::steady_clock::now();
-        sched = strategy == "sequential" ? schedulers::sequential(dags) : schedulers::greedy(dags);
-        latencyMs = schedule::totalLatencyMs(dags, sched, *cost);
-        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } else {
-        schedulers::SearchControl control;
-        schedulers::Result result;
-        {
-            SearchProgress progress(control, "optimize " + graph.name);
-            result = schedulers::optimize(graph, options, *cost, &control);
-        }
-        sched = std::move(result.schedule);
-        latencyMs = result.latencyMs;
-        seconds = result.stats.seconds;
-        stats = std::move(result.stats);
+    schedulers::SearchControl control;
+    schedulers::Outcome outcome;
+    {
+        SearchProgress progress(control, "optimize " + graph.name);
+        outcome = scheduler.run(prepared, params, *cost, &control);
     }
+    const schedule::Schedule& sched = outcome.schedule;
+    const std::optional<schedulers::Statistics>& stats = outcome.stats;
+    const double latencyMs = outcome.latencyMs;
+    const double seconds = outcome.searchSeconds;
     schedule::verify(dags, sched);
     if (auto out = parser.value("output"))
         io::saveModelFile(schedule::optimizedGraph(graph, dags, sched), *out);
     if (auto out = parser.value("save-schedule"))
-        io::writeFileAtomically(*out,
+        util::writeFileAtomically(*out,
                                 io::writeScheduleFile(graph, dags, sched,
                                                       "ios-sched optimize --strategy " + strategy +
                                                           " (" + cost->describe() + ")"));
@@ -121,8 +89,8 @@ int runOptimize(const std::vector<std::string>& args) {
         Json j;
         j["model"] = graph.name;
         j["strategy"] = strategy;
-        j["r"] = options.r;
-        j["s"] = options.s;
+        j["r"] = params.r;
+        j["s"] = params.s;
         Json total;
         if (showStats) {
             total["states"] = stats->states;
@@ -151,9 +119,9 @@ int runOptimize(const std::vector<std::string>& args) {
     for (const auto& b : sched.blocks)
         stageCount += b.stages.size();
     std::cout << graph.name << ": " << strategy;
-    if (!baseline)
-        std::cout << " (r " << options.r << ", s " << options.s << ", endings "
-                  << schedulers::toString(options.endings) << ")";
+    if (scheduler.reads(schedulers::Knob::MaxGroupSize))
+        std::cout << " (r " << params.r << ", s " << params.s << ", endings "
+                  << schedulers::toString(params.endings) << ")";
     std::cout << ", " << stageCount << " stages, latency " << fixed(latencyMs, 4) << " ms ("
               << cost->describe() << "), " << fixed(seconds, 3) << " s\n";
     if (showStats) {

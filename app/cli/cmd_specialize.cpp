@@ -46,23 +46,22 @@ struct Matrix {
     std::vector<std::vector<double>> latencyMs; // [optimised for][executed at]
 };
 
-Matrix specialise(const ArgParser& parser, const ir::Graph& graph,
-                  const std::vector<ir::BlockDag>& dags, const std::vector<Setting>& settings,
-                  const std::string& strategy, int r, int s) {
+Matrix specialise(const ArgParser& parser, const ir::PreparedModel& model,
+                  const std::vector<Setting>& settings, const SearchOptions& search) {
     std::vector<std::unique_ptr<cost::CostModel>> models;
     std::vector<const cost::CostModel*> costs;
     Matrix m;
     for (const Setting& st : settings) {
-        models.push_back(makeCostModel(parser, graph, st.device, st.batch));
+        models.push_back(makeCostModel(parser, model.graph(), st.device, st.batch));
         costs.push_back(models.back().get());
         m.labels.push_back(st.label);
     }
+    const schedulers::Scheduler& scheduler = *search.schedulers.front();
     schedulers::SearchControl control;
-    const SearchProgress progress(control, graph.name + " specialize " + strategy);
-    const auto scheduler = [&](const cost::CostModel& cost, schedulers::SearchControl* c) {
-        return runStrategy(graph, dags, strategy, r, s, cost, c).schedule;
-    };
-    m.latencyMs = schedulers::specialize(dags, costs, scheduler, &control).latencyMs;
+    const SearchProgress progress(control, model.graph().name + " specialize " +
+                                               std::string(scheduler.key()));
+    m.latencyMs =
+        schedulers::specialize(model, costs, scheduler, search.params, &control).latencyMs;
     return m;
 }
 
@@ -105,20 +104,16 @@ int runSpecialize(const std::vector<std::string>& args) {
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     parser.option("--batches", "LIST", "Batch sizes, comma-separated", "1,16,32,64,128");
     parser.option("--devices", "LIST", "Devices (bundled names or profile files), comma-separated");
-    parser.option("--strategy", "S", "sequential, greedy, merge, parallel or both", "both");
-    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
-    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    addSearchOptions(parser, StrategyArg::One);
     parser.flag("--json", "Print {model, strategy, batch_matrix, device_matrix} as JSON");
     addCostOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
-    const std::string strategy = parser.get("strategy");
-    checkStrategyName(strategy);
-    const int r = parser.getInt("max-group-size", 1, 128);
-    const int s = parser.getInt("max-num-groups", 1, 128);
+    const SearchOptions search = searchOptions(parser, StrategyArg::One);
+    const std::string strategy(search.schedulers.front()->key());
     const int deviceBatch = batchOption(parser); // checked even when --devices is not given
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+    const ir::PreparedModel prepared(graph, search.maxPartSize);
 
     const cost::DeviceProfile device = deviceOption(parser);
     std::vector<Setting> batchSettings;
@@ -129,7 +124,7 @@ int runSpecialize(const std::vector<std::string>& args) {
             throw UserError("--batches: '" + b + "' is not a batch size in [1, 65536]");
         batchSettings.push_back({"batch " + b, device, batch});
     }
-    const Matrix batches = specialise(parser, graph, dags, batchSettings, strategy, r, s);
+    const Matrix batches = specialise(parser, prepared, batchSettings, search);
 
     std::optional<Matrix> devices;
     if (auto list = parser.value("devices")) {
@@ -138,7 +133,7 @@ int runSpecialize(const std::vector<std::string>& args) {
             cost::DeviceProfile p = cost::loadDevice(d);
             deviceSettings.push_back({p.name, p, deviceBatch});
         }
-        devices = specialise(parser, graph, dags, deviceSettings, strategy, r, s);
+        devices = specialise(parser, prepared, deviceSettings, search);
     }
 
     if (parser.has("json")) {

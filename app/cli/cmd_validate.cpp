@@ -6,7 +6,7 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "cost/measured_validation.h"
+#include "analysis/measured_validation.h"
 #include "cost_options.h"
 #include "text_format.h"
 #include "util/error.h"
@@ -40,14 +40,14 @@ int runValidate(const std::vector<std::string>& args) {
         return kExitOk;
 
     const std::filesystem::path results = parser.positionals().front();
-    std::vector<cost::MeasuredSchedule> measured = cost::loadMeasuredResults(results);
+    std::vector<analysis::MeasuredSchedule> measured = analysis::loadMeasuredResults(results);
     if (auto runs = parser.value("runs")) {
         const std::vector<std::string> keep = splitList(*runs);
         for (const std::string& r : keep)
             if (std::none_of(measured.begin(), measured.end(),
-                             [&](const cost::MeasuredSchedule& m) { return m.run == r; }))
+                             [&](const analysis::MeasuredSchedule& m) { return m.run == r; }))
                 throw UserError("no run '" + r + "' in the results", results.string());
-        std::erase_if(measured, [&](const cost::MeasuredSchedule& m) {
+        std::erase_if(measured, [&](const analysis::MeasuredSchedule& m) {
             return std::find(keep.begin(), keep.end(), m.run) == keep.end();
         });
     }
@@ -55,16 +55,16 @@ int runValidate(const std::vector<std::string>& args) {
                                           ? std::filesystem::path(parser.get("schedules"))
                                           : results.parent_path() / "schedules";
     const cost::DeviceProfile device = deviceOption(parser);
-    const std::vector<cost::ValidationRow> rows = cost::validateSchedules(
+    const std::vector<analysis::ValidationRow> rows = analysis::validateSchedules(
         measured, dir, device, [](const std::string& model) { return samples::loadModel(model); });
-    const std::vector<cost::StrategyError> errors = cost::errorByStrategy(rows);
+    const std::vector<analysis::StrategyError> errors = analysis::errorByStrategy(rows);
 
     if (parser.has("json")) {
         Json j;
         j["results"] = results.string();
         j["device"] = device.name;
         Json list = Json::array();
-        for (const cost::ValidationRow& r : rows)
+        for (const analysis::ValidationRow& r : rows)
             list.push_back({{"run", r.measured.run},
                             {"model", r.measured.model},
                             {"strategy", r.measured.strategy},
@@ -75,7 +75,7 @@ int runValidate(const std::vector<std::string>& args) {
                             {"error_pct", r.errorPct}});
         j["schedules"] = std::move(list);
         Json mape = Json::array();
-        for (const cost::StrategyError& e : errors)
+        for (const analysis::StrategyError& e : errors)
             mape.push_back({{"strategy", e.strategy},
                             {"count", e.count},
                             {"mape_pct", e.mapePct},
@@ -86,14 +86,14 @@ int runValidate(const std::vector<std::string>& args) {
     }
     std::cout << "simulated " << device.name << " vs " << results.string() << "\n"
               << "run                  strategy    stages  measured ms  simulated ms   error\n";
-    for (const cost::ValidationRow& r : rows) {
+    for (const analysis::ValidationRow& r : rows) {
         std::printf("%-20s %-10s %7d  %10s%s  %12s  %+6.1f %%\n", r.measured.run.c_str(),
                     r.measured.strategy.c_str(), r.measured.stages,
                     fixed(r.measured.measuredMs, 3).c_str(), r.measured.cudaGraph ? " " : "e",
                     fixed(r.simulatedMs, 3).c_str(), r.errorPct);
     }
     std::cout << "strategy    schedules  MAPE     worst\n";
-    for (const cost::StrategyError& e : errors)
+    for (const analysis::StrategyError& e : errors)
         std::printf("%-10s %10d  %5.1f %%  %5.1f %%\n", e.strategy.c_str(), e.count, e.mapePct,
                     e.maxAbsPct);
     std::fflush(stdout);

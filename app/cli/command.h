@@ -7,7 +7,7 @@
 
 namespace ios::cli {
 
-// Exit codes (DESIGN.md): 0 ok, 1 user error, 2 internal error.
+// Exit codes (docs/cli.md): 0 ok, 1 user error, 2 internal error.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitUserError = 1;
 inline constexpr int kExitInternalError = 2;
@@ -20,6 +20,10 @@ struct Command {
 };
 
 std::vector<Command>& commandRegistry();
+
+// Runs `args` (the subcommand and its arguments) as ios-sched would and returns the exit code;
+// errors are printed to stderr as "ios-sched CMD: error: ...".
+int runCommandLine(const std::vector<std::string>& args);
 
 struct CommandRegistrar {
     explicit CommandRegistrar(Command c) { commandRegistry().push_back(c); }

@@ -1,10 +1,6 @@
 #include "cost_options.h"
 
-#include "cost/analytic_cost_model.h"
-#include "cost/measurement_cache.h"
-#include "cost/simulated_gpu_cost_model.h"
-#include "gpu_runs.h"
-#include "util/error.h"
+#include "cost/cost_model_factory.h"
 
 namespace ios::cli {
 
@@ -42,35 +38,25 @@ int batchOption(const ArgParser& parser) {
     return parser.getInt("batch", 1, 65536);
 }
 
+cost::CostModelSpec costModelSpec(const ArgParser& parser, const cost::DeviceProfile& device,
+                                  int batch) {
+    cost::CostModelSpec spec;
+    cost::parseCostModelKind(parser.get("cost-model"), spec);
+    spec.device = device;
+    spec.batch = batch;
+    spec.measureCache = parser.get("measure-cache");
+    return spec;
+}
+
 std::string costModelOption(const ArgParser& parser) {
-    const std::string kind = parser.get("cost-model");
-    if (kind == "simulated" || kind == "analytic" || kind == "measured" ||
-        (kind.rfind("cache:", 0) == 0 && kind.size() > 6))
-        return kind;
-    if (kind == "cache:")
-        throw UserError("--cost-model cache:FILE needs a FILE (saved by --cost measured)");
-    throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
-                    kind + "'");
+    cost::CostModelSpec spec;
+    cost::parseCostModelKind(parser.get("cost-model"), spec);
+    return cost::costModelKindText(spec);
 }
 
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
                                                const cost::DeviceProfile& device, int batch) {
-    const std::string kind = costModelOption(parser);
-    if (kind == "simulated")
-        return std::make_unique<cost::SimulatedGpuCostModel>(graph, device, batch);
-    if (kind == "analytic") {
-        // The roofline model takes the device's peak figures; its overheads stay its own.
-        cost::AnalyticParams params;
-        params.peakGflops = device.fp32PeakTflops * 1000;
-        params.bandwidthGBs = device.dramBandwidthGBs;
-        params.batch = batch;
-        return std::make_unique<cost::AnalyticCostModel>(graph, params);
-    }
-    if (kind == "measured")
-        return profiling::makeMeasuredCostModel(graph, batch, parser.get("measure-cache"));
-    const std::string file = kind.substr(6); // cache:FILE
-    return std::make_unique<cost::CachedCostModel>(cost::MeasurementCache::load(file), graph.name,
-                                                   batch, std::string(), file);
+    return cost::makeCostModel(costModelSpec(parser, device, batch), graph);
 }
 
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph) {

@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "cost/cost_model.h"
+#include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
 #include "ir/graph.h"
 
@@ -23,6 +24,10 @@ std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir
 // one model per device and batch size).
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
                                                const cost::DeviceProfile& device, int batch);
+
+// The options as the engine's cost-model factory takes them, device and batch explicit.
+cost::CostModelSpec costModelSpec(const ArgParser& parser, const cost::DeviceProfile& device,
+                                  int batch);
 
 // The value of --cost-model, checked (simulated, analytic, measured or cache:FILE).
 std::string costModelOption(const ArgParser& parser);

@@ -1,64 +1,11 @@
 // ios-sched: the command-line front end over the engine (same functions the GUI drives).
 #include "command.h"
-#include "model_options.h"
-#include "util/error.h"
+#include "gpu_runs.h"
 
-#include <exception>
-#include <iostream>
-
-namespace ios::cli {
-
-std::vector<Command>& commandRegistry() {
-    static std::vector<Command> commands;
-    return commands;
-}
-
-namespace {
-
-void printUsage(std::ostream& out) {
-    out << "Usage: ios-sched COMMAND [OPTIONS]\n\n"
-           "Inter-operator scheduling of CNN graphs (IOS, MLSys 2021) from the command line.\n\n"
-           "Commands:\n";
-    for (const Command& c : commandRegistry())
-        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
-            << c.summary << "\n";
-    out << "\nRun 'ios-sched COMMAND --help' for a command's options.\n";
-}
-
-} // namespace
-} // namespace ios::cli
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
-    using namespace ios::cli;
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty()) {
-        printUsage(std::cerr);
-        return kExitUserError;
-    }
-    if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-        printUsage(std::cout);
-        return kExitOk;
-    }
-    for (const Command& c : commandRegistry()) {
-        if (c.name != args[0])
-            continue;
-        try {
-            return c.run({args.begin() + 1, args.end()});
-        } catch (const ios::UserError& e) {
-            // A node named without a file is one of the model's (found after loading it).
-            const bool modelNode = e.file().empty() && !e.node().empty();
-            std::cerr << "ios-sched " << c.name
-                      << ": error: " << (modelNode ? e.inFile(currentModel()).what() : e.what())
-                      << "\n";
-            return kExitUserError;
-        } catch (const std::bad_alloc&) {
-            std::cerr << "ios-sched " << c.name << ": error: out of memory\n";
-            return kExitInternalError;
-        } catch (const std::exception& e) {
-            std::cerr << "ios-sched " << c.name << ": internal error: " << e.what() << "\n";
-            return kExitInternalError;
-        }
-    }
-    std::cerr << "ios-sched: unknown command '" << args[0] << "' (see ios-sched --help)\n";
-    return kExitUserError;
+    ios::profiling::installMeasuredCostModel(); // --cost-model measured, where CUDA is built
+    return ios::cli::runCommandLine(std::vector<std::string>(argv + 1, argv + argc));
 }

@@ -1,53 +1,66 @@
 #include "strategies.h"
 
-#include "schedule/evaluate.h"
-#include "schedulers/baselines.h"
-#include "schedulers/ios_dp.h"
+#include "eval/evaluate.h"
 #include "search_progress.h"
 #include "util/error.h"
 
-#include <algorithm>
-#include <chrono>
 #include <optional>
 
 namespace ios::cli {
 
-void checkStrategyName(const std::string& name) {
-    if (std::find(std::begin(kStrategyNames), std::end(kStrategyNames), name) !=
-        std::end(kStrategyNames))
-        return;
-    throw UserError("unknown strategy '" + name +
-                    "' (expected sequential, greedy, merge, parallel or both)");
+void addSearchOptions(ArgParser& parser, StrategyArg strategy,
+                      const std::string& defaultStrategy) {
+    const std::string keys = schedulers::schedulerKeyList();
+    if (strategy == StrategyArg::One)
+        parser.option("--strategy", "S",
+                      "Scheduler: " + keys + " (see `ios-sched strategies`; the old names merge, "
+                                             "parallel and both still work)",
+                      defaultStrategy);
+    else if (strategy == StrategyArg::List)
+        parser.option("--strategy", "S[,S...]", "Comma-separated schedulers: " + keys,
+                      defaultStrategy);
+    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
+    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
+                  std::to_string(ir::kDefaultMaxPartSize));
+    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
 }
 
-StrategyRun runStrategy(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                        const std::string& name, int r, int s, const cost::CostModel& cost,
-                        schedulers::SearchControl* control) {
-    checkStrategyName(name);
-    StrategyRun run;
-    if (name == "sequential" || name == "greedy") {
-        const auto start = std::chrono::steady_clock::now();
-        run.schedule =
-            name == "sequential" ? schedulers::sequential(dags) : schedulers::greedy(dags);
-        run.searchSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        run.latencyMs = schedule::totalLatencyMs(dags, run.schedule, cost);
-        return run;
+SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
+    SearchOptions o;
+    if (strategy == StrategyArg::None) {
+        o.schedulers = schedulers::registeredSchedulers();
+    } else {
+        const std::vector<std::string> names = strategy == StrategyArg::One
+                                                   ? std::vector{parser.get("strategy")}
+                                                   : splitList(parser.get("strategy"));
+        if (names.empty())
+            throw UserError("--strategy needs at least one strategy");
+        for (const std::string& name : names)
+            o.schedulers.push_back(&schedulers::schedulerByName(name));
     }
-    schedulers::Options options;
-    options.strategy = *schedulers::strategyFromString(name);
-    options.r = r;
-    options.s = s;
+    o.params.r = parser.getInt("max-group-size", 1, 128);
+    o.params.s = parser.getInt("max-num-groups", 1, 128);
+    o.maxPartSize = parser.getInt("max-part-size", 1, 128);
+    auto endings = schedulers::endingsFromString(parser.get("endings"));
+    if (!endings)
+        throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
+    o.params.endings = *endings;
+    return o;
+}
+
+StrategyRun runStrategy(const ir::PreparedModel& model, const schedulers::Scheduler& scheduler,
+                        const schedulers::Params& params, const cost::CostModel& cost,
+                        schedulers::SearchControl* control) {
     schedulers::SearchControl own;
     std::optional<SearchProgress> progress;
     if (control == nullptr) {
         control = &own;
-        progress.emplace(own, graph.name + " " + name);
+        progress.emplace(own, model.graph().name + " " + std::string(scheduler.key()));
     }
-    schedulers::Result result = schedulers::optimize(graph, options, cost, control);
-    run.schedule = std::move(result.schedule);
-    run.searchSeconds = result.stats.seconds;
-    run.latencyMs = schedule::totalLatencyMs(dags, run.schedule, cost);
+    StrategyRun run;
+    run.outcome = scheduler.run(model, params, cost, control);
+    run.latencyMs = eval::totalLatencyMs(model.dags(), run.outcome.schedule, cost);
     return run;
 }
 

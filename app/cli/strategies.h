@@ -1,36 +1,49 @@
-// The paper's five schedules by name (IOS §6.1): sequential, greedy and the IOS DP with
-// merge, parallel or both stages. Shared by compare, trace and specialize.
+// The one place where CLI commands choose schedulers and their search parameters: every
+// command that schedules declares these options (addSearchOptions) and reads them back with
+// searchOptions(). The strategies are the engine's registry (schedulers/scheduler.h).
 #pragma once
 
+#include "args.h"
 #include "cost/cost_model.h"
-#include "ir/block_dag.h"
-#include "ir/graph.h"
+#include "ir/prepared_model.h"
 #include "schedule/schedule.h"
-#include "schedulers/ios_dp.h"
+#include "schedulers/scheduler.h"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace ios::cli {
 
-inline constexpr std::string_view kStrategyNames[] = {"sequential", "greedy", "merge", "parallel",
-                                                      "both"};
-
-struct StrategyRun {
-    schedule::Schedule schedule;
-    double latencyMs = 0;
-    double searchSeconds = 0;
+enum class StrategyArg {
+    None, // the command runs every registered scheduler (compare)
+    One,  // --strategy S
+    List, // --strategy S[,S...]
 };
 
-// Throws ios::UserError naming the valid strategies for an unknown name.
-void checkStrategyName(const std::string& name);
+// Declares --strategy (as `strategy` says), -r, -s, --max-part-size and --endings; the help
+// texts list the registry's keys.
+void addSearchOptions(ArgParser& parser, StrategyArg strategy,
+                      const std::string& defaultStrategy = "ios-both");
 
-// Schedules `graph` with the named strategy (r, s apply to parallel and both) under `cost`;
-// latencyMs is the schedule's latency under the same model. The search reports to `control`
-// when given (progress and cancel are then the caller's), else to a SearchProgress on stderr.
-StrategyRun runStrategy(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                        const std::string& name, int r, int s, const cost::CostModel& cost,
+struct SearchOptions {
+    std::vector<const schedulers::Scheduler*> schedulers; // --strategy, or every registered one
+    schedulers::Params params;
+    int maxPartSize = ir::kDefaultMaxPartSize;
+};
+
+// The options' values, checked (unknown strategy names list the valid keys; old names such as
+// "both" are accepted as aliases).
+SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy);
+
+struct StrategyRun {
+    schedulers::Outcome outcome;
+    double latencyMs = 0; // the schedule evaluated stage by stage (eval::totalLatencyMs)
+};
+
+// Runs `scheduler` on `model` under `cost`. The search reports to `control` when given
+// (progress and cancel are then the caller's), else to a SearchProgress on stderr.
+StrategyRun runStrategy(const ir::PreparedModel& model, const schedulers::Scheduler& scheduler,
+                        const schedulers::Params& params, const cost::CostModel& cost,
                         schedulers::SearchControl* control = nullptr);
 
 } // namespace ios::cli

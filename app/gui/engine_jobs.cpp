@@ -1,8 +1,8 @@
 #include "engine_jobs.h"
 
 #include "cost/device_profile.h"
-#include "schedule/evaluate.h"
-#include "schedulers/baselines.h"
+#include "cost/kernel_timeline.h"
+#include "eval/timeline.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
 
@@ -28,46 +28,35 @@ struct ProgressSlice {
     }
 };
 
-schedulers::Options dpOptions(const views::LoadedModel& model, const JobSettings& settings,
-                              StrategyChoice strategy, int r, int s, bool record) {
-    schedulers::Options options;
-    options.strategy = strategy == StrategyChoice::Merge      ? schedulers::Strategy::Merge
-                       : strategy == StrategyChoice::Parallel ? schedulers::Strategy::Parallel
-                                                              : schedulers::Strategy::Both;
-    options.r = r;
-    options.s = s;
-    options.maxPartSize = model.maxPartSize();
-    options.endings = settings.endings;
-    options.recordStateSpace = record;
-    return options;
+schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record) {
+    schedulers::Params params;
+    params.r = r;
+    params.s = s;
+    params.endings = settings.endings;
+    params.recordStateSpace = record;
+    return params;
 }
 
 RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settings,
-                      StrategyChoice strategy, int r, int s, bool record,
+                      const schedulers::Scheduler& scheduler, int r, int s, bool record,
                       const cost::CostModel& cost, ProgressSlice slice) {
     if (slice.control.cancelled())
         throw Cancelled();
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = QString::fromUtf8(scheduler.key().data(),
+                                     static_cast<qsizetype>(scheduler.key().size()));
     run.r = r;
     run.s = s;
     const auto t0 = std::chrono::steady_clock::now();
-    if (!isDpStrategy(strategy)) {
-        run.schedule = strategy == StrategyChoice::Sequential ? schedulers::sequential(model.dags())
-                                                              : schedulers::greedy(model.dags());
-        run.latencyMs = schedule::totalLatencyMs(model.dags(), run.schedule, cost);
-    } else {
-        slice.install();
-        schedulers::Result result =
-            schedulers::optimize(model.graph(), dpOptions(model, settings, strategy, r, s, record),
-                                 cost, &slice.control.search);
-        run.schedule = std::move(result.schedule);
-        run.latencyMs = result.latencyMs;
-        run.stats = std::move(result.stats);
-        if (result.stateSpace)
-            run.stateSpace = schedulers::indexStateSpace( // off the UI thread (it can be big)
-                std::make_shared<const schedulers::StateSpace>(std::move(*result.stateSpace)));
-    }
+    slice.install();
+    schedulers::Outcome outcome = scheduler.run(
+        model.prepared(), searchParams(settings, r, s, record), cost, &slice.control.search);
+    run.schedule = std::move(outcome.schedule);
+    run.latencyMs = outcome.latencyMs;
+    run.stats = std::move(outcome.stats);
+    if (outcome.stateSpace)
+        run.stateSpace = schedulers::indexStateSpace( // off the UI thread (it can be big)
+            std::make_shared<const schedulers::StateSpace>(std::move(*outcome.stateSpace)));
     run.searchSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     slice.control.progress = slice.end;
@@ -82,31 +71,30 @@ struct Setting {
 
 // One schedule optimised per setting, each priced under every setting (IOS paper §7.2).
 SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettings& settings,
-                                StrategyChoice strategy, const std::vector<Setting>& grid,
-                                const QString& title, const ProgressSlice& slice) {
-    std::vector<std::unique_ptr<cost::SimulatedGpuCostModel>> owned;
+                                const schedulers::Scheduler& scheduler,
+                                const std::vector<Setting>& grid, const QString& title,
+                                const ProgressSlice& slice) {
+    std::vector<std::unique_ptr<cost::CostModel>> owned;
     std::vector<const cost::CostModel*> costs;
     SpecializeMatrix m;
     m.title = title;
     for (const Setting& st : grid) {
-        owned.push_back(EngineJobs::makeCostModel(model, st.device, st.batch));
+        owned.push_back(EngineJobs::makeCostModel(model, settings, st.device, st.batch));
         costs.push_back(owned.back().get());
         m.labels.push_back(st.label);
     }
     slice.install();
-    m.latencyMs =
-        schedulers::specialize(
-            model.dags(), costs,
-            schedulers::dpScheduler(
-                model.graph(), dpOptions(model, settings, strategy, settings.r, settings.s, false)),
-            &slice.control.search)
-            .latencyMs;
+    m.latencyMs = schedulers::specialize(model.prepared(), costs, scheduler,
+                                         searchParams(settings, settings.r, settings.s, false),
+                                         &slice.control.search)
+                      .latencyMs;
     slice.control.progress = slice.end;
     return m;
 }
 
 std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
-                                         const JobSettings& settings, StrategyChoice strategy,
+                                         const JobSettings& settings,
+                                         const schedulers::Scheduler& scheduler,
                                          JobControl& control) {
     std::vector<Setting> batches;
     for (int b : EngineJobs::kSpecializeBatches)
@@ -119,7 +107,7 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     auto guarded = [&](const std::vector<Setting>& grid, const QString& title, double begin,
                        double end) {
         try {
-            return specializeOver(model, settings, strategy, grid, title, {control, begin, end});
+            return specializeOver(model, settings, scheduler, grid, title, {control, begin, end});
         } catch (const Cancelled&) {
             throw;
         } catch (const std::exception& e) {
@@ -134,47 +122,73 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
 
 } // namespace
 
-std::unique_ptr<cost::SimulatedGpuCostModel>
-EngineJobs::makeCostModel(const views::LoadedModel& model, const QString& device, int batch) {
-    return std::make_unique<cost::SimulatedGpuCostModel>(
-        model.graph(), cost::loadDevice(device.toStdString()), batch);
+cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
+                                              int batch) {
+    cost::CostModelSpec spec;
+    spec.kind = settings.costModel == CostModelChoice::Analytic ? cost::CostModelKind::Analytic
+                : settings.costModel == CostModelChoice::Cache  ? cost::CostModelKind::Cache
+                : settings.costModel == CostModelChoice::Measured
+                    ? cost::CostModelKind::Measured
+                    : cost::CostModelKind::Simulated;
+    if (spec.kind == cost::CostModelKind::Cache && settings.cacheFile.isEmpty())
+        throw UserError("choose a measurement cache file for the cache cost model");
+    spec.device = cost::loadDevice(device.toStdString());
+    spec.batch = batch;
+    spec.cacheFile = settings.cacheFile.toStdString();
+    spec.measureCache = "ios-measurements.json";
+    return spec;
+}
+
+std::unique_ptr<cost::CostModel> EngineJobs::makeCostModel(const views::LoadedModel& model,
+                                                           const JobSettings& settings,
+                                                           const QString& device, int batch) {
+    return cost::makeCostModel(costModelSpec(settings, device, batch), model.graph());
 }
 
 JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl& control) const {
     if (!settings.model)
         throw UserError("no model is open");
     const views::LoadedModel& model = *settings.model;
-    if (settings.maxPartSize != model.maxPartSize())
-        throw UserError("internal: the model's parts were built for another max part size");
-    const auto cost = makeCostModel(model, settings.device, settings.batch);
+    const auto cost = makeCostModel(model, settings, settings.device, settings.batch);
+    const schedulers::Scheduler* chosen = schedulerFor(settings.strategy);
+    if (chosen == nullptr)
+        throw UserError("unknown strategy '" + settings.strategy.toStdString() +
+                        "' (expected one of " + schedulers::schedulerKeyList() + ")");
 
     JobResult result;
     result.kind = kind;
     result.settings = settings;
     result.costModel = QString::fromStdString(cost->describe());
-    const StrategyChoice dpStrategy =
-        isDpStrategy(settings.strategy) ? settings.strategy : StrategyChoice::Both;
+    // The sweep and the specialization vary search knobs: a strategy without them is
+    // analysed as IOS-Both, the paper's choice (the view's title says which ran).
+    const schedulers::Scheduler& searchScheduler =
+        chosen->reads(schedulers::Knob::MaxGroupSize) ? *chosen
+                                                      : schedulers::schedulerByName("ios-both");
+    const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
 
     switch (kind) {
     case JobKind::Optimize: {
-        RunResult run = runStrategy(model, settings, settings.strategy, settings.r, settings.s,
+        RunResult run = runStrategy(model, settings, *chosen, settings.r, settings.s,
                                     settings.recordStateSpace, *cost, {control, 0.0, 1.0});
         for (size_t b = 0; b < run.schedule.blocks.size(); ++b) {
             run.stageLatencyMs.emplace_back();
             for (const schedule::Stage& stage : run.schedule.blocks[b].stages)
                 run.stageLatencyMs.back().push_back(cost->stageLatencyMs(model.dags()[b], stage));
         }
-        run.timeline = std::make_shared<const schedule::Timeline>(
-            schedule::buildTimeline(model.dags(), run.schedule, *cost));
+        if (const cost::KernelTimelineModel* kernels = cost->kernelTimeline())
+            run.timeline = std::make_shared<const eval::Timeline>(
+                eval::buildTimeline(model.dags(), run.schedule, *kernels));
         result.runs.push_back(std::move(run));
         break;
     }
-    case JobKind::Compare:
-        for (int i = 0; i < kStrategyCount; ++i)
-            result.runs.push_back(runStrategy(
-                model, settings, static_cast<StrategyChoice>(i), settings.r, settings.s, false,
-                *cost, {control, i / double(kStrategyCount), (i + 1) / double(kStrategyCount)}));
+    case JobKind::Compare: {
+        const auto all = schedulers::registeredSchedulers();
+        const double n = static_cast<double>(all.size());
+        for (size_t i = 0; i < all.size(); ++i)
+            result.runs.push_back(runStrategy(model, settings, *all[i], settings.r, settings.s,
+                                              false, *cost, {control, i / n, (i + 1) / n}));
         break;
+    }
     case JobKind::Sweep: {
         const int cells = kSweepMaxR * kSweepMaxS;
         for (int r = 1; r <= kSweepMaxR; ++r) {
@@ -184,19 +198,19 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
                     result.sweepS.push_back(s);
                 const int cell = (r - 1) * kSweepMaxS + (s - 1);
                 result.runs.push_back(
-                    runStrategy(model, settings, dpStrategy, r, s, false, *cost,
+                    runStrategy(model, settings, searchScheduler, r, s, false, *cost,
                                 {control, cell / double(cells), (cell + 1) / double(cells)}));
             }
         }
         break;
     }
     case JobKind::Specialize:
-        result.specialize = specialize(model, settings, dpStrategy, control);
+        result.specialize = specialize(model, settings, searchScheduler, control);
         break;
     }
-    const RunResult sequential = runStrategy(model, settings, StrategyChoice::Sequential, 0, 0,
-                                             false, *cost, {control, 1.0, 1.0});
-    result.sequentialLatencyMs = sequential.latencyMs;
+    const RunResult base =
+        runStrategy(model, settings, sequential, 0, 0, false, *cost, {control, 1.0, 1.0});
+    result.sequentialLatencyMs = base.latencyMs;
     return result;
 }
 

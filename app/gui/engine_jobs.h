@@ -1,7 +1,9 @@
-// The real JobEngine: runs the engine's schedulers and cost model for the GUI's jobs.
+// The real JobEngine: runs the engine's registered schedulers under the cost model the settings
+// choose (cost::makeCostModel) for the GUI's jobs.
 #pragma once
 
-#include "cost/simulated_gpu_cost_model.h"
+#include "cost/cost_model.h"
+#include "cost/cost_model_factory.h"
 #include "job.h"
 
 #include <memory>
@@ -12,10 +14,14 @@ class EngineJobs final : public JobEngine {
 public:
     JobResult run(JobKind kind, const JobSettings& settings, JobControl& control) const override;
 
-    // The cost model a job uses (device profile + batch size). Throws ios::UserError for an
-    // unknown device.
-    static std::unique_ptr<cost::SimulatedGpuCostModel>
-    makeCostModel(const views::LoadedModel& model, const QString& device, int batch);
+    // The cost-model choice of `settings` at another device / batch (specialization).
+    static cost::CostModelSpec costModelSpec(const JobSettings& settings, const QString& device,
+                                             int batch);
+    // The cost model a job uses. Throws ios::UserError for an unknown device, an unreadable
+    // cache or a cache without this model.
+    static std::unique_ptr<cost::CostModel> makeCostModel(const views::LoadedModel& model,
+                                                          const JobSettings& settings,
+                                                          const QString& device, int batch);
 
     // Pruning grid of the sweep (IOS paper Figure 9).
     static constexpr int kSweepMaxR = 4;

@@ -78,7 +78,7 @@ void exportTrace(const JobResult& result, const QString& path) {
         throw UserError("this result has no timeline");
     io::writeTimeline(
         path.toStdString(), *run.timeline,
-        {result.settings.model->graph().name, strategyKey(run.strategy).toStdString()});
+        {result.settings.model->graph().name, run.strategy.toStdString()});
 }
 
 void exportPicture(QWidget* view, const QString& path) {

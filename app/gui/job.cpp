@@ -1,52 +1,39 @@
 #include "job.h"
 
-#include <QCoreApplication>
-
 namespace ios::gui {
 
-QString strategyLabel(StrategyChoice s) {
-    switch (s) {
-    case StrategyChoice::Sequential:
-        return QCoreApplication::translate("ios", "Sequential");
-    case StrategyChoice::Greedy:
-        return QCoreApplication::translate("ios", "Greedy");
-    case StrategyChoice::Merge:
-        return QCoreApplication::translate("ios", "IOS-Merge");
-    case StrategyChoice::Parallel:
-        return QCoreApplication::translate("ios", "IOS-Parallel");
-    case StrategyChoice::Both:
-        return QCoreApplication::translate("ios", "IOS-Both");
-    }
-    return {};
+const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias) {
+    return schedulers::findScheduler(keyOrAlias.toStdString());
 }
 
-QString strategyKey(StrategyChoice s) {
-    switch (s) {
-    case StrategyChoice::Sequential:
-        return QStringLiteral("sequential");
-    case StrategyChoice::Greedy:
-        return QStringLiteral("greedy");
-    case StrategyChoice::Merge:
-        return QStringLiteral("merge");
-    case StrategyChoice::Parallel:
-        return QStringLiteral("parallel");
-    case StrategyChoice::Both:
-        return QStringLiteral("both");
-    }
-    return {};
+QString strategyLabel(const QString& key) {
+    const schedulers::Scheduler* s = schedulerFor(key);
+    if (s == nullptr)
+        return key;
+    const std::string_view label = s->label();
+    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
 }
 
-std::optional<StrategyChoice> strategyFromKey(const QString& key) {
-    for (int i = 0; i < kStrategyCount; ++i) {
-        const auto s = static_cast<StrategyChoice>(i);
-        if (strategyKey(s) == key)
-            return s;
+QString costModelKey(CostModelChoice c) {
+    switch (c) {
+    case CostModelChoice::Simulated:
+        return QStringLiteral("simulated");
+    case CostModelChoice::Analytic:
+        return QStringLiteral("analytic");
+    case CostModelChoice::Cache:
+        return QStringLiteral("cache");
+    case CostModelChoice::Measured:
+        return QStringLiteral("measured");
     }
+    return QStringLiteral("simulated");
+}
+
+std::optional<CostModelChoice> costModelFromKey(const QString& key) {
+    for (CostModelChoice c : {CostModelChoice::Simulated, CostModelChoice::Analytic,
+                              CostModelChoice::Cache, CostModelChoice::Measured})
+        if (costModelKey(c) == key)
+            return c;
     return std::nullopt;
-}
-
-bool isDpStrategy(StrategyChoice s) {
-    return s == StrategyChoice::Merge || s == StrategyChoice::Parallel || s == StrategyChoice::Both;
 }
 
 } // namespace ios::gui

@@ -4,8 +4,9 @@
 
 #include "loaded_model.h"
 #include "schedule/schedule.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/scheduler.h"
 #include "schedulers/state_space_index.h"
 
 #include <QString>
@@ -16,46 +17,51 @@
 
 namespace ios::gui {
 
-// The five strategies the explorer compares (IOS paper §6: sequential, greedy, IOS-merge,
-// IOS-parallel, IOS-both).
-enum class StrategyChoice { Sequential, Greedy, Merge, Parallel, Both };
-inline constexpr int kStrategyCount = 5;
-QString strategyLabel(StrategyChoice s);
-QString strategyKey(StrategyChoice s); // "sequential", "greedy", "merge", "parallel", "both"
-std::optional<StrategyChoice> strategyFromKey(const QString& key);
-bool isDpStrategy(StrategyChoice s);
+// Strategies are the engine's registered schedulers (schedulers/scheduler.h), named by key.
+inline const QString kDefaultStrategy = QStringLiteral("ios-both");
+// The registered scheduler for a key or alias ("both" → ios-both), or nullptr.
+const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias);
+// Its label ("IOS-Both"), or the key itself when nothing is registered under it.
+QString strategyLabel(const QString& key);
+
+// Which cost model prices the stages (cost/cost_model_factory.h).
+enum class CostModelChoice { Simulated, Analytic, Cache, Measured };
+QString costModelKey(CostModelChoice c); // "simulated", "analytic", "cache", "measured"
+std::optional<CostModelChoice> costModelFromKey(const QString& key);
 
 struct JobSettings {
     views::LoadedModelPtr model;
-    StrategyChoice strategy = StrategyChoice::Both;
+    QString strategy = kDefaultStrategy; // a registry key
     int r = 3;
     int s = 8;
     int maxPartSize = ir::kDefaultMaxPartSize;
     int batch = 1;
     QString device = QStringLiteral("v100");
     schedulers::Endings endings = schedulers::Endings::Reference;
+    CostModelChoice costModel = CostModelChoice::Simulated;
+    QString cacheFile; // CostModelChoice::Cache: the measurement cache to replay
     bool recordStateSpace = true;
 };
 
 enum class JobKind {
     Optimize,   // one strategy, with state-space recording and timeline
-    Compare,    // all five strategies
+    Compare,    // every registered scheduler
     Sweep,      // pruning grid r × s (IOS paper Figure 9)
     Specialize, // batch × device matrix (IOS paper Table 3)
 };
 
 // One strategy's outcome.
 struct RunResult {
-    StrategyChoice strategy = StrategyChoice::Both;
+    QString strategy = kDefaultStrategy; // registry key
     int r = 0;
     int s = 0;
     schedule::Schedule schedule;
     double latencyMs = 0;
-    std::optional<schedulers::Statistics> stats; // DP strategies only
+    std::optional<schedulers::Statistics> stats; // searches that count (the IOS DP)
     double searchSeconds = 0;
     std::shared_ptr<const schedulers::StateSpaceIndex> stateSpace; // Optimize, recording on
     std::vector<std::vector<double>> stageLatencyMs;               // Optimize: [block][stage]
-    std::shared_ptr<const schedule::Timeline> timeline;            // Optimize: simulated execution
+    std::shared_ptr<const eval::Timeline> timeline; // Optimize, when the cost model has kernels
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).
@@ -69,7 +75,7 @@ struct JobResult {
     JobKind kind = JobKind::Optimize;
     JobSettings settings;
     QString costModel;              // CostModel::describe()
-    std::vector<RunResult> runs;    // Optimize: 1; Compare: 5; Sweep: r-major grid
+    std::vector<RunResult> runs;    // Optimize: 1; Compare: one per scheduler; Sweep: r-major
     double sequentialLatencyMs = 0; // for speedups
     std::vector<int> sweepR, sweepS;
     std::vector<SpecializeMatrix> specialize; // by batch size, by device

@@ -1,4 +1,5 @@
 // ios-explorer: the Qt Widgets front end over the engine (DESIGN.md).
+#include "gpu_runs.h"
 #include "main_window.h"
 #include "screenshot_mode.h"
 
@@ -10,6 +11,7 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    ios::profiling::installMeasuredCostModel(); // offered in the settings when a GPU is present
     QApplication::setOrganizationName(QStringLiteral("ios-explorer"));
     QApplication::setApplicationName(QStringLiteral("ios-explorer"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));

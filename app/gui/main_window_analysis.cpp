@@ -62,15 +62,16 @@ void MainWindow::createAnalysisTabs() {
 }
 
 QString MainWindow::settingsKey(const JobSettings& s) const {
-    return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8")
+    return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8|%9")
         .arg(model_ ? model_->source() : QString())
-        .arg(strategyKey(s.strategy))
+        .arg(s.strategy)
         .arg(s.r)
         .arg(s.s)
         .arg(s.maxPartSize)
         .arg(s.batch)
         .arg(s.device)
-        .arg(static_cast<int>(s.endings));
+        .arg(static_cast<int>(s.endings))
+        .arg(costModelKey(s.costModel) + QLatin1Char(':') + s.cacheFile);
 }
 
 void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
@@ -125,8 +126,7 @@ void MainWindow::showAnalysis(const JobResultPtr& result) {
             latency.push_back(run.latencyMs);
             seconds.push_back(run.searchSeconds);
         }
-        const StrategyChoice s =
-            result->runs.empty() ? StrategyChoice::Both : result->runs.front().strategy;
+        const QString s = result->runs.empty() ? kDefaultStrategy : result->runs.front().strategy;
         static_cast<views::SweepChart*>(tab->chart())
             ->setData(tr("Pruning sweep, %1 on %2").arg(strategyLabel(s), where), result->sweepR,
                       result->sweepS, std::move(latency), std::move(seconds));

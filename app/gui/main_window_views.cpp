@@ -110,7 +110,7 @@ void MainWindow::connectJobs() {
 views::LoadedModelPtr MainWindow::modelForSettings(const JobSettings& settings) {
     if (model_ && model_->maxPartSize() != settings.maxPartSize &&
         model_->graph().blocks.size() > 0) {
-        // Parts depend on the max part size (ALGORITHMS.md §1): rebuild the DAGs.
+        // Parts depend on the max part size (docs/algorithms.md §1): rebuild the DAGs.
         try {
             model_ = std::make_shared<const views::LoadedModel>(model_->graph(), model_->source(),
                                                                 settings.maxPartSize);
@@ -145,7 +145,7 @@ void MainWindow::showResult(const JobResultPtr& result) {
             metrics.back().push_back({ms, -1});
     }
     if (run.timeline)
-        for (const schedule::TimelineStage& st : run.timeline->stages)
+        for (const eval::TimelineStage& st : run.timeline->stages)
             if (st.block < static_cast<int>(metrics.size()) &&
                 st.stage < static_cast<int>(metrics[st.block].size()))
                 metrics[st.block][st.stage].utilization = st.meanActiveSmFraction;
@@ -203,7 +203,7 @@ void MainWindow::selectOperator(int flatIndex) {
 bool MainWindow::openMeasuredTrace(const QString& path) {
     // Traces are < 1 MB (GPU.md): parsing on the UI thread takes milliseconds.
     io::TraceInfo info;
-    schedule::Timeline timeline;
+    eval::Timeline timeline;
     try {
         timeline = io::readChromeTrace(path.toStdString(), &info);
     } catch (const std::exception& e) {
@@ -214,7 +214,7 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
     // traced one (colours by kind, click selects the operator in the graph and stage table).
     views::LoadedModelPtr linkedModel;
     if (model_ && (info.model.empty() || info.model == model_->graph().name) &&
-        schedule::linkKernelsToOperators(timeline, model_->dags()) > 0)
+        eval::linkKernelsToOperators(timeline, model_->dags()) > 0)
         linkedModel = model_;
     measuredTrace_ = path;
     QString title =
@@ -226,7 +226,7 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
     if (model_ && !linkedModel)
         title += tr(" — not linked to %1").arg(QString::fromStdString(model_->graph().name));
     timeline_->setTimeline(linkedModel,
-                           std::make_shared<const schedule::Timeline>(std::move(timeline)), title);
+                           std::make_shared<const eval::Timeline>(std::move(timeline)), title);
     simulatedTimelineAction_->setEnabled(true);
     tabs_->setCurrentWidget(timeline_);
     statusBar()->showMessage(tr("Timeline: %1").arg(title));
@@ -243,8 +243,13 @@ void MainWindow::showSimulatedTimeline() {
     const RunResult& run = lastResult_->runs.front();
     timeline_->setTimeline(
         model_, run.timeline,
-        tr("simulated: %1 · %2")
-            .arg(QString::fromStdString(model_->graph().name), strategyLabel(run.strategy)));
+        run.timeline
+            ? tr("%1 · %2 · %3")
+                  .arg(lastResult_->costModel, QString::fromStdString(model_->graph().name),
+                       strategyLabel(run.strategy))
+            : tr("No kernel timeline: %1 knows stage latencies only (choose the simulated or "
+                 "analytic cost model)")
+                  .arg(lastResult_->costModel));
 }
 
 } // namespace ios::gui

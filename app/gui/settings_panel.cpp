@@ -1,17 +1,23 @@
 #include "settings_panel.h"
 
+#include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
+#include "cuda_backend.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ios::gui {
 
@@ -28,8 +34,14 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip, const QStrin
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     strategy_ = new QComboBox(this);
     strategy_->setObjectName(QStringLiteral("strategy"));
-    for (int i = 0; i < kStrategyCount; ++i)
-        strategy_->addItem(strategyLabel(static_cast<StrategyChoice>(i)), i);
+    for (const schedulers::Scheduler* sch : schedulers::registeredSchedulers()) {
+        const QString key = QString::fromUtf8(sch->key().data(), sch->key().size());
+        strategy_->addItem(strategyLabel(key), key);
+        strategy_->setItemData(strategy_->count() - 1,
+                               QString::fromUtf8(sch->description().data(),
+                                                 sch->description().size()),
+                               Qt::ToolTipRole);
+    }
     strategy_->setToolTip(tr("Scheduler: baselines, or the IOS dynamic program with merge "
                              "stages, parallel stages or both (IOS paper §4)"));
     r_ = spin(this, 1, 100, tr("r: max operators per group of a parallel stage (pruning)"),
@@ -49,7 +61,30 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     endings_->addItem(tr("Reference"), static_cast<int>(schedulers::Endings::Reference));
     endings_->addItem(tr("All endings"), static_cast<int>(schedulers::Endings::All));
     endings_->setToolTip(tr("Reference: the IOS authors' enumeration (one source per group); "
-                            "All: every ending (ALGORITHMS.md §2)"));
+                            "All: every ending (docs/algorithms.md §2)"));
+    costModel_ = new QComboBox(this);
+    costModel_->setObjectName(QStringLiteral("costModel"));
+    costModel_->addItem(tr("Simulated GPU"), costModelKey(CostModelChoice::Simulated));
+    costModel_->addItem(tr("Analytic roofline"), costModelKey(CostModelChoice::Analytic));
+    costModel_->addItem(tr("Measurement cache"), costModelKey(CostModelChoice::Cache));
+    if (cost::measuredCostModelInstalled() && profiling::cudaDevicePresent())
+        costModel_->addItem(tr("Measured on this GPU"), costModelKey(CostModelChoice::Measured));
+    costModel_->setToolTip(
+        tr("What prices the stages: the simulated GPU (device profile), the analytic roofline "
+           "(the device's peak figures), or measurements replayed from a cache file taken on a "
+           "GPU machine (ios-sched measure / --cost measured)"));
+    cacheFile_ = new QLineEdit(this);
+    cacheFile_->setObjectName(QStringLiteral("cacheFile"));
+    cacheFile_->setPlaceholderText(tr("measurement cache (.json)"));
+    cacheFile_->setToolTip(tr("The measurement cache the cache cost model replays"));
+    browseCache_ = new QToolButton(this);
+    browseCache_->setObjectName(QStringLiteral("browseCache"));
+    browseCache_->setText(QStringLiteral("…"));
+    browseCache_->setToolTip(tr("Choose a measurement cache file"));
+    auto* cacheRow = new QHBoxLayout;
+    cacheRow->setContentsMargins(0, 0, 0, 0);
+    cacheRow->addWidget(cacheFile_, 1);
+    cacheRow->addWidget(browseCache_);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Strategy"), strategy_);
@@ -59,6 +94,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Batch size"), batch_);
     form->addRow(tr("Device"), device_);
     form->addRow(tr("Endings"), endings_);
+    form->addRow(tr("Cost model"), costModel_);
+    form->addRow(tr("Cache file"), cacheRow);
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("run"));
@@ -92,8 +129,23 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
         if (!blockChanged_)
             Q_EMIT settingsChanged();
     };
-    for (QComboBox* c : {strategy_, device_, endings_})
+    for (QComboBox* c : {strategy_, device_, endings_, costModel_})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
+    connect(cacheFile_, &QLineEdit::editingFinished, this, changed);
+    connect(browseCache_, &QToolButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Measurement cache"), cacheFile_->text(),
+            tr("Measurement caches (*.json);;All files (*)"));
+        if (file.isEmpty())
+            return;
+        cacheFile_->setText(file);
+        const int cache = costModel_->findData(costModelKey(CostModelChoice::Cache));
+        const QSignalBlocker block(costModel_);
+        costModel_->setCurrentIndex(cache);
+        updateEnabled();
+        if (!blockChanged_)
+            Q_EMIT settingsChanged();
+    });
     for (QSpinBox* sb : {r_, s_, maxPart_, batch_})
         connect(sb, &QSpinBox::valueChanged, this, changed);
     setSettings(JobSettings{});
@@ -102,19 +154,26 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
 
 JobSettings SettingsPanel::settings() const {
     JobSettings s;
-    s.strategy = static_cast<StrategyChoice>(strategy_->currentData().toInt());
+    s.strategy = strategy_->currentData().toString();
     s.r = r_->value();
     s.s = s_->value();
     s.maxPartSize = maxPart_->value();
     s.batch = batch_->value();
     s.device = device_->currentData().toString();
     s.endings = static_cast<schedulers::Endings>(endings_->currentData().toInt());
+    s.costModel = costModelFromKey(costModel_->currentData().toString())
+                      .value_or(CostModelChoice::Simulated);
+    s.cacheFile = cacheFile_->text();
     return s;
 }
 
 void SettingsPanel::setSettings(const JobSettings& s) {
     blockChanged_ = true;
-    strategy_->setCurrentIndex(strategy_->findData(static_cast<int>(s.strategy)));
+    // Saved settings may hold an old name ("both") or a scheduler this build lacks.
+    const schedulers::Scheduler* sch = schedulerFor(s.strategy);
+    const QString key = sch ? QString::fromUtf8(sch->key().data(), sch->key().size())
+                            : kDefaultStrategy;
+    strategy_->setCurrentIndex(std::max(0, strategy_->findData(key)));
     r_->setValue(s.r);
     s_->setValue(s.s);
     maxPart_->setValue(s.maxPartSize);
@@ -122,20 +181,29 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     const int dev = device_->findData(s.device, Qt::UserRole, Qt::MatchFixedString);
     device_->setCurrentIndex(dev >= 0 ? dev : 0);
     endings_->setCurrentIndex(endings_->findData(static_cast<int>(s.endings)));
+    costModel_->setCurrentIndex(std::max(0, costModel_->findData(costModelKey(s.costModel))));
+    cacheFile_->setText(s.cacheFile);
     blockChanged_ = false;
     updateEnabled();
     Q_EMIT settingsChanged();
 }
 
 void SettingsPanel::updateEnabled() {
-    const bool dp = isDpStrategy(static_cast<StrategyChoice>(strategy_->currentData().toInt()));
-    const bool parallel =
-        strategy_->currentData().toInt() == static_cast<int>(StrategyChoice::Parallel) ||
-        strategy_->currentData().toInt() == static_cast<int>(StrategyChoice::Both);
-    r_->setEnabled(parallel);
-    s_->setEnabled(parallel);
-    endings_->setEnabled(parallel);
-    maxPart_->setEnabled(dp);
+    // A control is enabled when the chosen scheduler reads its knob (scheduler.h).
+    const schedulers::Scheduler* sch = schedulerFor(strategy_->currentData().toString());
+    auto reads = [sch](schedulers::Knob k) { return sch != nullptr && sch->reads(k); };
+    r_->setEnabled(reads(schedulers::Knob::MaxGroupSize));
+    s_->setEnabled(reads(schedulers::Knob::MaxNumGroups));
+    endings_->setEnabled(reads(schedulers::Knob::Endings));
+    maxPart_->setEnabled(reads(schedulers::Knob::MaxPartSize));
+    batch_->setEnabled(reads(schedulers::Knob::Batch));
+    const auto costModel = costModelFromKey(costModel_->currentData().toString());
+    const bool usesDevice = costModel == CostModelChoice::Simulated ||
+                            costModel == CostModelChoice::Analytic;
+    device_->setEnabled(usesDevice && reads(schedulers::Knob::Device));
+    const bool cache = costModel == CostModelChoice::Cache;
+    cacheFile_->setEnabled(cache);
+    browseCache_->setEnabled(true);
 }
 
 void SettingsPanel::setRunning(bool running) {
@@ -157,8 +225,7 @@ void SettingsPanel::load() {
     QSettings q;
     q.beginGroup(QStringLiteral("search"));
     JobSettings s;
-    s.strategy = strategyFromKey(q.value(QStringLiteral("strategy")).toString())
-                     .value_or(StrategyChoice::Both);
+    s.strategy = q.value(QStringLiteral("strategy"), s.strategy).toString(); // aliases ok
     s.r = q.value(QStringLiteral("r"), s.r).toInt();
     s.s = q.value(QStringLiteral("s"), s.s).toInt();
     s.maxPartSize = q.value(QStringLiteral("maxPartSize"), s.maxPartSize).toInt();
@@ -169,6 +236,9 @@ void SettingsPanel::load() {
     s.endings = q.value(QStringLiteral("endings")).toString() == QLatin1String("all")
                     ? schedulers::Endings::All
                     : schedulers::Endings::Reference;
+    s.costModel = costModelFromKey(q.value(QStringLiteral("costModel")).toString())
+                      .value_or(CostModelChoice::Simulated);
+    s.cacheFile = q.value(QStringLiteral("cacheFile")).toString();
     setSettings(s);
 }
 
@@ -176,7 +246,7 @@ void SettingsPanel::save() const {
     const JobSettings s = settings();
     QSettings q;
     q.beginGroup(QStringLiteral("search"));
-    q.setValue(QStringLiteral("strategy"), strategyKey(s.strategy));
+    q.setValue(QStringLiteral("strategy"), s.strategy);
     q.setValue(QStringLiteral("r"), s.r);
     q.setValue(QStringLiteral("s"), s.s);
     q.setValue(QStringLiteral("maxPartSize"), s.maxPartSize);
@@ -185,6 +255,8 @@ void SettingsPanel::save() const {
     q.setValue(QStringLiteral("endings"), s.endings == schedulers::Endings::All
                                               ? QStringLiteral("all")
                                               : QStringLiteral("reference"));
+    q.setValue(QStringLiteral("costModel"), costModelKey(s.costModel));
+    q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
 }
 
 } // namespace ios::gui

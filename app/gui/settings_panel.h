@@ -1,4 +1,5 @@
-// The search settings (strategy, pruning r/s, max part size, batch, device, endings) with
+// The search settings (strategy, pruning r/s, max part size, batch, device, endings, cost
+// model) with
 // Run / Cancel and the progress bar. Values persist in QSettings.
 #pragma once
 
@@ -8,6 +9,8 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QToolButton;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -35,6 +38,8 @@ public:
     QSpinBox* sBox() const { return s_; }
     QSpinBox* batchBox() const { return batch_; }
     QComboBox* deviceBox() const { return device_; }
+    QComboBox* costModelBox() const { return costModel_; }
+    QLineEdit* cacheFileEdit() const { return cacheFile_; }
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
 
@@ -53,6 +58,9 @@ private:
     QSpinBox* batch_;
     QComboBox* device_;
     QComboBox* endings_;
+    QComboBox* costModel_;
+    QLineEdit* cacheFile_;
+    QToolButton* browseCache_;
     QPushButton* run_;
     QPushButton* cancel_;
     QProgressBar* progress_;

@@ -93,6 +93,40 @@ bool AnalyticCostModel::additiveParallelStages(const ir::BlockDag& dag, std::vec
     return true;
 }
 
+StageRun AnalyticCostModel::simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const {
+    StageRun run;
+    run.latencyUs = stageLatencyMs(dag, stage) * 1000;
+    run.synchronized = true;
+    if (stage.kind == schedule::StageKind::Merge && stage.operatorCount() > 1) {
+        std::string label;
+        for (int op : stage.groups.front())
+            label += (label.empty() ? "" : "+") + dag.ops[op]->name;
+        const double endUs = run.latencyUs - params_.syncOverheadUs;
+        run.kernels.push_back({0, stage.groups.front().front(), label, "merged conv", 0, 0, 0,
+                               endUs});
+        return run;
+    }
+    const std::vector<double>* opMs = precomputedOpMs(dag);
+    for (size_t g = 0; g < stage.groups.size(); ++g) {
+        double t = 0;
+        for (int op : stage.groups[g]) {
+            const double ms =
+                opMs != nullptr ? (*opMs)[static_cast<size_t>(op)] : operatorMs(*dag.ops[op]);
+            const ir::Node& node = *dag.ops[op];
+            run.kernels.push_back({static_cast<int>(g), op, node.name,
+                                   std::string(ir::toString(node.kind)), 0, t, t, t + ms * 1000});
+            t += ms * 1000;
+        }
+    }
+    return run;
+}
+
+std::string AnalyticCostModel::deviceName() const {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "analytic %.0f GFLOP/s", params_.peakGflops);
+    return buf;
+}
+
 std::string AnalyticCostModel::describe() const {
     char buf[160];
     std::snprintf(buf, sizeof buf,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "cost/kernel_timeline.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
 
@@ -22,7 +23,7 @@ struct AnalyticParams {
     int batch = 1;
 };
 
-class AnalyticCostModel final : public CostModel {
+class AnalyticCostModel final : public CostModel, public KernelTimelineModel {
 public:
     // `graph` must be validated and outlive the model (node metrics are looked up by name).
     AnalyticCostModel(const ir::Graph& graph, AnalyticParams params = {});
@@ -31,6 +32,15 @@ public:
     bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
                                 double& overheadMs) const override;
     std::string describe() const override;
+    const KernelTimelineModel* kernelTimeline() const override { return this; }
+
+    // The roofline's view of a stage: each group's operators back to back on its stream, one
+    // kernel per operator (a merge stage: one merged kernel), then the sync overhead. No
+    // utilisation curves (the model has no notion of SMs).
+    StageRun simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
+    std::string deviceName() const override;
+    int smCount() const override { return 0; }
+    int batch() const override { return params_.batch; }
 
     const AnalyticParams& params() const { return params_; }
     // Latency in ms of one operator run alone on one stream, launch included, no sync.

@@ -9,6 +9,8 @@
 
 namespace ios::cost {
 
+class KernelTimelineModel;
+
 class CostModel {
 public:
     virtual ~CostModel() = default;
@@ -27,6 +29,10 @@ public:
                                         double& /*overheadMs*/) const {
         return false;
     }
+
+    // The model's kernel-level view of stages (for timelines), or nullptr when it has none
+    // (e.g. replayed measurements, which know stage latencies only).
+    virtual const KernelTimelineModel* kernelTimeline() const { return nullptr; }
 
     // Short human-readable description, e.g. "analytic (V100)" or "simulated V100, batch 1".
     virtual std::string describe() const = 0;

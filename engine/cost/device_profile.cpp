@@ -1,7 +1,7 @@
 #include "cost/device_profile.h"
 
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -33,7 +33,7 @@ std::string lower(std::string_view s) {
 
 class FieldReader {
 public:
-    FieldReader(const io::Json& doc, const std::string& source) : doc_(doc), source_(source) {}
+    FieldReader(const util::Json& doc, const std::string& source) : doc_(doc), source_(source) {}
 
     std::string text(const char* key, bool required) const {
         auto it = doc_.find(key);
@@ -86,7 +86,7 @@ private:
         return s;
     }
 
-    const io::Json& doc_;
+    const util::Json& doc_;
     const std::string& source_;
 };
 
@@ -97,7 +97,7 @@ DeviceProfile parseBundled(std::string_view text, const char* file) {
 } // namespace
 
 DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& source) {
-    const io::Json doc = io::parseJsonText(jsonText, source);
+    const util::Json doc = util::parseJsonText(jsonText, source);
     if (!doc.is_object())
         throw UserError("a device profile must be a JSON object", source);
     const FieldReader f(doc, source);
@@ -133,7 +133,7 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
 }
 
 std::string writeDeviceProfile(const DeviceProfile& p) {
-    io::Json doc;
+    util::Json doc;
     doc["format"] = kFormat;
     doc["version"] = kVersion;
     doc["name"] = p.name;
@@ -154,7 +154,7 @@ std::string writeDeviceProfile(const DeviceProfile& p) {
     // The optional kernel-model field, only where the profile differs from the default.
     if (p.sm.computeEfficiency != kSmModel.computeEfficiency)
         doc["compute_efficiency"] = p.sm.computeEfficiency;
-    return io::dumpPythonStyle(doc) + "\n";
+    return util::dumpPythonStyle(doc) + "\n";
 }
 
 const std::vector<DeviceProfile>& bundledDevices() {
@@ -192,7 +192,7 @@ DeviceProfile loadDevice(const std::string& nameOrPath) {
         throw UserError("unknown device '" + nameOrPath + "': give a bundled device (" + names +
                         ") or a profile JSON file");
     }
-    return parseDeviceProfile(io::readTextFile(nameOrPath), nameOrPath);
+    return parseDeviceProfile(util::readTextFile(nameOrPath), nameOrPath);
 }
 
 } // namespace ios::cost

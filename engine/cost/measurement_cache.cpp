@@ -1,7 +1,7 @@
 #include "cost/measurement_cache.h"
 
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -63,7 +63,7 @@ std::vector<std::string> MeasurementCache::devices(const std::string& model, int
 
 MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
     const std::string file = path.string();
-    const io::Json doc = io::parseJsonText(io::readTextFile(path), file);
+    const util::Json doc = util::parseJsonText(util::readTextFile(path), file);
     if (!doc.is_object() || doc.value("format", std::string()) != kFormat)
         throw UserError(std::string("not a measurement cache (expected \"format\": \"") + kFormat +
                             "\")",
@@ -77,7 +77,7 @@ MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
         throw UserError("\"entries\" must be an array", file);
     MeasurementCache cache;
     size_t i = 0;
-    for (const io::Json& e : *entries) {
+    for (const util::Json& e : *entries) {
         const std::string where = "entries[" + std::to_string(i++) + "]";
         try {
             StageMeasurement m;
@@ -91,7 +91,7 @@ MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
                 throw UserError(where + ": batch must be >= 1, latency_ms >= 0, stage non-empty",
                                 file);
             cache.add(m);
-        } catch (const io::Json::exception& ex) {
+        } catch (const util::Json::exception& ex) {
             throw UserError(where + ": " + ex.what(), file);
         }
     }
@@ -99,10 +99,10 @@ MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
 }
 
 void MeasurementCache::save(const std::filesystem::path& path) const {
-    io::Json doc;
+    util::Json doc;
     doc["format"] = kFormat;
     doc["version"] = kVersion;
-    io::Json entries = io::Json::array();
+    util::Json entries = util::Json::array();
     for (const StageMeasurement& m : entries_)
         entries.push_back({{"device", m.device},
                            {"model", m.model},
@@ -111,7 +111,7 @@ void MeasurementCache::save(const std::filesystem::path& path) const {
                            {"latency_ms", m.latencyMs},
                            {"samples", m.samples}});
     doc["entries"] = std::move(entries);
-    io::writeFileAtomically(path, doc.dump(1) + "\n");
+    util::writeFileAtomically(path, doc.dump(1) + "\n");
 }
 
 CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int batch,

@@ -5,6 +5,7 @@
 
 #include "cost/cost_model.h"
 #include "cost/device_profile.h"
+#include "cost/kernel_timeline.h"
 #include "cost/stage_simulator.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
@@ -15,7 +16,7 @@
 
 namespace ios::cost {
 
-class SimulatedGpuCostModel final : public CostModel {
+class SimulatedGpuCostModel final : public CostModel, public KernelTimelineModel {
 public:
     // `graph` must be validated and outlive the model (input shapes are looked up by name).
     // Throws ios::UserError for batch < 1.
@@ -23,9 +24,12 @@ public:
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
+    const KernelTimelineModel* kernelTimeline() const override { return this; }
 
     // The full simulation of a stage (kernels per stream, utilisation), for timelines.
-    StageRun simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const;
+    StageRun simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
+    std::string deviceName() const override { return device_.name; }
+    int smCount() const override { return device_.smCount; }
     // The kernels the stage launches, per group (a merge stage: one merged convolution).
     std::vector<GroupKernels> stageKernels(const ir::BlockDag& dag,
                                            const schedule::Stage& stage) const;
@@ -33,7 +37,7 @@ public:
     const std::vector<KernelDesc>& kernelsOf(const ir::Node& node) const;
 
     const DeviceProfile& device() const { return device_; }
-    int batch() const { return batch_; }
+    int batch() const override { return batch_; }
 
 private:
     const ir::TensorShape* shapeOf(const std::string& name) const;

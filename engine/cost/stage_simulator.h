@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cost/device_profile.h"
+#include "cost/kernel_timeline.h"
 #include "cost/kernel_model.h"
 
 #include <cstdint>
@@ -26,36 +27,6 @@ struct OpKernels {
     std::vector<KernelDesc> kernels;
 };
 using GroupKernels = std::vector<OpKernels>;
-
-struct KernelRun {
-    int group = 0; // = stream
-    int op = 0;
-    std::string label;
-    std::string kernel;
-    int64_t ctas = 0;
-    double issueUs = 0; // when the host issued it (relative to the stage start)
-    double startUs = 0; // first CTA resident
-    double endUs = 0;   // last CTA done
-};
-
-// Device state from timeUs until the next sample (piecewise constant).
-struct UtilisationSample {
-    double timeUs = 0;
-    int activeSms = 0;          // SMs with at least one resident CTA
-    double warpOccupancy = 0;   // resident warps / (SMs × max warps per SM)
-    double flopUtilisation = 0; // achieved fp32 flop rate / device peak
-};
-
-struct StageRun {
-    double latencyUs = 0;
-    bool synchronized = false; // multi-stream stage: launch latency and a device sync paid
-    std::vector<KernelRun> kernels;
-    std::vector<UtilisationSample> samples; // ends with an all-idle sample
-    // Time-weighted averages over [0, latencyUs].
-    double meanActiveSmFraction = 0;
-    double meanWarpOccupancy = 0;
-    double meanFlopUtilisation = 0;
-};
 
 // Simulates `groups` run as one stage. Deterministic; an empty stage takes no time.
 StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device);

@@ -1,6 +1,6 @@
 #include "io/ios_json.h"
 
-#include "io/json_text.h"
+#include "util/json_text.h"
 #include "io/node_json.h"
 #include "ir/block_dag.h"
 #include "util/error.h"
@@ -10,6 +10,10 @@
 #include <optional>
 
 namespace ios::io {
+
+using util::Json;
+using util::parseJsonText;
+using util::dumpPythonStyle;
 
 ir::Graph parseIosJson(std::string_view text, const std::string& source) {
     return detail::graphFromJson(parseJsonText(text, source), detail::Dialect::Ios, source);

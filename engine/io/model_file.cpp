@@ -1,9 +1,9 @@
 #include "io/model_file.h"
 
 #include "io/dot_export.h"
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/ios_json.h"
-#include "io/json_text.h"
+#include "util/json_text.h"
 #include "io/native_json.h"
 #include "io/node_json.h"
 #include "io/onnx_import.h"
@@ -13,6 +13,11 @@
 #include <cctype>
 
 namespace ios::io {
+
+using util::Json;
+using util::parseJsonText;
+using util::readTextFile;
+using util::writeFileAtomically;
 
 namespace {
 

@@ -5,6 +5,10 @@
 
 namespace ios::io {
 
+using util::Json;
+using util::parseJsonText;
+using util::dumpPythonStyle;
+
 bool isNativeDocument(const Json& doc) {
     return doc.is_object() && doc.contains("format");
 }

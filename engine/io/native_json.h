@@ -2,13 +2,15 @@
 // each block's explicit parts, under a {"format": "ios-explorer", "version": 1} header.
 #pragma once
 
-#include "io/json_text.h"
+#include "util/json_text.h"
 #include "ir/graph.h"
 
 #include <string>
 #include <string_view>
 
 namespace ios::io {
+
+using util::Json;
 
 inline constexpr const char* kNativeFormatName = "ios-explorer";
 inline constexpr int kNativeFormatVersion = 1;

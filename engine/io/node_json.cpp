@@ -13,6 +13,8 @@
 
 namespace ios::io::detail {
 
+using util::Json;
+
 namespace {
 
 using ir::Hw;

@@ -2,12 +2,14 @@
 // format (FORMATS.md; docs/formats.md). Field names, key order and input checks live here.
 #pragma once
 
-#include "io/json_text.h"
+#include "util/json_text.h"
 #include "ir/graph.h"
 
 #include <string>
 
 namespace ios::io::detail {
+
+using util::Json;
 
 // The IOS model object, or the native format's, which adds each block's explicit "parts".
 enum class Dialect { Ios, Native };

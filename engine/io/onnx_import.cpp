@@ -1,6 +1,6 @@
 #include "io/onnx_import.h"
 
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/onnx/onnx_blocks.h"
 #include "io/onnx/onnx_lowering.h"
 #include "io/onnx/onnx_shape.h"
@@ -13,6 +13,8 @@
 #include <unordered_set>
 
 namespace ios::io {
+
+using util::readTextFile;
 
 namespace {
 

@@ -1,12 +1,17 @@
 #include "io/schedule_file.h"
 
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "util/error.h"
 
 namespace ios::io {
+
+using util::Json;
+using util::parseJsonText;
+using util::dumpPythonStyle;
+using util::readTextFile;
 
 namespace {
 

@@ -1,13 +1,17 @@
 #include "io/trace_export.h"
 
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "io/trace_format.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace ios::io {
+
+using util::Json;
+using util::dumpPythonStyle;
+using util::writeFileAtomically;
 
 namespace {
 
@@ -22,7 +26,7 @@ double roundPct(double fraction) {
     return std::round(fraction * 1000.0) / 10.0;
 }
 
-std::string stageName(const schedule::TimelineStage& s) {
+std::string stageName(const eval::TimelineStage& s) {
     std::string name = "block " + std::to_string(s.block) + " stage " + std::to_string(s.stage);
     if (s.kind == schedule::StageKind::Merge)
         return name + trace::kMergeSuffix;
@@ -59,7 +63,7 @@ std::string fixed(double v, int decimals) {
 
 } // namespace
 
-std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info) {
+std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info) {
     Json events = Json::array();
     events.push_back(
         metadata("process_name", kStageTid,
@@ -68,7 +72,7 @@ std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info)
     for (int s = 0; s < tl.streams; ++s)
         events.push_back(metadata("thread_name", s + 1, "stream " + std::to_string(s)));
 
-    for (const schedule::TimelineStage& s : tl.stages) {
+    for (const eval::TimelineStage& s : tl.stages) {
         Json e = complete(stageName(s), trace::kStageCategory, s.startUs, s.endUs, kStageTid);
         e["args"] = Json{{"block", s.block},
                          {"stage", s.stage},
@@ -80,7 +84,7 @@ std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info)
     }
     // Per stream in time order (kernels of one stream never overlap).
     for (int stream = 0; stream < tl.streams; ++stream) {
-        for (const schedule::TimelineKernel& k : tl.kernels) {
+        for (const eval::TimelineKernel& k : tl.kernels) {
             if (k.stream != stream)
                 continue;
             Json e = complete(k.opName + ": " + k.kernel, trace::kKernelCategory, k.startUs,
@@ -94,7 +98,7 @@ std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info)
         }
     }
     const bool measured = info.source == trace::kMeasuredSource;
-    for (const schedule::TimelineSample& u : tl.samples) {
+    for (const eval::TimelineSample& u : tl.samples) {
         Json e;
         if (measured) { // PM sampling gives active warps only (% of the peak per SM)
             e["name"] = trace::kMeasuredCounter;
@@ -129,17 +133,17 @@ std::string chromeTraceJson(const schedule::Timeline& tl, const TraceInfo& info)
     return dumpPythonStyle(doc) + "\n";
 }
 
-std::string timelineCsv(const schedule::Timeline& tl) {
+std::string timelineCsv(const eval::Timeline& tl) {
     std::string out = "kind,block,stage,stream,op,kernel,ctas,start_us,end_us,active_sm_pct,"
                       "warp_occupancy_pct,flop_utilisation_pct\n";
-    for (const schedule::TimelineStage& s : tl.stages) {
+    for (const eval::TimelineStage& s : tl.stages) {
         out += "stage," + std::to_string(s.block) + "," + std::to_string(s.stage) + ",,," +
                (s.kind == schedule::StageKind::Merge ? "merge" : "parallel") + "," + "," +
                fixed(s.startUs, 3) + "," + fixed(s.endUs, 3) + "," +
                fixed(100 * s.meanActiveSmFraction, 1) + "," + fixed(100 * s.meanWarpOccupancy, 1) +
                "," + fixed(100 * s.meanFlopUtilisation, 1) + "\n";
     }
-    for (const schedule::TimelineKernel& k : tl.kernels) {
+    for (const eval::TimelineKernel& k : tl.kernels) {
         // Operator names are IOS node names (no commas in the bundled models); quote anyway.
         std::string op = k.opName;
         for (size_t p = op.find('"'); p != std::string::npos; p = op.find('"', p + 2))
@@ -152,7 +156,7 @@ std::string timelineCsv(const schedule::Timeline& tl) {
     return out;
 }
 
-void writeTimeline(const std::filesystem::path& path, const schedule::Timeline& timeline,
+void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
                    const TraceInfo& info) {
     const bool csv = path.extension() == ".csv";
     writeFileAtomically(path, csv ? timelineCsv(timeline) : chromeTraceJson(timeline, info));

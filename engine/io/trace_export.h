@@ -4,7 +4,7 @@
 // ts/dur in µs from 0.
 #pragma once
 
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include <filesystem>
 #include <string>
@@ -20,14 +20,14 @@ struct TraceInfo {
 };
 
 // Track layout: tid 0 = stages, tid i + 1 = stream i.
-std::string chromeTraceJson(const schedule::Timeline& timeline, const TraceInfo& info);
+std::string chromeTraceJson(const eval::Timeline& timeline, const TraceInfo& info);
 
 // One row per stage and per kernel: kind,block,stage,stream,op,kernel,ctas,start_us,end_us,
 // active_sm_pct,warp_occupancy_pct,flop_utilisation_pct (the last three for stages).
-std::string timelineCsv(const schedule::Timeline& timeline);
+std::string timelineCsv(const eval::Timeline& timeline);
 
 // By extension: .csv → CSV, anything else → Chrome trace JSON. Written atomically.
-void writeTimeline(const std::filesystem::path& path, const schedule::Timeline& timeline,
+void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
                    const TraceInfo& info);
 
 } // namespace ios::io

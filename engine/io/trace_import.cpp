@@ -1,7 +1,7 @@
 #include "io/trace_import.h"
 
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "io/trace_format.h"
 #include "util/error.h"
 
@@ -10,6 +10,10 @@
 #include <tuple>
 
 namespace ios::io {
+
+using util::Json;
+using util::parseJsonText;
+using util::readTextFile;
 
 namespace {
 
@@ -62,7 +66,7 @@ private:
     const std::string& source_;
 };
 
-void readComplete(const Reader& r, const Json& e, size_t i, schedule::Timeline& tl) {
+void readComplete(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
     const std::string cat = r.string(e, "cat", i);
     const double start = r.number(e, "ts", i);
     const double dur = r.number(e, "dur", i);
@@ -71,7 +75,7 @@ void readComplete(const Reader& r, const Json& e, size_t i, schedule::Timeline& 
     const int tid = r.integer(e, "tid", i);
     const Json& a = r.args(e, i);
     if (cat == trace::kStageCategory) {
-        schedule::TimelineStage s;
+        eval::TimelineStage s;
         s.block = r.integer(a, "block", i);
         s.stage = r.integer(a, "stage", i);
         s.groups = r.integer(a, "groups", i);
@@ -91,7 +95,7 @@ void readComplete(const Reader& r, const Json& e, size_t i, schedule::Timeline& 
         if (tid <= trace::kStageTid || tid > kMaxStreams)
             r.fail("event " + std::to_string(i) + ": kernel on tid " + std::to_string(tid) +
                    " (streams are tids 1.." + std::to_string(kMaxStreams) + ")");
-        schedule::TimelineKernel k;
+        eval::TimelineKernel k;
         k.stream = tid - trace::kStageTid - 1;
         k.block = r.integer(a, "block", i);
         k.stage = r.integer(a, "stage", i);
@@ -106,9 +110,9 @@ void readComplete(const Reader& r, const Json& e, size_t i, schedule::Timeline& 
     } // other categories are not ours: a trace may be annotated by other tools
 }
 
-void readCounter(const Reader& r, const Json& e, size_t i, schedule::Timeline& tl) {
+void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
     const Json& a = r.args(e, i);
-    schedule::TimelineSample u;
+    eval::TimelineSample u;
     u.timeUs = r.number(e, "ts", i);
     if (a.contains(trace::kActiveWarpsPct)) { // measured: PM sampling of active warps only
         u.warpOccupancy = r.number(a, trace::kActiveWarpsPct, i) / 100.0;
@@ -122,14 +126,14 @@ void readCounter(const Reader& r, const Json& e, size_t i, schedule::Timeline& t
 
 } // namespace
 
-schedule::Timeline parseChromeTrace(std::string_view text, const std::string& source,
+eval::Timeline parseChromeTrace(std::string_view text, const std::string& source,
                                     TraceInfo* info) {
     const Json doc = parseJsonText(text, source);
     const Reader r(source);
     if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
         r.fail("expected an object with a \"traceEvents\" array");
 
-    schedule::Timeline tl;
+    eval::Timeline tl;
     tl.smCount = kPerMille;
     TraceInfo meta;
     if (const auto other = doc.find("otherData"); other != doc.end() && other->is_object()) {
@@ -169,7 +173,7 @@ schedule::Timeline parseChromeTrace(std::string_view text, const std::string& so
                      [](const auto& a, const auto& b) { return a.startUs < b.startUs; });
     std::stable_sort(tl.samples.begin(), tl.samples.end(),
                      [](const auto& a, const auto& b) { return a.timeUs < b.timeUs; });
-    for (const schedule::TimelineStage& s : tl.stages)
+    for (const eval::TimelineStage& s : tl.stages)
         tl.streams = std::max(tl.streams, s.groups);
     if (tl.latencyUs <= 0) {
         for (const auto& s : tl.stages)
@@ -184,7 +188,7 @@ schedule::Timeline parseChromeTrace(std::string_view text, const std::string& so
     return tl;
 }
 
-schedule::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info) {
+eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info) {
     return parseChromeTrace(readTextFile(path), path.string(), info);
 }
 

@@ -1,10 +1,10 @@
 // Reads a Chrome trace written by trace_export (simulated, or measured on a GPU by profiling/)
-// back into a schedule::Timeline, so the explorer can show measured runs next to simulated
+// back into a eval::Timeline, so the explorer can show measured runs next to simulated
 // ones (issue 7: timeline from the simulator and, when present, from a measured trace).
 #pragma once
 
 #include "io/trace_export.h"
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include <filesystem>
 #include <string>
@@ -21,10 +21,10 @@ namespace ios::io {
 //  - measured traces hold only the "active warps" counter (→ warpOccupancy).
 // Kernels are ordered by start time (then stream), stages by start time.
 // Throws ios::UserError naming `source` for malformed JSON or events.
-schedule::Timeline parseChromeTrace(std::string_view text, const std::string& source,
+eval::Timeline parseChromeTrace(std::string_view text, const std::string& source,
                                     TraceInfo* info = nullptr);
 
 // Reads `path` (UserError naming it when unreadable) and parses it as above.
-schedule::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info = nullptr);
+eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info = nullptr);
 
 } // namespace ios::io

@@ -1,7 +1,6 @@
 // The IOS DP driver: options, parts, progress totals, statistics (ALGORITHMS.md §2-§3).
 #include "schedulers/ios_dp.h"
 
-#include "ir/block_dag.h"
 #include "schedulers/dp_part.h"
 #include "util/error.h"
 
@@ -93,17 +92,16 @@ uint64_t totalStates(const std::vector<ir::BlockDag>& dags,
 
 } // namespace
 
-uint64_t countStates(const ir::Graph& graph, int maxPartSize) {
+uint64_t countStates(const ir::PreparedModel& model) {
     detail::SearchClock clock;
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph, maxPartSize);
-    return totalStates(dags, partGraphs(dags), clock);
+    return totalStates(model.dags(), partGraphs(model.dags()), clock);
 }
 
-Result optimize(const ir::Graph& graph, const Options& options, const cost::CostModel& cost,
-                SearchControl* control) {
+Result optimize(const ir::PreparedModel& model, const Options& options,
+                const cost::CostModel& cost, SearchControl* control) {
     checkOptions(options);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph, options.maxPartSize);
+    const std::vector<ir::BlockDag>& dags = model.dags();
     const auto graphs = partGraphs(dags);
 
     detail::SearchClock clock;

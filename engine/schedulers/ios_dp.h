@@ -2,8 +2,9 @@
 #pragma once
 
 #include "cost/cost_model.h"
-#include "ir/graph.h"
+#include "ir/prepared_model.h"
 #include "schedule/schedule.h"
+#include "schedulers/search_control.h"
 #include "util/big_uint.h"
 
 #include <array>
@@ -31,7 +32,6 @@ struct Options {
     Strategy strategy = Strategy::Both;
     int r = 3; // max_group_size: operators per group of a parallel stage
     int s = 8; // max_num_groups: groups per parallel stage
-    int maxPartSize = ir::kDefaultMaxPartSize;
     Endings endings = Endings::Reference;
     bool recordStateSpace = false;               // fill Result::stateSpace (for the GUI)
     uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
@@ -93,20 +93,12 @@ struct Result {
     std::optional<StateSpace> stateSpace;
 };
 
-// Progress and cancellation. progress(done, total) is called at least every 100 ms from the
-// searching thread (done/total = states finished / non-empty down-sets over all parts);
-// setting `cancel` makes optimize() throw ios::Cancelled within 100 ms.
-struct SearchControl {
-    std::atomic<bool> cancel{false};
-    std::function<void(uint64_t done, uint64_t total)> progress;
-};
-
-// Runs the DP on every part of every block of a validated graph. Deterministic: same graph,
-// options and cost model give the same schedule and counts. Throws ios::UserError for bad
-// options (r, s < 1, a part over 128 operators, more than kMaxStates states) and
-// ios::Cancelled when cancelled.
-Result optimize(const ir::Graph& graph, const Options& options, const cost::CostModel& cost,
-                SearchControl* control = nullptr);
+// Runs the DP on every part of every block of a prepared model (its DAGs and parts are used
+// as they are). Deterministic: same model, options and cost model give the same schedule and
+// counts. Throws ios::UserError for bad options (r, s < 1, a part over 128 operators, more
+// than kMaxStates states) and ios::Cancelled when cancelled.
+Result optimize(const ir::PreparedModel& model, const Options& options,
+                const cost::CostModel& cost, SearchControl* control = nullptr);
 
 // The most DP states optimize() takes on, all parts together (the bundled models need at
 // most 42 966): beyond it, memory and time run out long before the search ends.
@@ -114,6 +106,6 @@ inline constexpr uint64_t kMaxStates = uint64_t{1} << 22;
 
 // Number of non-empty down-sets of every part (the total of the progress reports). Throws
 // UserError when it passes kMaxStates.
-uint64_t countStates(const ir::Graph& graph, int maxPartSize = ir::kDefaultMaxPartSize);
+uint64_t countStates(const ir::PreparedModel& model);
 
 } // namespace ios::schedulers

@@ -1,6 +1,6 @@
 #include "specialize.h"
 
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "util/error.h"
 
 #include <utility>
@@ -30,15 +30,10 @@ private:
 
 } // namespace
 
-Scheduler dpScheduler(const ir::Graph& graph, const Options& options) {
-    return [&graph, options](const cost::CostModel& cost, SearchControl* control) {
-        return optimize(graph, options, cost, control).schedule;
-    };
-}
-
-SpecializationMatrix specialize(const std::vector<ir::BlockDag>& dags,
+SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 const std::vector<const cost::CostModel*>& settings,
-                                const Scheduler& scheduler, SearchControl* control) {
+                                const Scheduler& scheduler, const Params& params,
+                                SearchControl* control) {
     const RestoreProgress restore(control);
     const uint64_t n = settings.size();
     SpecializationMatrix m;
@@ -49,10 +44,10 @@ SpecializationMatrix specialize(const std::vector<ir::BlockDag>& dags,
             control->progress = [&outer = restore.saved(), i, n](uint64_t done, uint64_t total) {
                 outer(i * total + done, n * total);
             };
-        m.schedules.push_back(scheduler(*settings[i], control));
+        m.schedules.push_back(scheduler.run(model, params, *settings[i], control).schedule);
         std::vector<double>& row = m.latencyMs.emplace_back();
         for (const cost::CostModel* cost : settings)
-            row.push_back(schedule::totalLatencyMs(dags, m.schedules.back(), *cost));
+            row.push_back(eval::totalLatencyMs(model.dags(), m.schedules.back(), *cost));
     }
     return m;
 }

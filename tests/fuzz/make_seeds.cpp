@@ -1,6 +1,6 @@
 // Writes the fuzz seed corpora: each small bundled model as IOS JSON and as native JSON, the
 // native ones with explicit parts so the fuzzer starts from inputs that exercise them.
-#include "io/file_util.h"
+#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/native_json.h"
 #include "util/error.h"
@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
     try {
         for (const char* name : {"demo_figure2", "demo_inception_module", "demo_random_dag"}) {
             const fs::path src = in / (std::string(name) + ".ios.json");
-            const std::string text = ios::io::readTextFile(src);
+            const std::string text = ios::util::readTextFile(src);
             ios::ir::Graph graph = ios::io::parseIosJson(text, src.string());
-            ios::io::writeFileAtomically(out / "ios" / src.filename(), text);
+            ios::util::writeFileAtomically(out / "ios" / src.filename(), text);
             // Two parts: the first operator, then the rest.
             for (ios::ir::Block& b : graph.blocks) {
                 b.parts = {{}, {}};
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
                 if (b.parts[1].empty())
                     b.parts.pop_back();
             }
-            ios::io::writeFileAtomically(out / "native" / (std::string(name) + ".json"),
+            ios::util::writeFileAtomically(out / "native" / (std::string(name) + ".json"),
                                          ios::io::writeNativeJson(graph));
         }
     } catch (const ios::UserError& e) {

@@ -56,6 +56,14 @@ TimedApplication* timedApp() {
     return static_cast<TimedApplication*>(qApp);
 }
 
+// The combobox row of a registered scheduler (the combobox holds the registry's keys).
+int strategyIndex(MainWindow& w, const QString& key) {
+    return w.settingsPanel()->strategyBox()->findData(key);
+}
+int strategyIndex(MainWindow& w, const char* key) {
+    return strategyIndex(w, QString::fromLatin1(key));
+}
+
 bool waitForResult(MainWindow& w, int timeoutMs = 120000) {
     QSignalSpy shown(&w, &MainWindow::resultShown);
     QSignalSpy failed(&w, &MainWindow::errorOccurred);
@@ -92,8 +100,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         MainWindow w;
         w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(
-            static_cast<int>(StrategyChoice::Greedy)); // fast for the big models
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy")); // fast for the big models
         QVERIFY2(w.openModel(name), qPrintable(w.lastError()));
         QVERIFY(w.model()->operatorCount() > 0);
         QVERIFY(waitForResult(w));
@@ -105,23 +112,25 @@ private Q_SLOTS:
     }
 
     void runsEveryStrategy_data() {
-        QTest::addColumn<int>("strategy");
-        for (int i = 0; i < kStrategyCount; ++i)
-            QTest::newRow(qPrintable(strategyKey(static_cast<StrategyChoice>(i)))) << i;
+        QTest::addColumn<QString>("strategy");
+        for (const ios::schedulers::Scheduler* s : ios::schedulers::registeredSchedulers())
+            QTest::newRow(std::string(s->key()).c_str())
+                << QString::fromUtf8(s->key().data(), s->key().size());
     }
     void runsEveryStrategy() {
-        QFETCH(int, strategy);
+        QFETCH(QString, strategy);
         MainWindow w;
         w.setDialogsEnabled(false);
         QVERIFY(w.openModel(QStringLiteral("inception_v3")));
-        w.settingsPanel()->strategyBox()->setCurrentIndex(strategy);
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, strategy));
         w.runOptimize();
         QVERIFY(waitForResult(w));
         const RunResult& run = w.lastResult()->runs.front();
-        QCOMPARE(static_cast<int>(run.strategy), strategy);
+        QCOMPARE(run.strategy, strategy);
         QVERIFY(run.latencyMs <= w.lastResult()->sequentialLatencyMs * 1.000001);
-        QCOMPARE(run.stats.has_value(), isDpStrategy(run.strategy));
-        QCOMPARE(run.stateSpace != nullptr, isDpStrategy(run.strategy));
+        const bool searches = strategy.startsWith(QLatin1String("ios-"));
+        QCOMPARE(run.stats.has_value(), searches);
+        QCOMPARE(run.stateSpace != nullptr, searches);
         QVERIFY(run.timeline);
     }
 
@@ -131,7 +140,7 @@ private Q_SLOTS:
         QVERIFY(w.openModel(QStringLiteral("squeezenet")));
         QVERIFY(waitForResult(w));
         SettingsPanel* panel = w.settingsPanel();
-        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
         panel->rBox()->setValue(1);
         panel->sBox()->setValue(2);
         panel->batchBox()->setValue(16);
@@ -151,12 +160,12 @@ private Q_SLOTS:
     void cancelStopsTheSearch() {
         MainWindow w;
         w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Greedy));
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
         QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
         QVERIFY(waitForResult(w));
         SettingsPanel* panel = w.settingsPanel();
         QSignalSpy cancelled(w.jobs(), &JobController::cancelled);
-        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
         panel->rBox()->setValue(100);
         panel->sBox()->setValue(100);
         QTRY_VERIFY_WITH_TIMEOUT(w.jobs()->isRunning(), 5000);
@@ -168,14 +177,14 @@ private Q_SLOTS:
         stopping.start();
         w.jobs()->waitForIdle(); // the worker really stops (Cancelled reaches it)
         qInfo("worker returned %lld ms after Cancel", static_cast<long long>(stopping.elapsed()));
-        QCOMPARE(w.lastResult()->runs.front().strategy, StrategyChoice::Greedy);
+        QCOMPARE(w.lastResult()->runs.front().strategy, QStringLiteral("greedy"));
     }
 
     void eventLoopStaysResponsive() {
         // Unpruned NasNet-A large parallel search; the UI thread must keep serving events.
         MainWindow w;
         w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Greedy));
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
         QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
         QVERIFY(waitForResult(w));
         QSignalSpy layout(w.graphView(), &ios::views::GraphView::layoutReady);
@@ -183,7 +192,7 @@ private Q_SLOTS:
         SettingsPanel* panel = w.settingsPanel();
         panel->rBox()->setValue(100);
         panel->sBox()->setValue(100);
-        panel->strategyBox()->setCurrentIndex(static_cast<int>(StrategyChoice::Parallel));
+        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
         QTRY_VERIFY_WITH_TIMEOUT(w.jobs()->isRunning(), 5000);
 
         // A real event loop (QTest::qWait sleeps between event batches) until the search's
@@ -301,7 +310,8 @@ private Q_SLOTS:
         QVERIFY(waitForResult(w));
         const auto* simulated = w.timelineView()->timeline();
         QVERIFY(simulated);
-        QVERIFY(w.timelineView()->title().startsWith(QLatin1String("simulated: ")));
+        QVERIFY2(w.timelineView()->title().startsWith(QLatin1String("simulated V100, batch 1 · ")),
+                 qPrintable(w.timelineView()->title()));
 
         const QString trace = QStringLiteral(
             IOS_SOURCE_DIR "/sample_models/measured/h100_trace_inception_v3-both.json");
@@ -333,7 +343,8 @@ private Q_SLOTS:
         w.showSimulatedTimeline();
         QVERIFY(!w.showsMeasuredTrace());
         QCOMPARE(w.timelineView()->timeline(), w.lastResult()->runs.front().timeline.get());
-        QVERIFY(w.timelineView()->title().startsWith(QLatin1String("simulated: ")));
+        QVERIFY2(w.timelineView()->title().startsWith(QLatin1String("simulated V100, batch 1 · ")),
+                 qPrintable(w.timelineView()->title()));
     }
 };
 

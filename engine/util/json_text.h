@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace ios::io {
+namespace ios::util {
 
 // Insertion-ordered, so written files keep the key order of the reference files.
 using Json = nlohmann::ordered_json;
@@ -24,4 +24,4 @@ Json parseJsonText(std::string_view text, const std::string& source);
 // Throws ios::UserError when a string is not valid UTF-8.
 std::string dumpPythonStyle(const Json& value);
 
-} // namespace ios::io
+} // namespace ios::util

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace ios::io {
+namespace ios::util {
 
 // Throws ios::UserError naming the file when it cannot be read.
 std::string readTextFile(const std::filesystem::path& path);
@@ -19,4 +19,4 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
 // before long work, so that a bad -o fails at once rather than after the work.
 void checkOutputPath(const std::filesystem::path& path);
 
-} // namespace ios::io
+} // namespace ios::util

@@ -1,8 +1,8 @@
-#include "io/json_text.h"
+#include "util/json_text.h"
 
 #include "util/error.h"
 
-namespace ios::io {
+namespace ios::util {
 
 namespace {
 
@@ -77,4 +77,4 @@ std::string dumpPythonStyle(const Json& value) {
     }
 }
 
-} // namespace ios::io
+} // namespace ios::util

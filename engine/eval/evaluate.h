@@ -7,11 +7,11 @@
 
 #include <vector>
 
-namespace ios::schedule {
+namespace ios::eval {
 
-double blockLatencyMs(const ir::BlockDag& dag, const BlockSchedule& bs,
+double blockLatencyMs(const ir::BlockDag& dag, const schedule::BlockSchedule& bs,
                       const cost::CostModel& cost);
-double totalLatencyMs(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
+double totalLatencyMs(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& sched,
                       const cost::CostModel& cost);
 
-} // namespace ios::schedule
+} // namespace ios::eval

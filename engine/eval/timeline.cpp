@@ -1,4 +1,4 @@
-#include "schedule/timeline.h"
+#include "eval/timeline.h"
 
 #include "util/error.h"
 
@@ -6,20 +6,20 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace ios::schedule {
+namespace ios::eval {
 
-Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
-                       const cost::SimulatedGpuCostModel& model) {
-    if (dags.size() != schedule.blocks.size())
-        throw UserError("the schedule has " + std::to_string(schedule.blocks.size()) +
+Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& sched,
+                       const cost::KernelTimelineModel& model) {
+    if (dags.size() != sched.blocks.size())
+        throw UserError("the schedule has " + std::to_string(sched.blocks.size()) +
                         " blocks but the model has " + std::to_string(dags.size()));
     Timeline tl;
-    tl.device = model.device().name;
-    tl.smCount = model.device().smCount;
+    tl.device = model.deviceName();
+    tl.smCount = model.smCount();
     tl.batch = model.batch();
     double offset = 0;
     for (size_t b = 0; b < dags.size(); ++b) {
-        const auto& stages = schedule.blocks[b].stages;
+        const auto& stages = sched.blocks[b].stages;
         for (size_t s = 0; s < stages.size(); ++s) {
             const cost::StageRun run = model.simulate(dags[b], stages[s]);
             const int block = static_cast<int>(b);
@@ -70,4 +70,4 @@ size_t linkKernelsToOperators(Timeline& timeline, const std::vector<ir::BlockDag
     return linked;
 }
 
-} // namespace ios::schedule
+} // namespace ios::eval

@@ -2,7 +2,7 @@
 // → views and exporters): kernels per stream, device utilisation, stage boundaries.
 #pragma once
 
-#include "cost/simulated_gpu_cost_model.h"
+#include "cost/kernel_timeline.h"
 #include "ir/block_dag.h"
 #include "schedule/schedule.h"
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ios::schedule {
+namespace ios::eval {
 
 struct TimelineKernel {
     int block = 0;
@@ -27,7 +27,7 @@ struct TimelineKernel {
 struct TimelineStage {
     int block = 0;
     int stage = 0;
-    StageKind kind = StageKind::Parallel;
+    schedule::StageKind kind = schedule::StageKind::Parallel;
     int groups = 0;
     double startUs = 0;
     double endUs = 0;
@@ -56,8 +56,8 @@ struct Timeline {
 
 // Stages run one after another; each stage is simulated as the cost model prices it, so
 // latencyUs equals totalLatencyMs(dags, schedule, model) × 1000.
-Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& schedule,
-                       const cost::SimulatedGpuCostModel& model);
+Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& sched,
+                       const cost::KernelTimelineModel& model);
 
 // Links kernels read from a trace (op = -1, opName set; io/trace_import.h) to the operators of
 // `dags`: a kernel whose block exists and holds an operator named opName gets that operator's
@@ -65,4 +65,4 @@ Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const Schedule& sc
 // Returns the number of kernels linked.
 size_t linkKernelsToOperators(Timeline& timeline, const std::vector<ir::BlockDag>& dags);
 
-} // namespace ios::schedule
+} // namespace ios::eval

@@ -1,11 +1,11 @@
-#include "cost/measured_validation.h"
+#include "analysis/measured_validation.h"
 
 #include "cost/simulated_gpu_cost_model.h"
-#include "io/file_util.h"
-#include "io/json_text.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
-#include "schedule/evaluate.h"
+#include "eval/evaluate.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -13,11 +13,11 @@
 #include <map>
 #include <memory>
 
-namespace ios::cost {
+namespace ios::analysis {
 
 namespace {
 
-using io::Json;
+using util::Json;
 
 double medianOf(const Json& result, const char* key) {
     if (!result.contains(key) || !result[key].is_object())
@@ -64,7 +64,7 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
 
 std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
                                                    const std::string& source) {
-    const Json doc = io::parseJsonText(jsonText, source);
+    const Json doc = util::parseJsonText(jsonText, source);
     std::vector<MeasuredSchedule> out;
     if (doc.is_object() && doc.contains("runs")) {
         if (!doc["runs"].is_array())
@@ -78,7 +78,7 @@ std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
 }
 
 std::vector<MeasuredSchedule> loadMeasuredResults(const std::filesystem::path& path) {
-    return parseMeasuredResults(io::readTextFile(path), path.string());
+    return parseMeasuredResults(util::readTextFile(path), path.string());
 }
 
 std::filesystem::path scheduleFileFor(const std::filesystem::path& dir, const MeasuredSchedule& m) {
@@ -87,7 +87,7 @@ std::filesystem::path scheduleFileFor(const std::filesystem::path& dir, const Me
 
 std::vector<ValidationRow>
 validateSchedules(const std::vector<MeasuredSchedule>& measured,
-                  const std::filesystem::path& scheduleDir, const DeviceProfile& device,
+                  const std::filesystem::path& scheduleDir, const cost::DeviceProfile& device,
                   const std::function<ir::Graph(const std::string&)>& loadGraph) {
     // Graphs and DAGs per model, loaded once (the cost model keeps a reference to its graph).
     std::map<std::string, std::unique_ptr<ir::Graph>> graphs;
@@ -111,10 +111,10 @@ validateSchedules(const std::vector<MeasuredSchedule>& measured,
             throw UserError("the schedule has " + std::to_string(stages) +
                                 " stages, the measured one " + std::to_string(m.stages),
                             file.string());
-        const SimulatedGpuCostModel model(*graph, device, m.batch);
+        const cost::SimulatedGpuCostModel model(*graph, device, m.batch);
         ValidationRow row;
         row.measured = m;
-        row.simulatedMs = schedule::totalLatencyMs(dags, s, model);
+        row.simulatedMs = eval::totalLatencyMs(dags, s, model);
         row.errorPct = 100 * (row.simulatedMs - m.measuredMs) / m.measuredMs;
         rows.push_back(std::move(row));
     }
@@ -140,4 +140,4 @@ std::vector<StrategyError> errorByStrategy(const std::vector<ValidationRow>& row
     return out;
 }
 
-} // namespace ios::cost
+} // namespace ios::analysis

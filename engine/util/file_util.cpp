@@ -1,4 +1,4 @@
-#include "io/file_util.h"
+#include "util/file_util.h"
 
 #include "util/error.h"
 
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ios::io {
+namespace ios::util {
 
 namespace {
 
@@ -122,4 +122,4 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
     }
 }
 
-} // namespace ios::io
+} // namespace ios::util

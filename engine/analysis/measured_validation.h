@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ios::cost {
+namespace ios::analysis {
 
 // One timed schedule of a `measure` results file.
 struct MeasuredSchedule {
@@ -55,10 +55,10 @@ struct StrategyError {
 // count differs from the measured one (then it is not the schedule that was measured).
 std::vector<ValidationRow>
 validateSchedules(const std::vector<MeasuredSchedule>& measured,
-                  const std::filesystem::path& scheduleDir, const DeviceProfile& device,
+                  const std::filesystem::path& scheduleDir, const cost::DeviceProfile& device,
                   const std::function<ir::Graph(const std::string&)>& loadGraph);
 
 // MAPE per strategy, strategies in order of first appearance.
 std::vector<StrategyError> errorByStrategy(const std::vector<ValidationRow>& rows);
 
-} // namespace ios::cost
+} // namespace ios::analysis

@@ -1,0 +1,68 @@
+// The command line of ios-sched without its main(): the command registry and the dispatch with
+// its exit codes, so tests can run commands in-process.
+#include "command.h"
+#include "model_options.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+
+namespace ios::cli {
+
+std::vector<Command>& commandRegistry() {
+    static std::vector<Command> commands;
+    return commands;
+}
+
+namespace {
+
+void printUsage(std::ostream& out) {
+    out << "Usage: ios-sched COMMAND [OPTIONS]\n\n"
+           "Inter-operator scheduling of CNN graphs (IOS, MLSys 2021) from the command line.\n\n"
+           "Commands:\n";
+    std::vector<Command> commands = commandRegistry();
+    std::sort(commands.begin(), commands.end(),
+              [](const Command& a, const Command& b) { return a.name < b.name; });
+    for (const Command& c : commands)
+        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
+            << c.summary << "\n";
+    out << "\nRun 'ios-sched COMMAND --help' for a command's options.\n";
+}
+
+} // namespace
+
+int runCommandLine(const std::vector<std::string>& args) {
+    if (args.empty()) {
+        printUsage(std::cerr);
+        return kExitUserError;
+    }
+    if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+        printUsage(std::cout);
+        return kExitOk;
+    }
+    for (const Command& c : commandRegistry()) {
+        if (c.name != args[0])
+            continue;
+        try {
+            return c.run({args.begin() + 1, args.end()});
+        } catch (const UserError& e) {
+            // A node named without a file is one of the model's (found after loading it).
+            const bool modelNode = e.file().empty() && !e.node().empty();
+            std::cerr << "ios-sched " << c.name
+                      << ": error: " << (modelNode ? e.inFile(currentModel()).what() : e.what())
+                      << "\n";
+            return kExitUserError;
+        } catch (const std::bad_alloc&) {
+            std::cerr << "ios-sched " << c.name << ": error: out of memory\n";
+            return kExitInternalError;
+        } catch (const std::exception& e) {
+            std::cerr << "ios-sched " << c.name << ": internal error: " << e.what() << "\n";
+            return kExitInternalError;
+        }
+    }
+    std::cerr << "ios-sched: unknown command '" << args[0] << "' (see ios-sched --help)\n";
+    return kExitUserError;
+}
+
+} // namespace ios::cli

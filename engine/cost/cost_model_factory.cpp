@@ -1,0 +1,104 @@
+#include "cost/cost_model_factory.h"
+
+#include "cost/analytic_cost_model.h"
+#include "cost/measurement_cache.h"
+#include "cost/simulated_gpu_cost_model.h"
+#include "util/error.h"
+
+#include <mutex>
+
+namespace ios::cost {
+
+namespace {
+
+constexpr std::string_view kCachePrefix = "cache:";
+
+struct MeasuredSlot {
+    std::mutex mutex;
+    MeasuredCostModelBuilder builder;
+};
+
+MeasuredSlot& measuredSlot() {
+    static MeasuredSlot slot;
+    return slot;
+}
+
+} // namespace
+
+void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
+    if (text == "simulated") {
+        spec.kind = CostModelKind::Simulated;
+    } else if (text == "analytic") {
+        spec.kind = CostModelKind::Analytic;
+    } else if (text == "measured") {
+        spec.kind = CostModelKind::Measured;
+    } else if (text.substr(0, kCachePrefix.size()) == kCachePrefix) {
+        if (text.size() == kCachePrefix.size())
+            throw UserError("--cost-model cache:FILE needs a FILE (saved by --cost measured)");
+        spec.kind = CostModelKind::Cache;
+        spec.cacheFile = std::string(text.substr(kCachePrefix.size()));
+    } else {
+        throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
+                        std::string(text) + "'");
+    }
+}
+
+std::string costModelKindText(const CostModelSpec& spec) {
+    switch (spec.kind) {
+    case CostModelKind::Simulated:
+        return "simulated";
+    case CostModelKind::Analytic:
+        return "analytic";
+    case CostModelKind::Measured:
+        return "measured";
+    case CostModelKind::Cache:
+        return std::string(kCachePrefix) + spec.cacheFile;
+    }
+    return "simulated";
+}
+
+std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Graph& graph) {
+    switch (spec.kind) {
+    case CostModelKind::Simulated:
+        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch);
+    case CostModelKind::Analytic: {
+        // The roofline model takes the device's peak figures; its overheads stay its own.
+        AnalyticParams params;
+        params.peakGflops = spec.device.fp32PeakTflops * 1000;
+        params.bandwidthGBs = spec.device.dramBandwidthGBs;
+        params.batch = spec.batch;
+        return std::make_unique<AnalyticCostModel>(graph, params);
+    }
+    case CostModelKind::Measured: {
+        MeasuredCostModelBuilder builder;
+        {
+            MeasuredSlot& slot = measuredSlot();
+            const std::lock_guard lock(slot.mutex);
+            builder = slot.builder;
+        }
+        if (!builder)
+            throw UserError("the measured cost model needs the CUDA profiling backend, which this "
+                            "build does not have (use simulated, analytic or cache:FILE)");
+        return builder(graph, spec.batch, spec.measureCache);
+    }
+    case CostModelKind::Cache:
+        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile),
+                                                 graph.name, spec.batch, std::string(),
+                                                 spec.cacheFile);
+    }
+    throw std::logic_error("makeCostModel: unknown kind");
+}
+
+void installMeasuredCostModel(MeasuredCostModelBuilder builder) {
+    MeasuredSlot& slot = measuredSlot();
+    const std::lock_guard lock(slot.mutex);
+    slot.builder = std::move(builder);
+}
+
+bool measuredCostModelInstalled() {
+    MeasuredSlot& slot = measuredSlot();
+    const std::lock_guard lock(slot.mutex);
+    return static_cast<bool>(slot.builder);
+}
+
+} // namespace ios::cost

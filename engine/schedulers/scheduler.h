@@ -1,0 +1,109 @@
+// The seam every scheduler plugs into (docs/architecture.md "Adding a scheduler"): a Scheduler
+// has a stable key, a label, a description and the knobs it reads, and turns a prepared model
+// into a schedule under a cost model. Schedulers register themselves with
+// IOS_REGISTER_SCHEDULER; the CLI, the GUI and the analyses list and dispatch them through
+// the registry only.
+#pragma once
+
+#include "cost/cost_model.h"
+#include "ir/prepared_model.h"
+#include "schedule/schedule.h"
+#include "schedulers/ios_dp.h"
+#include "schedulers/search_control.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::schedulers {
+
+// A setting a scheduler reads. Batch and device shape the cost model every scheduler is priced
+// under; the others are search parameters. A new knob: add it here, to knobKey/knobDescription
+// and to Params, then to the front ends' settings (docs/architecture.md).
+enum class Knob : uint8_t {
+    MaxGroupSize, // r
+    MaxNumGroups, // s
+    Endings,
+    MaxPartSize,
+    Batch,
+    Device,
+};
+inline constexpr Knob kAllKnobs[] = {Knob::MaxGroupSize, Knob::MaxNumGroups, Knob::Endings,
+                                     Knob::MaxPartSize,  Knob::Batch,        Knob::Device};
+
+// Stable machine name: "r", "s", "endings", "max_part_size", "batch", "device".
+std::string_view knobKey(Knob knob);
+std::string_view knobDescription(Knob knob);
+
+// The search parameters of one run (the max part size is in the prepared model; batch and
+// device are in the cost model).
+struct Params {
+    int r = 3; // max operators per group of a parallel stage
+    int s = 8; // max groups per parallel stage
+    Endings endings = Endings::Reference;
+    bool recordStateSpace = false;               // fill Outcome::stateSpace where supported
+    uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
+};
+
+struct Outcome {
+    schedule::Schedule schedule;
+    double latencyMs = 0; // the schedule's latency under the cost model it was searched with
+    std::optional<Statistics> stats; // searches that count states/transitions (the IOS DP)
+    std::optional<StateSpace> stateSpace;
+    double searchSeconds = 0;
+};
+
+class Scheduler {
+public:
+    virtual ~Scheduler() = default;
+
+    virtual std::string_view key() const = 0;         // stable: files, settings, --strategy
+    virtual std::string_view label() const = 0;       // for people: "IOS-Both"
+    virtual std::string_view description() const = 0; // one line
+    virtual std::vector<Knob> knobs() const = 0;
+    // Old names accepted for this scheduler (CLI options, saved GUI settings).
+    virtual std::vector<std::string_view> aliases() const { return {}; }
+    // Where it sorts in lists and comparisons (baselines first); ties sort by key.
+    virtual int rank() const { return 1000; }
+
+    bool reads(Knob knob) const;
+
+    // Deterministic: same model, params and cost model give the same outcome (seconds aside).
+    // Throws ios::UserError for bad params and ios::Cancelled when control->cancel is set.
+    virtual Outcome run(const ir::PreparedModel& model, const Params& params,
+                        const cost::CostModel& cost, SearchControl* control) const = 0;
+};
+
+// Every registered scheduler, by rank then key. Valid for the life of the process.
+std::vector<const Scheduler*> registeredSchedulers();
+
+// The scheduler with this key or alias, or nullptr.
+const Scheduler* findScheduler(std::string_view keyOrAlias);
+
+// As findScheduler; throws UserError naming every valid key for an unknown name.
+const Scheduler& schedulerByName(std::string_view keyOrAlias);
+
+// "sequential, greedy, ..." (every key, registry order): for help and error texts.
+std::string schedulerKeyList();
+
+// Adds a scheduler. Throws std::logic_error when its key or an alias is taken. Returns it.
+const Scheduler& registerScheduler(std::unique_ptr<Scheduler> scheduler);
+
+// Removes the scheduler with this key (tests that register a throw-away one); true if found.
+bool unregisterScheduler(std::string_view key);
+
+struct SchedulerRegistrar {
+    explicit SchedulerRegistrar(std::unique_ptr<Scheduler> scheduler) {
+        registerScheduler(std::move(scheduler));
+    }
+};
+
+} // namespace ios::schedulers
+
+// One line at namespace scope in the scheduler's own file registers it at start-up.
+#define IOS_REGISTER_SCHEDULER(Type)                                                               \
+    static const ::ios::schedulers::SchedulerRegistrar Type##_registrar {                          \
+        std::make_unique<Type>()                                                                   \
+    }

@@ -1,0 +1,169 @@
+// The settings panel lists exactly the registry's schedulers (a throw-away scheduler registered
+// in-process appears with nothing else edited), enables the controls of the knobs the chosen
+// scheduler reads, reads old strategy names from saved settings, and the explorer searches
+// with the analytic model and with a measurement cache (the committed H100 cache).
+#include "job_controller.h"
+#include "main_window.h"
+#include "settings_panel.h"
+#include "../throwaway_scheduler.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace ios;
+using namespace ios::gui;
+
+namespace {
+
+QStringList comboKeys(const QComboBox* box) {
+    QStringList out;
+    for (int i = 0; i < box->count(); ++i)
+        out << box->itemData(i).toString();
+    return out;
+}
+
+QStringList registryKeys() {
+    QStringList out;
+    for (const schedulers::Scheduler* s : schedulers::registeredSchedulers())
+        out << QString::fromUtf8(s->key().data(), s->key().size());
+    return out;
+}
+
+void choose(QComboBox* box, const QString& data) {
+    const int i = box->findData(data);
+    QVERIFY2(i >= 0, qPrintable(data));
+    box->setCurrentIndex(i);
+}
+
+// Waits until the explorer is idle and shows a result computed with `costModel`.
+bool waitForCostModel(MainWindow& w, CostModelChoice costModel) {
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 120000) {
+        if (!w.jobs()->isRunning() && w.lastResult() &&
+            w.lastResult()->settings.costModel == costModel)
+            return true;
+        if (!w.lastError().isEmpty())
+            return false;
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+} // namespace
+
+class TestSettingsPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void comboboxIsTheRegistry() {
+        const SettingsPanel panel;
+        QCOMPARE(comboKeys(panel.strategyBox()), registryKeys());
+        QCOMPARE(panel.settings().strategy, QStringLiteral("ios-both"));
+    }
+
+    void throwawaySchedulerAppears() {
+        const testing::ThrowawayRegistration reg;
+        SettingsPanel panel;
+        QCOMPARE(comboKeys(panel.strategyBox()), registryKeys());
+        QVERIFY(comboKeys(panel.strategyBox()).contains(QLatin1String(testing::kThrowawayKey)));
+        choose(panel.strategyBox(), QLatin1String(testing::kThrowawayKey));
+        QCOMPARE(panel.strategyBox()->currentText(), QStringLiteral("Throw-away"));
+        // It reads batch and device only.
+        QVERIFY(!panel.rBox()->isEnabled());
+        QVERIFY(panel.batchBox()->isEnabled());
+    }
+
+    void knobsEnableControls_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<bool>("rs");
+        QTest::addColumn<bool>("batch");
+        QTest::newRow("sequential") << "sequential" << false << true;
+        QTest::newRow("ios-merge") << "ios-merge" << false << true;
+        QTest::newRow("ios-parallel") << "ios-parallel" << true << true;
+        QTest::newRow("ios-both") << "ios-both" << true << true;
+    }
+    void knobsEnableControls() {
+        QFETCH(QString, strategy);
+        QFETCH(bool, rs);
+        QFETCH(bool, batch);
+        SettingsPanel panel;
+        choose(panel.strategyBox(), strategy);
+        QCOMPARE(panel.rBox()->isEnabled(), rs);
+        QCOMPARE(panel.sBox()->isEnabled(), rs);
+        QCOMPARE(panel.batchBox()->isEnabled(), batch);
+    }
+
+    // Settings saved by an older build say "both": read as ios-both, saved back as the key.
+    void oldNameInSavedSettings() {
+        {
+            QSettings q;
+            q.beginGroup(QStringLiteral("search"));
+            q.setValue(QStringLiteral("strategy"), QStringLiteral("parallel"));
+            q.setValue(QStringLiteral("costModel"), QStringLiteral("analytic"));
+        }
+        SettingsPanel panel;
+        panel.load();
+        QCOMPARE(panel.settings().strategy, QStringLiteral("ios-parallel"));
+        QCOMPARE(panel.settings().costModel, CostModelChoice::Analytic);
+        panel.save();
+        QSettings q;
+        QCOMPARE(q.value(QStringLiteral("search/strategy")).toString(),
+                 QStringLiteral("ios-parallel"));
+        q.remove(QStringLiteral("search"));
+    }
+
+    void costModelChoices() {
+        const SettingsPanel panel;
+        const QStringList kinds = comboKeys(panel.costModelBox());
+        QVERIFY(kinds.contains(QStringLiteral("simulated")));
+        QVERIFY(kinds.contains(QStringLiteral("analytic")));
+        QVERIFY(kinds.contains(QStringLiteral("cache")));
+        // Measured needs a GPU: never offered on the CI machine (no device).
+        QVERIFY(!panel.cacheFileEdit()->isEnabled());
+    }
+
+    void searchesWithAnalyticModel() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        choose(w.settingsPanel()->costModelBox(), QStringLiteral("analytic"));
+        QVERIFY2(waitForCostModel(w, CostModelChoice::Analytic), qPrintable(w.lastError()));
+        const JobResult& r = *w.lastResult();
+        QVERIFY2(r.costModel.startsWith(QLatin1String("analytic")), qPrintable(r.costModel));
+        QVERIFY(r.runs.front().latencyMs > 0);
+        QVERIFY(r.runs.front().latencyMs <= r.sequentialLatencyMs);
+        // The analytic model describes kernels: a timeline adding up to the latency.
+        QVERIFY(r.runs.front().timeline);
+        QVERIFY(qAbs(r.runs.front().timeline->latencyUs / 1000 - r.runs.front().latencyMs) <
+                1e-9 * r.runs.front().latencyMs + 1e-12);
+    }
+
+    void searchesWithMeasurementCache() {
+        const QString cache =
+            QStringLiteral(IOS_SOURCE_DIR "/sample_models/measured/h100_measured_cache.json");
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        w.settingsPanel()->cacheFileEdit()->setText(cache);
+        choose(w.settingsPanel()->costModelBox(), QStringLiteral("cache"));
+        QVERIFY2(waitForCostModel(w, CostModelChoice::Cache), qPrintable(w.lastError()));
+        const JobResult& r = *w.lastResult();
+        QCOMPARE(r.settings.cacheFile, cache);
+        QVERIFY2(r.costModel.contains(QLatin1String("H100")), qPrintable(r.costModel));
+        QCOMPARE(r.runs.front().strategy, QStringLiteral("ios-both"));
+        QVERIFY(r.runs.front().latencyMs > 0);
+        QVERIFY(r.runs.front().stats);
+        QVERIFY(!r.runs.front().timeline); // measurements know stages, not kernels
+    }
+};
+
+QTEST_MAIN(TestSettingsPanel)
+#include "tst_settings_panel.moc"
