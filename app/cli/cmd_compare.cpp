@@ -69,5 +69,5 @@ int runCompare(const std::vector<std::string>& args) {
 
 } // namespace ios::cli
 
-IOS_REGISTER_COMMAND(compare, "compare", "Compare sequential, greedy and IOS schedules",
+IOS_REGISTER_COMMAND(compare, "compare", "Compare every registered scheduler side by side",
                      ios::cli::runCompare);
