@@ -23,7 +23,7 @@ void MainWindow::createAnalysisTabs() {
                 [this, tab] { computeAnalysis(tab, true); });
     };
     add(JobKind::Compare, new views::ComparisonChart, tr("Comparison"),
-        tr("Sequential, greedy and the three IOS variants under the current cost model."),
+        tr("Every registered scheduler under the current cost model (ios-sched strategies)."),
         QStringLiteral("comparisonTab"));
     add(JobKind::Sweep, new views::SweepChart, tr("Pruning sweep"),
         tr("Latency and search time for r = 1…4 and s = 1…8 (IOS paper Figure 9)."),

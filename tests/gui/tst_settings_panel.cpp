@@ -2,6 +2,7 @@
 // in-process appears with nothing else edited), enables the controls of the knobs the chosen
 // scheduler reads, reads old strategy names from saved settings, and the explorer searches
 // with the analytic model and with a measurement cache (the committed H100 cache).
+#include "engine_jobs.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
@@ -79,6 +80,21 @@ private Q_SLOTS:
         // It reads batch and device only.
         QVERIFY(!panel.rBox()->isEnabled());
         QVERIFY(panel.batchBox()->isEnabled());
+    }
+
+    // The comparison job runs whatever is registered, the throw-away scheduler included.
+    void comparisonRunsTheRegistry() {
+        const testing::ThrowawayRegistration reg;
+        JobSettings settings;
+        settings.model = views::loadModel(QStringLiteral("squeezenet"));
+        JobControl control;
+        const JobResult r = EngineJobs().run(JobKind::Compare, settings, control);
+        QStringList ran;
+        for (const RunResult& run : r.runs)
+            ran << run.strategy;
+        QCOMPARE(ran, registryKeys());
+        QCOMPARE(strategyLabel(ran.back()), QStringLiteral("Throw-away"));
+        QCOMPARE(r.runs.back().latencyMs, r.sequentialLatencyMs); // it schedules sequentially
     }
 
     void knobsEnableControls_data() {
