@@ -7,6 +7,7 @@
 #include "schedulers/baselines.h"
 #include "schedulers/scheduler.h"
 
+#include <QStringList>
 #include <memory>
 
 namespace ios::testing {
@@ -41,5 +42,13 @@ public:
     ThrowawayRegistration(const ThrowawayRegistration&) = delete;
     ThrowawayRegistration& operator=(const ThrowawayRegistration&) = delete;
 };
+
+// The registry's keys in its order (what every list of strategies must show).
+inline QStringList registeredKeys() {
+    QStringList out;
+    for (const schedulers::Scheduler* s : schedulers::registeredSchedulers())
+        out << QString::fromUtf8(s->key().data(), static_cast<qsizetype>(s->key().size()));
+    return out;
+}
 
 } // namespace ios::testing

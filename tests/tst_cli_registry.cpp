@@ -47,12 +47,6 @@ QStringList column(const QJsonArray& rows, const char* field) {
     return out;
 }
 
-QStringList registryKeys() {
-    QStringList out;
-    for (const schedulers::Scheduler* s : schedulers::registeredSchedulers())
-        out << QString::fromUtf8(s->key().data(), s->key().size());
-    return out;
-}
 
 } // namespace
 
@@ -64,14 +58,14 @@ private slots:
         const Run r = runCli({"strategies", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonArray rows = jsonArray(r.out);
-        QCOMPARE(column(rows, "key"), registryKeys());
+        QCOMPARE(column(rows, "key"), testing::registeredKeys());
         for (const QJsonValue& v : rows) {
             const QJsonObject o = v.toObject();
             QVERIFY(!o.value(QLatin1String("label")).toString().isEmpty());
             QVERIFY(!o.value(QLatin1String("description")).toString().isEmpty());
             QVERIFY(o.value(QLatin1String("knobs")).isArray());
         }
-        const QJsonObject both = rows.at(registryKeys().indexOf(QLatin1String("ios-both"))).toObject();
+        const QJsonObject both = rows.at(testing::registeredKeys().indexOf(QLatin1String("ios-both"))).toObject();
         QVERIFY(both.value(QLatin1String("knobs")).toArray().contains(QJsonValue(QLatin1String("r"))));
     }
 
@@ -84,7 +78,7 @@ private slots:
 
         const Run compare = runCli({"compare", "demo_figure2", "--json"});
         QCOMPARE(compare.code, 0);
-        QCOMPARE(column(jsonArray(compare.out), "strategy"), registryKeys());
+        QCOMPARE(column(jsonArray(compare.out), "strategy"), testing::registeredKeys());
 
         const Run optimize = runCli({"optimize", "demo_figure2", "--strategy", "test-alias"});
         QCOMPARE(optimize.code, 0);
@@ -114,7 +108,7 @@ private slots:
     void unknownStrategyNamesTheChoices() {
         const Run r = runCli({"trace", "squeezenet", "--strategy", "bogus", "-o", "x.json"});
         QCOMPARE(r.code, 1);
-        for (const QString& k : registryKeys())
+        for (const QString& k : testing::registeredKeys())
             QVERIFY2(r.err.find(k.toStdString()) != std::string::npos, r.err.c_str());
         QVERIFY(!QFile::exists(QStringLiteral("x.json")));
     }

@@ -28,12 +28,6 @@ QStringList comboKeys(const QComboBox* box) {
     return out;
 }
 
-QStringList registryKeys() {
-    QStringList out;
-    for (const schedulers::Scheduler* s : schedulers::registeredSchedulers())
-        out << QString::fromUtf8(s->key().data(), s->key().size());
-    return out;
-}
 
 void choose(QComboBox* box, const QString& data) {
     const int i = box->findData(data);
@@ -66,14 +60,14 @@ private Q_SLOTS:
 
     void comboboxIsTheRegistry() {
         const SettingsPanel panel;
-        QCOMPARE(comboKeys(panel.strategyBox()), registryKeys());
+        QCOMPARE(comboKeys(panel.strategyBox()), testing::registeredKeys());
         QCOMPARE(panel.settings().strategy, QStringLiteral("ios-both"));
     }
 
     void throwawaySchedulerAppears() {
         const testing::ThrowawayRegistration reg;
         SettingsPanel panel;
-        QCOMPARE(comboKeys(panel.strategyBox()), registryKeys());
+        QCOMPARE(comboKeys(panel.strategyBox()), testing::registeredKeys());
         QVERIFY(comboKeys(panel.strategyBox()).contains(QLatin1String(testing::kThrowawayKey)));
         choose(panel.strategyBox(), QLatin1String(testing::kThrowawayKey));
         QCOMPARE(panel.strategyBox()->currentText(), QStringLiteral("Throw-away"));
@@ -92,7 +86,7 @@ private Q_SLOTS:
         QStringList ran;
         for (const RunResult& run : r.runs)
             ran << run.strategy;
-        QCOMPARE(ran, registryKeys());
+        QCOMPARE(ran, testing::registeredKeys());
         QCOMPARE(strategyLabel(ran.back()), QStringLiteral("Throw-away"));
         QCOMPARE(r.runs.back().latencyMs, r.sequentialLatencyMs); // it schedules sequentially
     }
