@@ -116,8 +116,12 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
             return failed;
         }
     };
-    return {guarded(batches, QObject::tr("Batch sizes on %1").arg(settings.device), 0.0, 0.4),
-            guarded(devices, QObject::tr("Devices at batch %1").arg(settings.batch), 0.4, 1.0)};
+    const QString label = strategyLabel(QString::fromUtf8(
+        scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
+    return {guarded(batches, QObject::tr("%1, batch sizes on %2").arg(label, settings.device), 0.0,
+                    0.4),
+            guarded(devices, QObject::tr("%1, devices at batch %2").arg(label).arg(settings.batch),
+                    0.4, 1.0)};
 }
 
 } // namespace
@@ -159,9 +163,9 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     result.kind = kind;
     result.settings = settings;
     result.costModel = QString::fromStdString(cost->describe());
-    // The sweep and the specialization vary search knobs: a strategy without them is
-    // analysed as IOS-Both, the paper's choice (the view's title says which ran).
-    const schedulers::Scheduler& searchScheduler =
+    // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
+    // choice (the chart's title names the strategy that ran).
+    const schedulers::Scheduler& sweepScheduler =
         chosen->reads(schedulers::Knob::MaxGroupSize) ? *chosen
                                                       : schedulers::schedulerByName("ios-both");
     const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
@@ -198,14 +202,14 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
                     result.sweepS.push_back(s);
                 const int cell = (r - 1) * kSweepMaxS + (s - 1);
                 result.runs.push_back(
-                    runStrategy(model, settings, searchScheduler, r, s, false, *cost,
+                    runStrategy(model, settings, sweepScheduler, r, s, false, *cost,
                                 {control, cell / double(cells), (cell + 1) / double(cells)}));
             }
         }
         break;
     }
     case JobKind::Specialize:
-        result.specialize = specialize(model, settings, searchScheduler, control);
+        result.specialize = specialize(model, settings, *chosen, control);
         break;
     }
     const RunResult base =
