@@ -1,7 +1,8 @@
-// The CUDA/cuDNN GpuBackend (GPU.md "Execution"): cudaMalloc'd NCHW fp32 tensors, one
-// stream + cuDNN handle + workspace per stream, cuDNN's legacy API for convolutions (bias and
-// ReLU fused), pooling, activations and tensor add/multiply, cudaMemcpy2DAsync for channel
-// slices, CUDA graphs, CUPTI for kernel records and PM sampling of active warps.
+// The CUDA/cuDNN GpuBackend (docs/performance.md "GPU executor and profiling"): cudaMalloc'd
+// NCHW fp32 tensors, one stream + cuDNN handle + workspace per stream, cuDNN's legacy API for
+// convolutions (bias and ReLU fused), pooling, activations and tensor add/multiply,
+// cudaMemcpy2DAsync for channel slices, CUDA graphs, CUPTI for kernel records and PM sampling
+// of active warps.
 #pragma once
 
 #include "gpu_backend.h"

@@ -1,7 +1,8 @@
 // CUPTI behind the KernelRecorder / WarpSampler interfaces (only in CUDA builds).
 // Kernel records: the Activity API (CONCURRENT_KERNEL + EXTERNAL_CORRELATION for the
 // executor's trace tags). Active warps: PM sampling (cupti_pmsampling.h with
-// cupti_profiler_host.h); the old event/metric API does not exist for current GPUs (GPU.md).
+// cupti_profiler_host.h); the old Event/Metric API is not supported on current GPUs (CUPTI
+// documentation; docs/performance.md "GPU executor and profiling").
 #pragma once
 
 #include "gpu_backend.h"

@@ -111,7 +111,8 @@ const Executor::Tensor& Executor::tensorOf(const std::string& name) const {
 }
 
 // Terms are concatenated along channels, the values of a term combined with `op`
-// (FORMATS.md). A single whole value needs no kernel: its producer's tensor is used as is.
+// (docs/formats.md "Model structure"). A single whole value needs no kernel: its producer's
+// tensor is used as is.
 Executor::Tensor Executor::gather(const std::vector<ir::Term>& inputs, ir::ElementOp op,
                                   const Tensor* into, std::vector<Kernel>& out) {
     if (into == nullptr && !inputs.empty() && inputs[0].size() == 1) {

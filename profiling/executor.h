@@ -25,7 +25,8 @@ struct TimingOptions {
     bool cudaGraph = false; // capture once, time graph replays
 };
 
-// Output equality of two runs (GPU.md: every schedule equals the sequential one).
+// Output equality of two runs (every schedule must equal the sequential one,
+// docs/performance.md "GPU executor and profiling").
 struct NumericCheck {
     double relativeL2 = 0; // ‖out − ref‖ / ‖ref‖
     double maxAbsDiff = 0;

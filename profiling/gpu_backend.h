@@ -1,7 +1,7 @@
-// The device a schedule runs on, behind one interface (STYLE.md §2): the executor lowers a
-// schedule to the kernels below and issues them on streams; the CUDA/cuDNN backend runs them
-// on a GPU, the mock backend on the CPU with virtual stream clocks, so the executor, the
-// measured cost model and the trace conversion are tested without a GPU.
+// The device a schedule runs on, behind one interface (docs/architecture.md "Layers"): the
+// executor lowers a schedule to the kernels below and issues them on streams; the CUDA/cuDNN
+// backend runs them on a GPU, the mock backend on the CPU with virtual stream clocks, so the
+// executor, the measured cost model and the trace conversion are tested without a GPU.
 #pragma once
 
 #include "ir/graph.h"
@@ -108,7 +108,7 @@ public:
     virtual void upload(BufferId buffer, const std::vector<float>& values) = 0;
     virtual std::vector<float> download(BufferId buffer) = 0;
 
-    // A stream with its own library handle and workspace (GPU.md "Execution").
+    // A stream with its own library handle and workspace (docs/performance.md, "Execution").
     virtual StreamId createStream() = 0;
     virtual void enqueue(StreamId stream, const Kernel& kernel) = 0;
 

@@ -9,7 +9,7 @@
 
 namespace ios::profiling {
 
-// One CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL record (GPU.md "Kernel timelines").
+// One CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL record (CUPTI Activity API; docs/performance.md).
 struct KernelRecord {
     std::string name;
     uint64_t streamId = 0; // the device's stream id (GpuBackend::traceStreamId)

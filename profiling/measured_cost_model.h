@@ -15,7 +15,7 @@ namespace ios::profiling {
 
 class MeasuredCostModel final : public cost::CostModel {
 public:
-    // The paper's profiling settings: warm-up 2, then 6 samples of 6 runs each (GPU.md),
+    // The IOS profiling settings: warm-up 2, then 6 samples of 6 runs (docs/performance.md),
     // each run a CUDA-graph replay of the stage: with cuDNN 9's legacy API the host needs
     // tens of µs per call, more than most batch-1 kernels take on an H100, so eager timings
     // would price the CPU, not the stage (docs/performance.md).

@@ -1,4 +1,4 @@
-// Sequential and greedy baselines (ALGORITHMS.md §4).
+// Sequential and greedy baselines (docs/algorithms.md §4 "Baselines").
 #include "bundled_models.h"
 #include "schedule/verify.h"
 #include "schedule_test_graph.h"

@@ -3,6 +3,7 @@
 #include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/model_file.h"
+#include "reference_models.h"
 #include "util/error.h"
 
 #include <QDir>
@@ -22,7 +23,7 @@ QStringList iosJsonFiles(const QString& dir) {
 }
 
 const QString kSampleDir = QStringLiteral(IOS_SOURCE_DIR "/sample_models");
-const QString kReferenceDir = QStringLiteral(IOS_SHARED_DIR "/reference_models");
+const QString kReferenceDir = ios::testing::referenceModelsDir(); // empty: not available
 
 } // namespace
 
@@ -57,7 +58,7 @@ private slots:
     }
 
     void referenceRoundTrip_data() {
-        if (QDir(kReferenceDir).exists()) {
+        if (!kReferenceDir.isEmpty()) {
             addFiles(kReferenceDir);
             return;
         }
@@ -67,16 +68,16 @@ private slots:
     void referenceRoundTrip() {
         QFETCH(QString, path);
         if (path.isEmpty())
-            QSKIP("the shared reference_models folder is absent (IOS_SHARED_DIR); the bundled "
-                  "copies were round-tripped instead");
+            QSKIP("no reference models folder (IOS_REFERENCE_MODELS_DIR); the bundled copies "
+                  "were round-tripped instead");
         checkRoundTrip(path);
     }
 
     // The bundled copies must be the reference files, byte for byte.
     void bundledEqualsReference() {
-        if (!QDir(kReferenceDir).exists())
-            QSKIP("the shared reference_models folder is absent (IOS_SHARED_DIR); only the "
-                  "bundled copies were checked");
+        if (kReferenceDir.isEmpty())
+            QSKIP("no reference models folder (IOS_REFERENCE_MODELS_DIR); only the bundled "
+                  "copies were checked");
         const QStringList reference = QDir(kReferenceDir).entryList(QDir::Files, QDir::Name);
         QCOMPARE(reference.size(), 5);
         for (const QString& f : reference) {

@@ -1,6 +1,6 @@
 // Validation (ir::validateAndInferShapes) rejects each class of broken graph with a
 // UserError that names the offending node; BlockDag parts are cut and checked as
-// ALGORITHMS.md §1 says.
+// docs/algorithms.md §1 says.
 #include "ir/block_dag.h"
 #include "ir/validate.h"
 #include "ir_builders.h"

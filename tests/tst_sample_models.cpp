@@ -6,6 +6,7 @@
 #include "ir/block_dag.h"
 #include "ir/model_summary.h"
 #include "ir/validate.h"
+#include "reference_models.h"
 #include "util/error.h"
 
 #include <QtTest>
@@ -55,7 +56,7 @@ void TestSampleModels::benchmarkStructure_data() {
     QTest::addColumn<QList<int>>("inputShape");
 
     // Counted from the reference files (inner nodes + exit node per block); widths checked
-    // with an independent script. The Table-1 part widths of ALGORITHMS.md §3 (6, 3, 8) are
+    // with an independent script. The Table-1 part widths of docs/algorithms.md §3 (6, 3, 8) are
     // the block widths of inception_v3, squeezenet and randwire_large.
     QTest::newRow("inception_v3") << "inception_v3" << 13 << 119 << 13 << 12 << 6
                                   << QList<int>{3, 299, 299};
@@ -86,7 +87,7 @@ void TestSampleModels::benchmarkStructure() {
     QCOMPARE(s.parts, parts);
     QCOMPARE(s.widestPart, widestPart);
     QCOMPARE(s.dagWidth, std::optional<int>(dagWidth));
-    // ALGORITHMS.md §1: with the bundled models, max part size 50 gives the same parts.
+    // docs/algorithms.md §1: with the bundled models, max part size 50 gives the same parts.
     QCOMPARE(ir::summarize(g, 50).parts, parts);
 }
 
@@ -122,11 +123,13 @@ void TestSampleModels::sameAsReference_data() {
 
 void TestSampleModels::sameAsReference() {
     QFETCH(QString, name);
-    const std::filesystem::path dir = std::filesystem::path(IOS_SHARED_DIR) / "reference_models";
+    const QString referenceDir = ios::testing::referenceModelsDir();
+    if (referenceDir.isEmpty())
+        QSKIP("no reference models folder (set IOS_REFERENCE_MODELS_DIR to compare with it)");
+    const std::filesystem::path dir = referenceDir.toStdString();
     const std::filesystem::path file = dir / (name.toStdString() + ".ios.json");
     if (!std::filesystem::exists(file))
-        QSKIP(qPrintable("no reference model " + QString::fromStdString(file.string()) +
-                         " (the shared folder is absent on this machine)"));
+        QSKIP(qPrintable("no reference model " + QString::fromStdString(file.string())));
 
     ir::Graph reference = io::parseIosJson(util::readTextFile(file), file.string());
     const std::filesystem::path parts = dir / (name.toStdString() + ".parts.json");

@@ -1,6 +1,6 @@
 // Node positions for the graph view, computed by Graphviz dot (positions only: drawing is
-// QGraphicsScene, DESIGN.md). Graphviz is not thread-safe, so every layout in the process runs
-// under one global mutex; callers run it off the UI thread.
+// QGraphicsScene, docs/architecture.md). Graphviz is not thread-safe, so every layout in the
+// process runs under one global mutex; callers run it off the UI thread.
 #pragma once
 
 #include <QPointF>

@@ -1,4 +1,4 @@
-// The DP's explored state space for one part (IOS paper §4, ALGORITHMS.md §2): states (the
+// The DP's explored state space for one part (IOS paper §4, docs/algorithms.md §2): states (the
 // down-sets of operators not yet scheduled) in layers by how many operators are scheduled,
 // transitions as edges — drawn one by one when few, aggregated between layers with their
 // count when many — the optimal path highlighted, cost on hover, ending choices on click.

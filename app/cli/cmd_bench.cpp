@@ -1,5 +1,5 @@
 // `ios-sched bench [MODELS…]`: the IOS DP's search cost in the paper's five settings, so that
-// Table 1 and the search-cost figures can be rerun (ALGORITHMS.md §3).
+// Table 1 and the search-cost figures can be rerun (docs/algorithms.md §3 "Statistics").
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"

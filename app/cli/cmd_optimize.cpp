@@ -1,5 +1,5 @@
 // `ios-sched optimize MODEL`: the IOS DP (or a baseline) on a model; statistics and the
-// optimised model (ALGORITHMS.md §2-§4).
+// optimised model (docs/algorithms.md §2-§4).
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"

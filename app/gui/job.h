@@ -1,5 +1,5 @@
 // What the GUI asks the engine to compute and what comes back: plain value types, copied into
-// the worker thread and back (STYLE.md "results are plain structs").
+// the worker thread and back (docs/architecture.md "Style": plain value types).
 #pragma once
 
 #include "loaded_model.h"

@@ -1,6 +1,7 @@
-// The one front end for background work (DESIGN.md, hotspot's pattern): copies the settings
-// into a job, runs it with QtConcurrent, polls its progress (throttled), cancels it, and drops
-// results of superseded jobs (latest request wins). The UI thread never runs a search.
+// The one front end for background work (docs/architecture.md "Data flow", hotspot's
+// pattern): copies the settings into a job, runs it with QtConcurrent, polls its progress
+// (throttled), cancels it, and drops results of superseded jobs (latest request wins). The UI
+// thread never runs a search.
 #pragma once
 
 #include "job.h"

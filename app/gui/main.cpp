@@ -1,4 +1,4 @@
-// ios-explorer: the Qt Widgets front end over the engine (DESIGN.md).
+// ios-explorer: the Qt Widgets front end over the engine (docs/architecture.md).
 #include "gpu_runs.h"
 #include "main_window.h"
 #include "screenshot_mode.h"

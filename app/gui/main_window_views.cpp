@@ -201,7 +201,7 @@ void MainWindow::selectOperator(int flatIndex) {
 }
 
 bool MainWindow::openMeasuredTrace(const QString& path) {
-    // Traces are < 1 MB (GPU.md): parsing on the UI thread takes milliseconds.
+    // Traces are < 1 MB (docs/performance.md): parsing on the UI thread takes milliseconds.
     io::TraceInfo info;
     eval::Timeline timeline;
     try {

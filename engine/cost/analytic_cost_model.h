@@ -1,7 +1,7 @@
 // A simple analytic latency model (roofline-like): the default until a simulated or measured
 // device model is chosen. Per group: Σ over operators of flops/peak + bytes/bandwidth +
 // launch overhead; a parallel stage takes its slowest group plus a synchronisation overhead;
-// a merge stage runs as one convolution (ALGORITHMS.md §2, §5).
+// a merge stage runs as one convolution (docs/algorithms.md §2.3, §5).
 #pragma once
 
 #include "cost/cost_model.h"

@@ -1,4 +1,4 @@
-// Stage latency source for the schedulers and for schedule evaluation (ALGORITHMS.md §5).
+// Stage latency source for the schedulers and for schedule evaluation (docs/algorithms.md §5).
 #pragma once
 
 #include "ir/block_dag.h"
@@ -19,12 +19,13 @@ public:
     // model's batch size. Must be deterministic. The DP memoises calls per distinct stage.
     virtual double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const = 0;
 
-    // Optional fast path for the DP (ALGORITHMS.md §2, §5): a model whose PARALLEL stage
-    // latency is max over groups of Σ opMs[op] (summed in group order, starting from 0) plus
-    // a fixed overheadMs, and whose MERGE stage of one operator costs opMs[op] + overheadMs,
-    // fills both (opMs per dag.ops) and returns true. The DP then prices those stages from
-    // operator bitsets, without building Stage objects or calling stageLatencyMs; the result
-    // must be bit-identical to stageLatencyMs. Default: false (the DP builds every stage).
+    // Optional fast path for the DP (docs/algorithms.md §5 "Stage latency"): a model whose
+    // PARALLEL stage latency is max over groups of Σ opMs[op] (summed in group order, starting
+    // from 0) plus a fixed overheadMs, and whose MERGE stage of one operator costs
+    // opMs[op] + overheadMs, fills both (opMs per dag.ops) and returns true. The DP then
+    // prices those stages from operator bitsets, without building Stage objects or calling
+    // stageLatencyMs; the result must be bit-identical to stageLatencyMs. Default: false (the
+    // DP builds every stage).
     virtual bool additiveParallelStages(const ir::BlockDag& /*dag*/, std::vector<double>& /*opMs*/,
                                         double& /*overheadMs*/) const {
         return false;

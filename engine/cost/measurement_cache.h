@@ -1,6 +1,7 @@
-// Measured stage latencies saved to JSON (DESIGN.md: "a measurement taken on a GPU machine
-// can be explored on a laptop"), and the CostModel that replays them. Entries are keyed by
-// device name, model, batch size and the stage's kind and contents (operator names per group).
+// Measured stage latencies saved to JSON, so that a measurement taken on a GPU machine can be
+// explored on a laptop (docs/architecture.md "Data flow"), and the CostModel that replays
+// them. Entries are keyed by device name, model, batch size and the stage's kind and contents
+// (operator names per group).
 #pragma once
 
 #include "cost/cost_model.h"

@@ -1,5 +1,6 @@
-// A schedule's simulated execution laid out in time (DESIGN.md data flow: evaluate → Timeline
-// → views and exporters): kernels per stream, device utilisation, stage boundaries.
+// A schedule's simulated execution laid out in time (docs/architecture.md "Data flow":
+// evaluate → Timeline → views and exporters): kernels per stream, device utilisation, stage
+// boundaries.
 #pragma once
 
 #include "cost/kernel_timeline.h"

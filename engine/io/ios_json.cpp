@@ -53,7 +53,7 @@ std::vector<std::string> stringList(const Json& doc, const char* key) {
     return out;
 }
 
-// FORMATS.md: an operator with integer name k belongs to part i-1 when
+// docs/formats.md "Parts files": an operator with integer name k belongs to part i-1 when
 // split[i-1] < k <= split[i]. The split list must be strictly increasing integers.
 std::vector<std::vector<std::string>> partsBySplit(const ir::Block& block,
                                                    const std::vector<std::string>& split) {

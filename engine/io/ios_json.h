@@ -1,4 +1,4 @@
-// IOS JSON (FORMATS.md): the IOS authors' model + schedule exchange format, read and written
+// IOS JSON (docs/formats.md): the IOS authors' model + schedule exchange format, read and written
 // exactly (same keys, nesting and number formats as the reference files).
 #pragma once
 

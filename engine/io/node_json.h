@@ -1,5 +1,5 @@
 // The one mapping between ir::Graph and JSON objects, shared by the IOS JSON and the native
-// format (FORMATS.md; docs/formats.md). Field names, key order and input checks live here.
+// format (docs/formats.md). Field names, key order and input checks live here.
 #pragma once
 
 #include "util/json_text.h"

@@ -1,7 +1,7 @@
 // Timeline exporters: Chrome trace event JSON (opens in Perfetto and chrome://tracing) and
-// CSV. Chrome trace conventions (GPU.md, STYLE.md): pid = device, tid = stream, "X" complete
-// events for kernels and stages, "C" counters for SM utilisation, "M" metadata names;
-// ts/dur in µs from 0.
+// CSV. Chrome trace conventions (docs/performance.md "GPU executor and profiling"): pid =
+// device, tid = stream, "X" complete events for kernels and stages, "C" counters for SM
+// utilisation, "M" metadata names; ts/dur in µs from 0.
 #pragma once
 
 #include "eval/timeline.h"

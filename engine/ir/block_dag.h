@@ -1,5 +1,6 @@
-// The dependency structure the schedulers see (ALGORITHMS.md §1): per block, the schedule
-// operators in file order, their edges, and the DP parts.
+// The dependency structure the schedulers see (docs/algorithms.md §1 "The graph the
+// schedulers see"): per block, the schedule operators in file order, their edges, and the
+// DP parts.
 #pragma once
 
 #include "ir/graph.h"

@@ -1,5 +1,6 @@
 // DAG width: the largest set of operators no two of which depend on each other (a maximum
-// antichain). It bounds how many groups any parallel stage can have (ALGORITHMS.md §2/§3).
+// antichain). It bounds how many groups any parallel stage can have (docs/algorithms.md
+// §2.2 "Parallel stages", §3 "Statistics").
 #pragma once
 
 #include "ir/block_dag.h"

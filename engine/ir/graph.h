@@ -1,4 +1,5 @@
-// The typed graph IR: a model is a chain of blocks of nodes (FORMATS.md, ALGORITHMS.md §1).
+// The typed graph IR: a model is a chain of blocks of nodes (docs/formats.md "Model
+// structure", docs/algorithms.md §1).
 #pragma once
 
 #include <cstdint>
@@ -106,7 +107,7 @@ struct Block {
     std::vector<Node> innerNodes;
     Node exitNode;
     std::vector<NameStage> stages;
-    // Explicit DP parts (operator names); empty = cut by max_part_size (ALGORITHMS.md §1).
+    // Explicit DP parts (operator names); empty = cut by max_part_size (docs/algorithms.md §1).
     std::vector<std::vector<std::string>> parts;
 
     // Schedule operators: inner nodes followed by the exit node, in file order.

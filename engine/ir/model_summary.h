@@ -19,7 +19,7 @@ struct BlockSummary {
     std::string enterName;
     std::string exitName;
     int operators = 0;           // schedule operators (a sequential counts once)
-    int parts = 0;               // DP parts (ALGORITHMS.md §1)
+    int parts = 0;               // DP parts (docs/algorithms.md §1)
     int widestPart = 0;          // operators in the largest part
     std::optional<int> dagWidth; // maximum antichain; empty above kMaxAntichainVertices
     OperatorMetrics metrics;     // summed over the block's operators

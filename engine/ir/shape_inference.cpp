@@ -1,4 +1,4 @@
-// Shape rules per node kind (FORMATS.md).
+// Shape rules per node kind (docs/formats.md "Model structure").
 #include "ir/validate.h"
 #include "util/error.h"
 

@@ -1,5 +1,5 @@
-// Schedule ↔ IOS JSON `stages` (FORMATS.md): Block::stages name lists and the optimised model
-// with merged convolutions.
+// Schedule ↔ IOS JSON `stages` (docs/formats.md "Model structure"): Block::stages name lists
+// and the optimised model with merged convolutions.
 #pragma once
 
 #include "ir/block_dag.h"
@@ -22,7 +22,7 @@ Schedule scheduleFromStages(const ir::Graph& graph, const std::vector<ir::BlockD
 ir::Graph withStages(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
                      const Schedule& schedule);
 
-// The optimised model as IOS exports it (FORMATS.md): every merge stage of two or more convs
+// The optimised model as IOS exports it (docs/formats.md): every merge stage of two or more convs
 // becomes ONE conv named like its first member (kernel and padding the largest, out_channels
 // summed) placed where the first member was; every consumer's input values name it with the
 // member's channel range; the stages list the merged node once. The result validates.

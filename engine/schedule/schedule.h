@@ -1,4 +1,4 @@
-// A schedule: per block, stages → groups → operators (IOS paper §3, ALGORITHMS.md §2).
+// A schedule: per block, stages → groups → operators (IOS paper §3, docs/algorithms.md §2).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Baseline schedules (ALGORITHMS.md §4), in the same Schedule type as the DP's.
+// Baseline schedules (docs/algorithms.md §4 "Baselines"), in the same Schedule type as the DP's.
 #pragma once
 
 #include "ir/block_dag.h"

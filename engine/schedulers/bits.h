@@ -1,4 +1,4 @@
-// 128-bit operator sets for the DP (ALGORITHMS.md §3 hint: parts ≤ 128 operators) and an
+// 128-bit operator sets for the DP (docs/algorithms.md §1: parts ≤ 128 operators) and an
 // open-addressing hash map keyed by them.
 #pragma once
 

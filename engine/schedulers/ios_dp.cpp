@@ -1,4 +1,4 @@
-// The IOS DP driver: options, parts, progress totals, statistics (ALGORITHMS.md §2-§3).
+// The IOS DP driver: options, parts, progress totals, statistics (docs/algorithms.md §2-§3).
 #include "schedulers/ios_dp.h"
 
 #include "schedulers/dp_part.h"

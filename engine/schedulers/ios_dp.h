@@ -1,4 +1,4 @@
-// The IOS dynamic-programming scheduler (IOS paper §4, Algorithm 1; ALGORITHMS.md §2-§3).
+// The IOS dynamic-programming scheduler (IOS paper §4, Algorithm 1; docs/algorithms.md §2-§3).
 #pragma once
 
 #include "cost/cost_model.h"
@@ -20,7 +20,7 @@ namespace ios::schedulers {
 
 enum class Strategy : uint8_t { Parallel, Merge, Both };
 // Reference: parallel endings whose components have one source each (the IOS authors'
-// enumeration, default). All: every ending (ALGORITHMS.md §2).
+// enumeration, default). All: every ending (docs/algorithms.md §2.2 "Parallel stages").
 enum class Endings : uint8_t { Reference, All };
 
 std::string_view toString(Strategy s);
@@ -37,7 +37,7 @@ struct Options {
     uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
 };
 
-// ALGORITHMS.md §3. `schedules` is exact; schedulesSaturated is set when a part's count
+// docs/algorithms.md §3. `schedules` is exact; schedulesSaturated is set when a part's count
 // passed 2^128 - 1 (the stored value is then that bound, a lower bound of the truth).
 struct PartStatistics {
     int block = 0;

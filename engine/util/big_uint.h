@@ -1,5 +1,5 @@
 // An exact unsigned integer of any size: schedule counts reach 9.2e22 per part and their
-// product over parts exceeds 128 bits (ALGORITHMS.md §3).
+// product over parts exceeds 128 bits (docs/algorithms.md §3 "Statistics").
 #pragma once
 
 #include <compare>

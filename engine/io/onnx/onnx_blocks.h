@@ -1,5 +1,6 @@
 // Blocks of an imported graph: cut at articulation points, the single tensors every path
-// from the input to the output passes through, as the IOS models are cut (ALGORITHMS.md §1).
+// from the input to the output passes through, as the IOS models are cut
+// (docs/algorithms.md §1 "The graph the schedulers see").
 #pragma once
 
 #include "io/onnx/onnx_lowering.h"
