@@ -58,6 +58,9 @@ inline RandomDag randomDag(std::mt19937& rng, int n) {
             node.kind = ir::NodeKind::Conv;
             node.conv.outChannels = 8;
             node.conv.kernel = {kind == 0 ? 3 : 1, kind == 0 ? 3 : 1};
+            // "same" padding, as the declared 8×8 output says (and merge needs: equal
+            // kernel − 2·padding, schedule/merge.h)
+            node.conv.padding = {kind == 0 ? 1 : 0, kind == 0 ? 1 : 0};
             node.conv.stride = {1, 1};
             node.conv.act = kind == 1 ? ir::ActType::Identity : ir::ActType::Relu;
             node.conv.groups = kind == 2 && pick(0, 3) == 0 ? 2 : 1;

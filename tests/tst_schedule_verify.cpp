@@ -1,4 +1,5 @@
-// The schedule verifier names each kind of error and the operator; merge export (FORMATS.md).
+// The schedule verifier names each kind of error and the operator; merge export
+// (docs/formats.md "Model structure").
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "schedule_test_graph.h"
@@ -82,7 +83,7 @@ private slots:
                                  schedule::verify(ir::buildDags(g), schedule::Schedule{}));
     }
 
-    // FORMATS.md: one conv named like the first member, kernel/padding the largest,
+    // docs/formats.md: one conv named like the first member, kernel/padding the largest,
     // out_channels summed, consumers read it with the members' channel ranges.
     void mergeExport() {
         const ir::Graph g = testing::fourOpGraph();

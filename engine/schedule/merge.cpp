@@ -3,12 +3,13 @@
 #include "util/error.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ios::schedule {
 
 namespace {
 
-// The conditions a conv must meet on its own to merge with others (ALGORITHMS.md §2).
+// The conditions a conv must meet on its own to merge with others (docs/algorithms.md §2.3).
 std::optional<std::string> mergeableAlone(const ir::Node& n) {
     if (n.kind != ir::NodeKind::Conv)
         return "only convolutions can merge, not a " + std::string(ir::toString(n.kind));
@@ -19,7 +20,34 @@ std::optional<std::string> mergeableAlone(const ir::Node& n) {
     return std::nullopt;
 }
 
+// Index of the first field where two keys differ (they must differ).
+template <size_t I = 0> size_t firstDifference(const MergeClassKey& a, const MergeClassKey& b) {
+    if constexpr (I + 1 < std::tuple_size_v<MergeClassKey>)
+        if (std::get<I>(a) == std::get<I>(b))
+            return firstDifference<I + 1>(a, b);
+    return I;
+}
+
 } // namespace
+
+std::optional<MergeClassKey> mergeClassKey(const ir::Node& n) {
+    if (mergeableAlone(n))
+        return std::nullopt;
+    const ir::ValueRef& in = n.inputs.front().front();
+    // The merged kernel holds each member's kernel zero-padded and centred (IOS paper §3), at
+    // offset (K − k) / 2; the member's window starts at offset P − p. Both agree, and the
+    // merged output has the members' size, exactly when kernel − 2·padding agrees.
+    return MergeClassKey{in.node,
+                         in.begin,
+                         in.end,
+                         n.outputShape.h,
+                         n.outputShape.w,
+                         n.conv.stride.h,
+                         n.conv.stride.w,
+                         static_cast<int>(n.conv.act),
+                         n.conv.kernel.h - 2 * n.conv.padding.h,
+                         n.conv.kernel.w - 2 * n.conv.padding.w};
+}
 
 std::optional<std::string> mergeProblem(const std::vector<const ir::Node*>& members) {
     if (members.empty())
@@ -27,17 +55,28 @@ std::optional<std::string> mergeProblem(const std::vector<const ir::Node*>& memb
     if (members.size() == 1)
         return std::nullopt;
     const ir::Node& first = *members.front();
-    for (const ir::Node* m : members) {
+    // One message per field of MergeClassKey, in its order.
+    static const char* const kDiffers[] = {
+        "reads another input than",         "reads another input than",
+        "reads another input than",         "has another output size than",
+        "has another output size than",     "has another stride than",
+        "has another stride than",          "has another activation than",
+        "has another kernel - 2*padding along H than",
+        "has another kernel - 2*padding along W than"};
+    static_assert(std::size(kDiffers) == std::tuple_size_v<MergeClassKey>);
+    for (const ir::Node* m : members)
         if (auto why = mergeableAlone(*m))
             return "'" + m->name + "': " + *why;
-        if (m->inputs.front().front() != first.inputs.front().front())
-            return "'" + m->name + "' reads another input than '" + first.name + "'";
-        if (m->outputShape.h != first.outputShape.h || m->outputShape.w != first.outputShape.w)
-            return "'" + m->name + "' has another output size than '" + first.name + "'";
-        if (m->conv.stride != first.conv.stride)
-            return "'" + m->name + "' has another stride than '" + first.name + "'";
-        if (m->conv.act != first.conv.act)
-            return "'" + m->name + "' has another activation than '" + first.name + "'";
+    const MergeClassKey firstKey = *mergeClassKey(first);
+    for (const ir::Node* m : members) {
+        const MergeClassKey key = *mergeClassKey(*m);
+        if (key == firstKey)
+            continue;
+        const size_t field = firstDifference(key, firstKey);
+        std::string why = "'" + m->name + "' " + kDiffers[field] + " '" + first.name + "'";
+        if (field >= 8)
+            why += " (its centred kernel would read other pixels)";
+        return why;
     }
     return std::nullopt;
 }

@@ -63,24 +63,15 @@ PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOp
         forEachBit(g.succ[i], [&](int s) { g.desc[i] |= g.desc[s]; });
         g.all |= bit(i);
     }
-    // Merge classes (ALGORITHMS.md §2): equal keys ⇔ mergeable together.
-    using Key = std::tuple<std::string, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
-    std::map<Key, int> classes;
+    // Merge classes (docs/algorithms.md §2.3 "Merge stages"): equal keys ⇔ mergeable together
+    // (schedule::mergeClassKey, the definition mergeable() uses).
+    std::map<schedule::MergeClassKey, int> classes;
     g.mergeClass.assign(n, -1);
     for (int i = 0; i < n; ++i) {
-        const ir::Node& node = *dag.ops[g.ops[i]];
-        if (!schedule::mergeable({&node, &node}))
+        const auto key = schedule::mergeClassKey(*dag.ops[g.ops[i]]);
+        if (!key)
             continue;
-        const ir::ValueRef& in = node.inputs.front().front();
-        Key key{in.node,
-                in.begin,
-                in.end,
-                node.outputShape.h,
-                node.outputShape.w,
-                node.conv.stride.h,
-                node.conv.stride.w,
-                static_cast<int>(node.conv.act)};
-        auto [it, inserted] = classes.emplace(key, static_cast<int>(classes.size()));
+        auto [it, inserted] = classes.emplace(*key, static_cast<int>(classes.size()));
         g.mergeClass[i] = it->second;
     }
     g.classCount = static_cast<int>(classes.size());
@@ -235,7 +226,7 @@ void PartSearch::enumerate(Bits s, std::vector<Candidate>& out) {
 }
 
 // Heads chosen in increasing order with pairwise-disjoint closures, at most s of them
-// (ALGORITHMS.md §2, "Parallel stage"); every chosen set is one candidate. S is a down-set,
+// (docs/algorithms.md §2.2 "Parallel stages"); every chosen set is one candidate. S is a down-set,
 // so each closure is weakly connected and no edge joins two disjoint closures (it would put
 // its head in the other's closure): the closures are the stage's groups, and with an
 // additive cost model `slowest` (the largest group latency so far) prices the stage.
@@ -299,7 +290,7 @@ void PartSearch::parallelAll(size_t from, Bits cur, int heads, int depth, int co
 }
 
 // Non-empty mergeable subsets of sinks(S): every sink alone, and every subset of two or more
-// sinks of one merge class (ALGORITHMS.md §2, "Merge stage").
+// sinks of one merge class (docs/algorithms.md §2.3 "Merge stages").
 void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
     Bits sinks = 0;
     forEachBit(s, [&](int u) {

@@ -1,4 +1,4 @@
-// One part of the IOS DP (ALGORITHMS.md §2): states, candidate stages, memoised cost(S),
+// One part of the IOS DP (docs/algorithms.md §2): states, candidate stages, memoised cost(S),
 // counts. Internal to the scheduler; ios_dp.cpp drives it part by part.
 #pragma once
 
@@ -27,9 +27,9 @@ struct PartGraph {
 // Throws UserError when the part has more than 128 operators.
 PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps);
 
-// Down-sets of the part (= DP states + 1 for the empty set, ALGORITHMS.md §3), counted by the
-// recursion f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is called
-// often. The count stops early once it passes `limit` (the result is then > limit): a part
+// Down-sets of the part (= DP states + 1 for the empty set, docs/algorithms.md §3), counted
+// by the recursion f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is
+// called often. The count stops early once it passes `limit` (the result is then > limit): a part
 // of many independent operators has up to 2^128 down-sets, which no one can enumerate.
 template <class Tick>
 uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick, uint64_t limit = UINT64_MAX) {
