@@ -310,7 +310,7 @@ private Q_SLOTS:
         QVERIFY(waitForResult(w));
         const auto* simulated = w.timelineView()->timeline();
         QVERIFY(simulated);
-        QVERIFY2(w.timelineView()->title().startsWith(QLatin1String("simulated V100, batch 1 · ")),
+        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated V100, batch 1 · ")),
                  qPrintable(w.timelineView()->title()));
 
         const QString trace = QStringLiteral(
@@ -343,7 +343,7 @@ private Q_SLOTS:
         w.showSimulatedTimeline();
         QVERIFY(!w.showsMeasuredTrace());
         QCOMPARE(w.timelineView()->timeline(), w.lastResult()->runs.front().timeline.get());
-        QVERIFY2(w.timelineView()->title().startsWith(QLatin1String("simulated V100, batch 1 · ")),
+        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated V100, batch 1 · ")),
                  qPrintable(w.timelineView()->title()));
     }
 };
