@@ -4,8 +4,8 @@
 
 #include "cost/cost_model.h"
 #include "cuda_backend.h"
-#include "executor.h"
 #include "eval/timeline.h"
+#include "executor.h"
 
 #include <filesystem>
 #include <memory>

@@ -3,8 +3,8 @@
 // with synthetic CUPTI records.
 #pragma once
 
-#include "kernel_records.h"
 #include "eval/timeline.h"
+#include "kernel_records.h"
 
 #include <cstdint>
 #include <string>

@@ -37,7 +37,9 @@ public:
 // Registers the throw-away scheduler for its lifetime.
 class ThrowawayRegistration {
 public:
-    ThrowawayRegistration() { schedulers::registerScheduler(std::make_unique<ThrowawayScheduler>()); }
+    ThrowawayRegistration() {
+        schedulers::registerScheduler(std::make_unique<ThrowawayScheduler>());
+    }
     ~ThrowawayRegistration() { schedulers::unregisterScheduler(kThrowawayKey); }
     ThrowawayRegistration(const ThrowawayRegistration&) = delete;
     ThrowawayRegistration& operator=(const ThrowawayRegistration&) = delete;

@@ -47,7 +47,6 @@ QStringList column(const QJsonArray& rows, const char* field) {
     return out;
 }
 
-
 } // namespace
 
 class TestCliRegistry : public QObject {
@@ -65,8 +64,10 @@ private slots:
             QVERIFY(!o.value(QLatin1String("description")).toString().isEmpty());
             QVERIFY(o.value(QLatin1String("knobs")).isArray());
         }
-        const QJsonObject both = rows.at(testing::registeredKeys().indexOf(QLatin1String("ios-both"))).toObject();
-        QVERIFY(both.value(QLatin1String("knobs")).toArray().contains(QJsonValue(QLatin1String("r"))));
+        const QJsonObject both =
+            rows.at(testing::registeredKeys().indexOf(QLatin1String("ios-both"))).toObject();
+        QVERIFY(
+            both.value(QLatin1String("knobs")).toArray().contains(QJsonValue(QLatin1String("r"))));
     }
 
     void throwawaySchedulerReachesEveryList() {
@@ -92,14 +93,18 @@ private slots:
     void oldNamesStillWork_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("key");
-        QTest::newRow("both") << "both" << "ios-both";
-        QTest::newRow("merge") << "merge" << "ios-merge";
-        QTest::newRow("parallel") << "parallel" << "ios-parallel";
+        QTest::newRow("both") << "both"
+                              << "ios-both";
+        QTest::newRow("merge") << "merge"
+                               << "ios-merge";
+        QTest::newRow("parallel") << "parallel"
+                                  << "ios-parallel";
     }
     void oldNamesStillWork() {
         QFETCH(QString, name);
         QFETCH(QString, key);
-        const Run r = runCli({"optimize", "squeezenet", "--strategy", name.toStdString(), "--json"});
+        const Run r =
+            runCli({"optimize", "squeezenet", "--strategy", name.toStdString(), "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).object();
         QCOMPARE(o.value(QLatin1String("strategy")).toString(), key);

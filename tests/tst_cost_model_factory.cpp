@@ -108,8 +108,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("strategy");
         for (const char* kind : {"simulated", "analytic"})
             for (const char* strategy : {"sequential", "greedy"})
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(kind),
-                                                                     QLatin1String(strategy))))
+                QTest::newRow(qPrintable(
+                    QStringLiteral("%1 %2").arg(QLatin1String(kind), QLatin1String(strategy))))
                     << kind << strategy;
     }
     void timelinesFromEveryKernelModel() {

@@ -10,11 +10,10 @@
 namespace {
 
 // Bottom to top. A new folder goes where its includes put it (and in docs/architecture.md).
-const QStringList kLayers = {QStringLiteral("util"),       QStringLiteral("ir"),
-                             QStringLiteral("schedule"),   QStringLiteral("ref"),
-                             QStringLiteral("cost"),       QStringLiteral("eval"),
-                             QStringLiteral("schedulers"), QStringLiteral("io"),
-                             QStringLiteral("analysis")};
+const QStringList kLayers = {
+    QStringLiteral("util"),       QStringLiteral("ir"),   QStringLiteral("schedule"),
+    QStringLiteral("ref"),        QStringLiteral("cost"), QStringLiteral("eval"),
+    QStringLiteral("schedulers"), QStringLiteral("io"),   QStringLiteral("analysis")};
 
 QString engineDir() {
     return QStringLiteral(IOS_SOURCE_DIR "/engine");
@@ -34,7 +33,8 @@ private Q_SLOTS:
     }
 
     void noFolderIncludesOneAbove() {
-        const QRegularExpression include(QStringLiteral("^\\s*#\\s*include\\s*[<\"]([^\">]+)[\">]"));
+        const QRegularExpression include(
+            QStringLiteral("^\\s*#\\s*include\\s*[<\"]([^\">]+)[\">]"));
         QDirIterator it(engineDir(), {QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files,
                         QDirIterator::Subdirectories);
         int files = 0;
@@ -55,7 +55,10 @@ private Q_SLOTS:
                     continue;
                 const QString target = m.captured(1);
                 if (target.startsWith(QLatin1Char('Q')))
-                    violations << QStringLiteral("%1:%2 includes Qt (%3)").arg(rel).arg(lineNo).arg(target);
+                    violations << QStringLiteral("%1:%2 includes Qt (%3)")
+                                      .arg(rel)
+                                      .arg(lineNo)
+                                      .arg(target);
                 const int layer = kLayers.indexOf(target.section(QLatin1Char('/'), 0, 0));
                 if (layer > own)
                     violations << QStringLiteral("%1:%2 includes %3, a layer above")

@@ -3,8 +3,8 @@
 // are evaluated on the bundled H100 profile, and the mean absolute percentage error per
 // strategy over the four networks must stay within 15 % of the committed CUDA-graph medians
 // (sample_models/measured/h100_results.json; issue "simulator error").
-#include "bundled_models.h"
 #include "analysis/measured_validation.h"
+#include "bundled_models.h"
 #include "util/error.h"
 
 #include <QTest>
@@ -20,10 +20,11 @@ const std::filesystem::path kMeasured = IOS_SOURCE_DIR "/sample_models/measured"
 const std::vector<std::string> kNetworks{"inception_v3", "squeezenet", "nasnet_large",
                                          "randwire_large"};
 
-std::vector<analysis::ValidationRow> validate(const std::vector<analysis::MeasuredSchedule>& measured) {
+std::vector<analysis::ValidationRow>
+validate(const std::vector<analysis::MeasuredSchedule>& measured) {
     return analysis::validateSchedules(measured, kMeasured / "schedules",
-                                   *cost::findBundledDevice("H100"),
-                                   [](const std::string& m) { return samples::loadModel(m); });
+                                       *cost::findBundledDevice("H100"),
+                                       [](const std::string& m) { return samples::loadModel(m); });
 }
 
 } // namespace
@@ -82,7 +83,8 @@ private slots:
     }
 
     void resultsErrorsNameTheFile() {
-        QVERIFY_THROWS_EXCEPTION(UserError, analysis::parseMeasuredResults("{\"runs\": 3}", "r.json"));
+        QVERIFY_THROWS_EXCEPTION(UserError,
+                                 analysis::parseMeasuredResults("{\"runs\": 3}", "r.json"));
         try {
             analysis::parseMeasuredResults(
                 R"({"model": "squeezenet", "results": [{"strategy": "greedy"}]})", "r.json");

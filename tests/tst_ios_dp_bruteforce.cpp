@@ -198,7 +198,8 @@ private slots:
                 o.r = c.r;
                 o.s = c.s;
                 const testing::RandomStageCost cost(ci);
-                const schedulers::Result res = schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
+                const schedulers::Result res =
+                    schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
                 const QString what =
                     QString("dag %1 (n %2) %3 %4 r%5 s%6")
                         .arg(dags)
@@ -254,7 +255,8 @@ private slots:
                 o.endings = c.endings;
                 o.r = c.r;
                 o.s = c.s;
-                const schedulers::Result res = schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
+                const schedulers::Result res =
+                    schedulers::optimize(ir::PreparedModel(d.graph), o, cost);
                 if (res.stats.schedules > BigUint(20000))
                     continue; // too many schedules to walk one by one in a unit test
                 const double expected = best((1u << n) - 1);

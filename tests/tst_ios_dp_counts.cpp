@@ -68,9 +68,9 @@ private slots:
         QCOMPARE(qulonglong(res.stats.states), states);
         QCOMPARE(qulonglong(res.stats.transitions), transitions);
         // states never depend on the strategy: they are the down-sets (progress total)
-        QCOMPARE(
-            qulonglong(schedulers::countStates(ir::PreparedModel(samples::loadBundledModel(model.toStdString())))),
-            states);
+        QCOMPARE(qulonglong(schedulers::countStates(
+                     ir::PreparedModel(samples::loadBundledModel(model.toStdString())))),
+                 states);
     }
 
     void table1_data() {

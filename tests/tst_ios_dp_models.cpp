@@ -3,8 +3,8 @@
 // throws Cancelled and leaves no result; progress reaches the down-set total.
 #include "bundled_models.h"
 #include "cost/analytic_cost_model.h"
-#include "io/ios_json.h"
 #include "eval/evaluate.h"
+#include "io/ios_json.h"
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "schedulers/baselines.h"
@@ -152,7 +152,8 @@ private slots:
         QVERIFY(cancelled);
         QVERIFY(!result.has_value());
         // Already cancelled: stops before any work.
-        QVERIFY_THROWS_EXCEPTION(Cancelled, schedulers::optimize(ir::PreparedModel(g), o, cost, &control));
+        QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                 schedulers::optimize(ir::PreparedModel(g), o, cost, &control));
         Q_UNUSED(started);
     }
 

@@ -1,10 +1,10 @@
 // IOS JSON import/export: byte-exact round trips of the bundled and reference models, the
 // NasNet parts file, and the key layout of node kinds the reference files do not contain.
-#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "reference_models.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <QDir>
 #include <QTemporaryDir>

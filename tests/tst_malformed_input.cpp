@@ -1,9 +1,9 @@
 // Malformed model files: every class of bad input gives an ios::UserError that names the file
 // (and the node, when there is one), never a crash; failed writes leave no output behind.
-#include "util/file_util.h"
-#include "util/json_text.h"
 #include "io/model_file.h"
 #include "util/error.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,16 +5,16 @@
 // DP picks on the benchmark models, for the optimised (rewritten) models end to end, and for
 // hundreds of random mergeable sets. Sets whose kernels cannot be centred are refused.
 #include "bundled_models.h"
+#include "cost/analytic_cost_model.h"
 #include "cost/device_profile.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "cost/analytic_cost_model.h"
 #include "ir/prepared_model.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
-#include "schedule/verify.h"
 #include "ref/reference_executor.h"
 #include "schedule/ios_stages.h"
 #include "schedule/merge.h"
+#include "schedule/verify.h"
 #include "schedulers/ios_dp.h"
 #include "util/error.h"
 

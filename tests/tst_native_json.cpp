@@ -1,11 +1,11 @@
 // The native versioned format: round trips with explicit parts and stages, the header and
 // version checks, part validation, and ".json" sniffing between native and IOS JSON.
 #include "bundled_models.h"
-#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "io/native_json.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <QTemporaryDir>
 #include <QTest>

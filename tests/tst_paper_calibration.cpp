@@ -108,7 +108,8 @@ private slots:
         for (int b : batches) {
             models.push_back(std::make_unique<cost::SimulatedGpuCostModel>(
                 graph, *cost::findBundledDevice("V100"), b));
-            schedules.push_back(schedulers::optimize(ir::PreparedModel(graph), {}, *models.back()).schedule);
+            schedules.push_back(
+                schedulers::optimize(ir::PreparedModel(graph), {}, *models.back()).schedule);
         }
         for (size_t col = 0; col < models.size(); ++col) {
             const double own = eval::totalLatencyMs(dags, schedules[col], *models[col]);
@@ -117,9 +118,8 @@ private slots:
                         eval::totalLatencyMs(dags, schedules[row], *models[col]) * (1 + 1e-12));
         }
         // Batch 1 gains more from inter-operator parallelism than batch 128 (IOS §7.3).
-        const double gain1 =
-            eval::totalLatencyMs(dags, schedulers::sequential(dags), *models[0]) /
-            eval::totalLatencyMs(dags, schedules[0], *models[0]);
+        const double gain1 = eval::totalLatencyMs(dags, schedulers::sequential(dags), *models[0]) /
+                             eval::totalLatencyMs(dags, schedules[0], *models[0]);
         const double gain128 =
             eval::totalLatencyMs(dags, schedulers::sequential(dags), *models[2]) /
             eval::totalLatencyMs(dags, schedules[2], *models[2]);

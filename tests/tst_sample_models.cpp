@@ -1,13 +1,13 @@
 // The bundled models (sample_models/): they load and validate by name, the four benchmark
 // networks have the reference's structure, and each equals the reference file it copies.
 #include "bundled_models.h"
-#include "util/file_util.h"
 #include "io/ios_json.h"
 #include "ir/block_dag.h"
 #include "ir/model_summary.h"
 #include "ir/validate.h"
 #include "reference_models.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <QtTest>
 #include <filesystem>

@@ -2,11 +2,11 @@
 // merge stages included; malformed or foreign files give one clear error naming the file.
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
-#include "util/json_text.h"
 #include "io/schedule_file.h"
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 #include <QTest>
 

@@ -46,11 +46,16 @@ private slots:
     void aliases_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("key");
-        QTest::newRow("both") << "both" << "ios-both";
-        QTest::newRow("merge") << "merge" << "ios-merge";
-        QTest::newRow("parallel") << "parallel" << "ios-parallel";
-        QTest::newRow("key") << "ios-both" << "ios-both";
-        QTest::newRow("sequential") << "sequential" << "sequential";
+        QTest::newRow("both") << "both"
+                              << "ios-both";
+        QTest::newRow("merge") << "merge"
+                               << "ios-merge";
+        QTest::newRow("parallel") << "parallel"
+                                  << "ios-parallel";
+        QTest::newRow("key") << "ios-both"
+                             << "ios-both";
+        QTest::newRow("sequential") << "sequential"
+                                    << "sequential";
     }
     void aliases() {
         QFETCH(QString, name);
@@ -89,9 +94,9 @@ private slots:
             QCOMPARE(keys().back(), std::string(testing::kThrowawayKey));
             QVERIFY(schedulers::findScheduler("test-alias") != nullptr);
             // A taken key or alias is refused.
-            QVERIFY_THROWS_EXCEPTION(std::logic_error,
-                                     schedulers::registerScheduler(
-                                         std::make_unique<testing::ThrowawayScheduler>()));
+            QVERIFY_THROWS_EXCEPTION(
+                std::logic_error,
+                schedulers::registerScheduler(std::make_unique<testing::ThrowawayScheduler>()));
             const ir::Graph g = samples::loadBundledModel("squeezenet");
             const ir::PreparedModel model(g);
             const cost::SimulatedGpuCostModel cost(g, *cost::findBundledDevice("V100"));
@@ -109,7 +114,8 @@ private slots:
         const ir::PreparedModel model(g);
         const cost::SimulatedGpuCostModel cost(g, *cost::findBundledDevice("V100"));
         const schedulers::Params params;
-        const auto seq = schedulers::schedulerByName("sequential").run(model, params, cost, nullptr);
+        const auto seq =
+            schedulers::schedulerByName("sequential").run(model, params, cost, nullptr);
         QVERIFY(seq.schedule == schedulers::sequential(model.dags()));
         QCOMPARE(seq.latencyMs, eval::totalLatencyMs(model.dags(), seq.schedule, cost));
         QVERIFY(!seq.stats);

@@ -3,9 +3,9 @@
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost/stage_simulator.h"
-#include "ir/block_dag.h"
 #include "eval/evaluate.h"
 #include "eval/timeline.h"
+#include "ir/block_dag.h"
 #include "schedulers/baselines.h"
 
 #include <QTest>

@@ -3,8 +3,8 @@
 // for the Figure 2 demo graph.
 #include "baseline_timeline.h"
 #include "bundled_models.h"
-#include "io/trace_export.h"
 #include "eval/timeline.h"
+#include "io/trace_export.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // and malformed traces rejected with a UserError naming the file.
 #include "baseline_timeline.h"
 #include "bundled_models.h"
+#include "eval/timeline.h"
 #include "io/trace_export.h"
 #include "io/trace_import.h"
 #include "ir/block_dag.h"
-#include "eval/timeline.h"
 #include "util/error.h"
 
 #include <QDir>

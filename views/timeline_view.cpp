@@ -28,8 +28,7 @@ void TimelineView::clear() {
     update();
 }
 
-void TimelineView::setTimeline(LoadedModelPtr model,
-                               std::shared_ptr<const eval::Timeline> timeline,
+void TimelineView::setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
                                const QString& title) {
     model_ = std::move(model);
     timeline_ = std::move(timeline);
@@ -225,9 +224,8 @@ void TimelineView::render(QPainter& p, const QRect& area) {
         return path;
     };
     const int sms = std::max(timeline_->smCount, 1);
-    QPainterPath active = curve([sms](const eval::TimelineSample& s) {
-        return static_cast<double>(s.activeSms) / sms;
-    });
+    QPainterPath active = curve(
+        [sms](const eval::TimelineSample& s) { return static_cast<double>(s.activeSms) / sms; });
     QPainterPath filled = active;
     if (!samples.empty()) {
         filled.lineTo(axis.toPixel(timeline_->latencyUs), curveBottom);

@@ -3,8 +3,8 @@
 // occupancy curves under them, stage boundaries, zoom/pan on time and tooltips.
 #pragma once
 
-#include "loaded_model.h"
 #include "eval/timeline.h"
+#include "loaded_model.h"
 #include "time_axis.h"
 
 #include <QWidget>

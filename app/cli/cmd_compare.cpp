@@ -58,8 +58,8 @@ int runCompare(const std::vector<std::string>& args) {
               << "strategy       latency ms  speedup  search s\n";
     for (const auto& [name, run] : runs) {
         char line[128];
-        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %9.3f\n", name.c_str(),
-                      run.latencyMs, sequentialMs / run.latencyMs, run.outcome.searchSeconds);
+        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %9.3f\n", name.c_str(), run.latencyMs,
+                      sequentialMs / run.latencyMs, run.outcome.searchSeconds);
         std::cout << line;
     }
     return kExitOk;

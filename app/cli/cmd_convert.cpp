@@ -2,9 +2,9 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "util/file_util.h"
 #include "io/model_file.h"
 #include "model_options.h"
+#include "util/file_util.h"
 
 #include <algorithm>
 #include <iostream>

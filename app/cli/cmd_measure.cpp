@@ -8,15 +8,15 @@
 #include "cost/measurement_cache.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost_options.h"
+#include "eval/evaluate.h"
 #include "gpu_runs.h"
-#include "util/file_util.h"
 #include "io/trace_export.h"
 #include "measured_cost_model.h"
 #include "model_options.h"
-#include "eval/evaluate.h"
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <cstdio>
 #include <filesystem>

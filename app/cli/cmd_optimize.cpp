@@ -4,7 +4,6 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
-#include "util/file_util.h"
 #include "io/model_file.h"
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
@@ -16,6 +15,7 @@
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <cstdio>
 #include <iostream>
@@ -79,10 +79,10 @@ int runOptimize(const std::vector<std::string>& args) {
     if (auto out = parser.value("output"))
         io::saveModelFile(schedule::optimizedGraph(graph, dags, sched), *out);
     if (auto out = parser.value("save-schedule"))
-        util::writeFileAtomically(*out,
-                                io::writeScheduleFile(graph, dags, sched,
-                                                      "ios-sched optimize --strategy " + strategy +
-                                                          " (" + cost->describe() + ")"));
+        util::writeFileAtomically(*out, io::writeScheduleFile(graph, dags, sched,
+                                                              "ios-sched optimize --strategy " +
+                                                                  strategy + " (" +
+                                                                  cost->describe() + ")"));
 
     const bool showStats = parser.has("stats") && stats.has_value();
     if (parser.has("json")) {

@@ -4,13 +4,13 @@
 #include "command.h"
 #include "cost/kernel_timeline.h"
 #include "cost_options.h"
+#include "eval/timeline.h"
 #include "gpu_runs.h"
-#include "util/file_util.h"
 #include "io/trace_export.h"
 #include "model_options.h"
-#include "eval/timeline.h"
 #include "strategies.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -27,7 +27,8 @@ int traceOnGpu(const ArgParser& parser) {
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const auto model = makeCostModel(parser, graph);
-    const StrategyRun run = runStrategy(prepared, *search.schedulers.front(), search.params, *model);
+    const StrategyRun run =
+        runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     const profiling::MeasuredTrace t =
         profiling::traceOnGpu(graph, run.outcome.schedule, batchOption(parser));
     const std::string out = parser.get("output");
@@ -56,7 +57,8 @@ int runTrace(const std::vector<std::string>& args) {
     ArgParser parser("ios-sched trace MODEL --strategy S [--device D] [--batch N] [-r N] [-s N] "
                      "-o TRACE.json|TRACE.csv",
                      "Schedule MODEL with strategy S and write the kernel timeline the cost "
-                     "model describes (simulated device or analytic roofline): Chrome trace JSON (one track per stream, SM "
+                     "model describes (simulated device or analytic roofline): Chrome trace JSON "
+                     "(one track per stream, SM "
                      "utilisation counters) or CSV (by the extension).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::One);
@@ -90,7 +92,8 @@ int runTrace(const std::vector<std::string>& args) {
                         costModelOption(parser));
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
-    const StrategyRun run = runStrategy(prepared, *search.schedulers.front(), search.params, *model);
+    const StrategyRun run =
+        runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     const eval::Timeline timeline = eval::buildTimeline(dags, run.outcome.schedule, *kernels);
     const std::string out = parser.get("output");
     io::writeTimeline(out, timeline, {graph.name, strategy});

@@ -3,10 +3,10 @@
 // schedule file (DIR/<run>-<strategy>.json, the exact schedule that was measured) and
 // evaluated on the device profile; prints each error and the MAPE per strategy
 // (docs/performance.md "Simulator error").
+#include "analysis/measured_validation.h"
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "analysis/measured_validation.h"
 #include "cost_options.h"
 #include "text_format.h"
 #include "util/error.h"

@@ -8,13 +8,13 @@
 
 namespace ios::cli {
 
-void addSearchOptions(ArgParser& parser, StrategyArg strategy,
-                      const std::string& defaultStrategy) {
+void addSearchOptions(ArgParser& parser, StrategyArg strategy, const std::string& defaultStrategy) {
     const std::string keys = schedulers::schedulerKeyList();
     if (strategy == StrategyArg::One)
         parser.option("--strategy", "S",
-                      "Scheduler: " + keys + " (see `ios-sched strategies`; the old names merge, "
-                                             "parallel and both still work)",
+                      "Scheduler: " + keys +
+                          " (see `ios-sched strategies`; the old names merge, "
+                          "parallel and both still work)",
                       defaultStrategy);
     else if (strategy == StrategyArg::List)
         parser.option("--strategy", "S[,S...]", "Comma-separated schedulers: " + keys,

@@ -43,8 +43,8 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
     if (slice.control.cancelled())
         throw Cancelled();
     RunResult run;
-    run.strategy = QString::fromUtf8(scheduler.key().data(),
-                                     static_cast<qsizetype>(scheduler.key().size()));
+    run.strategy =
+        QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size()));
     run.r = r;
     run.s = s;
     const auto t0 = std::chrono::steady_clock::now();
@@ -116,8 +116,8 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
             return failed;
         }
     };
-    const QString label = strategyLabel(QString::fromUtf8(
-        scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
+    const QString label = strategyLabel(
+        QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
     return {guarded(batches, QObject::tr("%1, batch sizes on %2").arg(label, settings.device), 0.0,
                     0.4),
             guarded(devices, QObject::tr("%1, devices at batch %2").arg(label).arg(settings.batch),
@@ -129,11 +129,10 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
 cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
                                               int batch) {
     cost::CostModelSpec spec;
-    spec.kind = settings.costModel == CostModelChoice::Analytic ? cost::CostModelKind::Analytic
-                : settings.costModel == CostModelChoice::Cache  ? cost::CostModelKind::Cache
-                : settings.costModel == CostModelChoice::Measured
-                    ? cost::CostModelKind::Measured
-                    : cost::CostModelKind::Simulated;
+    spec.kind = settings.costModel == CostModelChoice::Analytic   ? cost::CostModelKind::Analytic
+                : settings.costModel == CostModelChoice::Cache    ? cost::CostModelKind::Cache
+                : settings.costModel == CostModelChoice::Measured ? cost::CostModelKind::Measured
+                                                                  : cost::CostModelKind::Simulated;
     if (spec.kind == cost::CostModelKind::Cache && settings.cacheFile.isEmpty())
         throw UserError("choose a measurement cache file for the cache cost model");
     spec.device = cost::loadDevice(device.toStdString());
@@ -165,8 +164,8 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     result.costModel = QString::fromStdString(cost->describe());
     // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
     // choice (the chart's title names the strategy that ran).
-    const schedulers::Scheduler& sweepScheduler =
-        chosen->reads(schedulers::Knob::MaxGroupSize) ? *chosen
+    const schedulers::Scheduler& sweepScheduler = chosen->reads(schedulers::Knob::MaxGroupSize)
+                                                      ? *chosen
                                                       : schedulers::schedulerByName("ios-both");
     const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
 

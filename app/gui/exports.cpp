@@ -76,9 +76,8 @@ void exportTrace(const JobResult& result, const QString& path) {
     const RunResult& run = firstRun(result);
     if (!run.timeline)
         throw UserError("this result has no timeline");
-    io::writeTimeline(
-        path.toStdString(), *run.timeline,
-        {result.settings.model->graph().name, run.strategy.toStdString()});
+    io::writeTimeline(path.toStdString(), *run.timeline,
+                      {result.settings.model->graph().name, run.strategy.toStdString()});
 }
 
 void exportPicture(QWidget* view, const QString& path) {

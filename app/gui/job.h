@@ -2,9 +2,9 @@
 // the worker thread and back (docs/architecture.md "Style": plain value types).
 #pragma once
 
+#include "eval/timeline.h"
 #include "loaded_model.h"
 #include "schedule/schedule.h"
-#include "eval/timeline.h"
 #include "schedulers/ios_dp.h"
 #include "schedulers/scheduler.h"
 #include "schedulers/state_space_index.h"

@@ -225,8 +225,8 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
                 .arg(QString::fromStdString(info.model), QString::fromStdString(info.strategy));
     if (model_ && !linkedModel)
         title += tr(" — not linked to %1").arg(QString::fromStdString(model_->graph().name));
-    timeline_->setTimeline(linkedModel,
-                           std::make_shared<const eval::Timeline>(std::move(timeline)), title);
+    timeline_->setTimeline(linkedModel, std::make_shared<const eval::Timeline>(std::move(timeline)),
+                           title);
     simulatedTimelineAction_->setEnabled(true);
     tabs_->setCurrentWidget(timeline_);
     statusBar()->showMessage(tr("Timeline: %1").arg(title));

@@ -37,10 +37,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     for (const schedulers::Scheduler* sch : schedulers::registeredSchedulers()) {
         const QString key = QString::fromUtf8(sch->key().data(), sch->key().size());
         strategy_->addItem(strategyLabel(key), key);
-        strategy_->setItemData(strategy_->count() - 1,
-                               QString::fromUtf8(sch->description().data(),
-                                                 sch->description().size()),
-                               Qt::ToolTipRole);
+        strategy_->setItemData(
+            strategy_->count() - 1,
+            QString::fromUtf8(sch->description().data(), sch->description().size()),
+            Qt::ToolTipRole);
     }
     strategy_->setToolTip(tr("Scheduler: baselines, or the IOS dynamic program with merge "
                              "stages, parallel stages or both (IOS paper §4)"));
@@ -133,9 +133,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     connect(cacheFile_, &QLineEdit::editingFinished, this, changed);
     connect(browseCache_, &QToolButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(
-            this, tr("Measurement cache"), cacheFile_->text(),
-            tr("Measurement caches (*.json);;All files (*)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Measurement cache"), cacheFile_->text(),
+                                         tr("Measurement caches (*.json);;All files (*)"));
         if (file.isEmpty())
             return;
         cacheFile_->setText(file);
@@ -161,8 +161,8 @@ JobSettings SettingsPanel::settings() const {
     s.batch = batch_->value();
     s.device = device_->currentData().toString();
     s.endings = static_cast<schedulers::Endings>(endings_->currentData().toInt());
-    s.costModel = costModelFromKey(costModel_->currentData().toString())
-                      .value_or(CostModelChoice::Simulated);
+    s.costModel =
+        costModelFromKey(costModel_->currentData().toString()).value_or(CostModelChoice::Simulated);
     s.cacheFile = cacheFile_->text();
     return s;
 }
@@ -171,8 +171,8 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     blockChanged_ = true;
     // Saved settings may hold an old name ("both") or a scheduler this build lacks.
     const schedulers::Scheduler* sch = schedulerFor(s.strategy);
-    const QString key = sch ? QString::fromUtf8(sch->key().data(), sch->key().size())
-                            : kDefaultStrategy;
+    const QString key =
+        sch ? QString::fromUtf8(sch->key().data(), sch->key().size()) : kDefaultStrategy;
     strategy_->setCurrentIndex(std::max(0, strategy_->findData(key)));
     r_->setValue(s.r);
     s_->setValue(s.s);
@@ -198,8 +198,8 @@ void SettingsPanel::updateEnabled() {
     maxPart_->setEnabled(reads(schedulers::Knob::MaxPartSize));
     batch_->setEnabled(reads(schedulers::Knob::Batch));
     const auto costModel = costModelFromKey(costModel_->currentData().toString());
-    const bool usesDevice = costModel == CostModelChoice::Simulated ||
-                            costModel == CostModelChoice::Analytic;
+    const bool usesDevice =
+        costModel == CostModelChoice::Simulated || costModel == CostModelChoice::Analytic;
     device_->setEnabled(usesDevice && reads(schedulers::Knob::Device));
     const bool cache = costModel == CostModelChoice::Cache;
     cacheFile_->setEnabled(cache);

@@ -1,12 +1,12 @@
 #include "analysis/measured_validation.h"
 
 #include "cost/simulated_gpu_cost_model.h"
-#include "util/file_util.h"
-#include "util/json_text.h"
+#include "eval/evaluate.h"
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
-#include "eval/evaluate.h"
 #include "util/error.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -102,8 +102,8 @@ StageRun AnalyticCostModel::simulate(const ir::BlockDag& dag, const schedule::St
         for (int op : stage.groups.front())
             label += (label.empty() ? "" : "+") + dag.ops[op]->name;
         const double endUs = run.latencyUs - params_.syncOverheadUs;
-        run.kernels.push_back({0, stage.groups.front().front(), label, "merged conv", 0, 0, 0,
-                               endUs});
+        run.kernels.push_back(
+            {0, stage.groups.front().front(), label, "merged conv", 0, 0, 0, endUs});
         return run;
     }
     const std::vector<double>* opMs = precomputedOpMs(dag);

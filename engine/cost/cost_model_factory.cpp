@@ -82,9 +82,8 @@ std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Gr
         return builder(graph, spec.batch, spec.measureCache);
     }
     case CostModelKind::Cache:
-        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile),
-                                                 graph.name, spec.batch, std::string(),
-                                                 spec.cacheFile);
+        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph.name,
+                                                 spec.batch, std::string(), spec.cacheFile);
     }
     throw std::logic_error("makeCostModel: unknown kind");
 }

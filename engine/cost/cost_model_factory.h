@@ -18,7 +18,7 @@ enum class CostModelKind : uint8_t { Simulated, Analytic, Measured, Cache };
 
 struct CostModelSpec {
     CostModelKind kind = CostModelKind::Simulated;
-    DeviceProfile device;     // simulated: the device; analytic: its peak figures
+    DeviceProfile device; // simulated: the device; analytic: its peak figures
     int batch = 1;
     std::string cacheFile;    // Cache: the measurement file to replay
     std::string measureCache; // Measured: where new measurements are saved (and reused)

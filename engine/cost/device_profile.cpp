@@ -1,8 +1,8 @@
 #include "cost/device_profile.h"
 
+#include "util/error.h"
 #include "util/file_util.h"
 #include "util/json_text.h"
-#include "util/error.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
 #include "cost/measurement_cache.h"
 
+#include "util/error.h"
 #include "util/file_util.h"
 #include "util/json_text.h"
-#include "util/error.h"
 
 #include <algorithm>
 

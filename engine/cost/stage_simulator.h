@@ -11,8 +11,8 @@
 #pragma once
 
 #include "cost/device_profile.h"
-#include "cost/kernel_timeline.h"
 #include "cost/kernel_model.h"
+#include "cost/kernel_timeline.h"
 
 #include <cstdint>
 #include <string>

@@ -1,9 +1,9 @@
 #include "io/ios_json.h"
 
-#include "util/json_text.h"
 #include "io/node_json.h"
 #include "ir/block_dag.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,9 +11,9 @@
 
 namespace ios::io {
 
+using util::dumpPythonStyle;
 using util::Json;
 using util::parseJsonText;
-using util::dumpPythonStyle;
 
 ir::Graph parseIosJson(std::string_view text, const std::string& source) {
     return detail::graphFromJson(parseJsonText(text, source), detail::Dialect::Ios, source);

@@ -1,13 +1,13 @@
 #include "io/model_file.h"
 
 #include "io/dot_export.h"
-#include "util/file_util.h"
 #include "io/ios_json.h"
-#include "util/json_text.h"
 #include "io/native_json.h"
 #include "io/node_json.h"
 #include "io/onnx_import.h"
 #include "util/error.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <cctype>

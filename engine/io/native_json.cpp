@@ -5,9 +5,9 @@
 
 namespace ios::io {
 
+using util::dumpPythonStyle;
 using util::Json;
 using util::parseJsonText;
-using util::dumpPythonStyle;
 
 bool isNativeDocument(const Json& doc) {
     return doc.is_object() && doc.contains("format");

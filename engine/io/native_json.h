@@ -2,8 +2,8 @@
 // each block's explicit parts, under a {"format": "ios-explorer", "version": 1} header.
 #pragma once
 
-#include "util/json_text.h"
 #include "ir/graph.h"
+#include "util/json_text.h"
 
 #include <string>
 #include <string_view>

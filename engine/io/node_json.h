@@ -2,8 +2,8 @@
 // format (docs/formats.md). Field names, key order and input checks live here.
 #pragma once
 
-#include "util/json_text.h"
 #include "ir/graph.h"
+#include "util/json_text.h"
 
 #include <string>
 

@@ -1,11 +1,11 @@
 #include "io/onnx_import.h"
 
-#include "util/file_util.h"
 #include "io/onnx/onnx_blocks.h"
 #include "io/onnx/onnx_lowering.h"
 #include "io/onnx/onnx_shape.h"
 #include "ir/validate.h"
 #include "util/error.h"
+#include "util/file_util.h"
 
 #include <algorithm>
 #include <charconv>

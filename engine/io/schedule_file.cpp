@@ -1,16 +1,16 @@
 #include "io/schedule_file.h"
 
-#include "util/file_util.h"
-#include "util/json_text.h"
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "util/error.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 
 namespace ios::io {
 
+using util::dumpPythonStyle;
 using util::Json;
 using util::parseJsonText;
-using util::dumpPythonStyle;
 using util::readTextFile;
 
 namespace {

@@ -1,16 +1,16 @@
 #include "io/trace_export.h"
 
+#include "io/trace_format.h"
 #include "util/file_util.h"
 #include "util/json_text.h"
-#include "io/trace_format.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace ios::io {
 
-using util::Json;
 using util::dumpPythonStyle;
+using util::Json;
 using util::writeFileAtomically;
 
 namespace {

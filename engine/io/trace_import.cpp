@@ -1,9 +1,9 @@
 #include "io/trace_import.h"
 
-#include "util/file_util.h"
-#include "util/json_text.h"
 #include "io/trace_format.h"
 #include "util/error.h"
+#include "util/file_util.h"
+#include "util/json_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,8 +126,7 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
 
 } // namespace
 
-eval::Timeline parseChromeTrace(std::string_view text, const std::string& source,
-                                    TraceInfo* info) {
+eval::Timeline parseChromeTrace(std::string_view text, const std::string& source, TraceInfo* info) {
     const Json doc = parseJsonText(text, source);
     const Reader r(source);
     if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())

@@ -3,8 +3,8 @@
 // ones (issue 7: timeline from the simulator and, when present, from a measured trace).
 #pragma once
 
-#include "io/trace_export.h"
 #include "eval/timeline.h"
+#include "io/trace_export.h"
 
 #include <filesystem>
 #include <string>
@@ -22,7 +22,7 @@ namespace ios::io {
 // Kernels are ordered by start time (then stream), stages by start time.
 // Throws ios::UserError naming `source` for malformed JSON or events.
 eval::Timeline parseChromeTrace(std::string_view text, const std::string& source,
-                                    TraceInfo* info = nullptr);
+                                TraceInfo* info = nullptr);
 
 // Reads `path` (UserError naming it when unreadable) and parses it as above.
 eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info = nullptr);

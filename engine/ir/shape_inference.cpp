@@ -105,8 +105,8 @@ TensorShape inferShape(const Node& node, const ShapeLookup& shapeOf) {
                 if (src == nullptr)
                     throw UserError("unknown input '" + v.node + "'", {}, node.name);
                 if (v.begin < 0 || v.end > src->c || v.begin >= v.end)
-                    throw UserError("channel range of input '" + v.node + "' is out of bounds",
-                                    {}, node.name);
+                    throw UserError("channel range of input '" + v.node + "' is out of bounds", {},
+                                    node.name);
             }
         return checkedShape(node, node.outputShape.c, node.outputShape.h, node.outputShape.w);
     case NodeKind::Sequential: {

@@ -56,13 +56,16 @@ std::optional<std::string> mergeProblem(const std::vector<const ir::Node*>& memb
         return std::nullopt;
     const ir::Node& first = *members.front();
     // One message per field of MergeClassKey, in its order.
-    static const char* const kDiffers[] = {
-        "reads another input than",         "reads another input than",
-        "reads another input than",         "has another output size than",
-        "has another output size than",     "has another stride than",
-        "has another stride than",          "has another activation than",
-        "has another kernel - 2*padding along H than",
-        "has another kernel - 2*padding along W than"};
+    static const char* const kDiffers[] = {"reads another input than",
+                                           "reads another input than",
+                                           "reads another input than",
+                                           "has another output size than",
+                                           "has another output size than",
+                                           "has another stride than",
+                                           "has another stride than",
+                                           "has another activation than",
+                                           "has another kernel - 2*padding along H than",
+                                           "has another kernel - 2*padding along W than"};
     static_assert(std::size(kDiffers) == std::tuple_size_v<MergeClassKey>);
     for (const ir::Node* m : members)
         if (auto why = mergeableAlone(*m))

@@ -97,8 +97,8 @@ uint64_t countStates(const ir::PreparedModel& model) {
     return totalStates(model.dags(), partGraphs(model.dags()), clock);
 }
 
-Result optimize(const ir::PreparedModel& model, const Options& options,
-                const cost::CostModel& cost, SearchControl* control) {
+Result optimize(const ir::PreparedModel& model, const Options& options, const cost::CostModel& cost,
+                SearchControl* control) {
     checkOptions(options);
     const auto start = std::chrono::steady_clock::now();
     const std::vector<ir::BlockDag>& dags = model.dags();

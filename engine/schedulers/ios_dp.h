@@ -97,8 +97,8 @@ struct Result {
 // as they are). Deterministic: same model, options and cost model give the same schedule and
 // counts. Throws ios::UserError for bad options (r, s < 1, a part over 128 operators, more
 // than kMaxStates states) and ios::Cancelled when cancelled.
-Result optimize(const ir::PreparedModel& model, const Options& options,
-                const cost::CostModel& cost, SearchControl* control = nullptr);
+Result optimize(const ir::PreparedModel& model, const Options& options, const cost::CostModel& cost,
+                SearchControl* control = nullptr);
 
 // The most DP states optimize() takes on, all parts together (the bundled models need at
 // most 42 966): beyond it, memory and time run out long before the search ends.

@@ -11,8 +11,8 @@ class IosScheduler : public Scheduler {
 public:
     IosScheduler(Strategy strategy, std::string_view key, std::string_view alias,
                  std::string_view label, std::string_view description, int rank)
-        : strategy_(strategy), key_(key), alias_(alias), label_(label),
-          description_(description), rank_(rank) {}
+        : strategy_(strategy), key_(key), alias_(alias), label_(label), description_(description),
+          rank_(rank) {}
 
     std::string_view key() const override { return key_; }
     std::string_view label() const override { return label_; }
@@ -28,8 +28,8 @@ public:
         return k;
     }
 
-    Outcome run(const ir::PreparedModel& model, const Params& params,
-                const cost::CostModel& cost, SearchControl* control) const override {
+    Outcome run(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
+                SearchControl* control) const override {
         Options options;
         options.strategy = strategy_;
         options.r = params.r;
@@ -64,8 +64,8 @@ class IosParallelScheduler final : public IosScheduler {
 public:
     IosParallelScheduler()
         : IosScheduler(Strategy::Parallel, "ios-parallel", "parallel", "IOS-Parallel",
-                       "IOS DP with parallel stages only: groups run concurrently on streams",
-                       30) {}
+                       "IOS DP with parallel stages only: groups run concurrently on streams", 30) {
+    }
 };
 
 class IosBothScheduler final : public IosScheduler {

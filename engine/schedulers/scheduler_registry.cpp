@@ -1,6 +1,5 @@
 // The scheduler registry (scheduler.h): filled at start-up by IOS_REGISTER_SCHEDULER lines.
 #include "schedulers/scheduler.h"
-
 #include "util/error.h"
 
 #include <algorithm>

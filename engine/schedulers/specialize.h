@@ -4,8 +4,8 @@
 
 #include "cost/cost_model.h"
 #include "ir/block_dag.h"
-#include "schedule/schedule.h"
 #include "ir/prepared_model.h"
+#include "schedule/schedule.h"
 #include "schedulers/scheduler.h"
 
 #include <vector>

@@ -100,7 +100,8 @@ private Q_SLOTS:
         QFETCH(QString, name);
         MainWindow w;
         w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy")); // fast for the big models
+        w.settingsPanel()->strategyBox()->setCurrentIndex(
+            strategyIndex(w, "greedy")); // fast for the big models
         QVERIFY2(w.openModel(name), qPrintable(w.lastError()));
         QVERIFY(w.model()->operatorCount() > 0);
         QVERIFY(waitForResult(w));

@@ -2,11 +2,11 @@
 // in-process appears with nothing else edited), enables the controls of the knobs the chosen
 // scheduler reads, reads old strategy names from saved settings, and the explorer searches
 // with the analytic model and with a measurement cache (the committed H100 cache).
+#include "../throwaway_scheduler.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
-#include "../throwaway_scheduler.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -27,7 +27,6 @@ QStringList comboKeys(const QComboBox* box) {
         out << box->itemData(i).toString();
     return out;
 }
-
 
 void choose(QComboBox* box, const QString& data) {
     const int i = box->findData(data);
