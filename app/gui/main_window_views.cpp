@@ -244,9 +244,9 @@ void MainWindow::showSimulatedTimeline() {
     timeline_->setTimeline(
         model_, run.timeline,
         run.timeline
-            ? tr("%1 · %2 · %3")
-                  .arg(lastResult_->costModel, QString::fromStdString(model_->graph().name),
-                       strategyLabel(run.strategy))
+            ? tr("%1: %2 · %3") // the view adds the device and batch
+                  .arg(costModelKey(lastResult_->settings.costModel),
+                       QString::fromStdString(model_->graph().name), strategyLabel(run.strategy))
             : tr("No kernel timeline: %1 knows stage latencies only (choose the simulated or "
                  "analytic cost model)")
                   .arg(lastResult_->costModel));

@@ -311,7 +311,7 @@ private Q_SLOTS:
         QVERIFY(waitForResult(w));
         const auto* simulated = w.timelineView()->timeline();
         QVERIFY(simulated);
-        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated V100, batch 1 · ")),
+        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated: inception_v3 · ")),
                  qPrintable(w.timelineView()->title()));
 
         const QString trace = QStringLiteral(
@@ -344,7 +344,7 @@ private Q_SLOTS:
         w.showSimulatedTimeline();
         QVERIFY(!w.showsMeasuredTrace());
         QCOMPARE(w.timelineView()->timeline(), w.lastResult()->runs.front().timeline.get());
-        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated V100, batch 1 · ")),
+        QVERIFY2(w.timelineView()->title().startsWith(QStringLiteral("simulated: inception_v3 · ")),
                  qPrintable(w.timelineView()->title()));
     }
 };
