@@ -1,12 +1,17 @@
 // Errors that cross the engine's boundary: a user-facing message with file/node/field context.
 #pragma once
 
+#include "util/message_text.h"
+
 #include <stdexcept>
 #include <string>
 
 namespace ios {
 
 // A problem with the user's input (bad file, bad parameter). Front ends print what() and exit 1.
+// what() is one line of text safe for a terminal: control characters and invalid UTF-8 of the
+// file, node and message (names read from files) are escaped there (util::escapeControl), so
+// a name holding ESC, NUL or a newline is shown as \x1B, \x00, \x0A and never cuts the text.
 class UserError : public std::runtime_error {
 public:
     UserError(std::string message, std::string file = {}, std::string node = {})
@@ -28,7 +33,7 @@ private:
             out += file + ": ";
         if (!node.empty())
             out += "node '" + node + "': ";
-        return out + message;
+        return util::escapeControl(out + message);
     }
 
     std::string message_;

@@ -1,0 +1,221 @@
+#include "util/input_file.h"
+
+#include "util/error.h"
+#include "util/file_type.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <new>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ios::util {
+
+namespace {
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+// Closes the descriptor on every path out of the reader.
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    ~FileDescriptor() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+std::string sizeText(unsigned long long bytes) {
+    if (bytes >= kMiB)
+        return std::to_string((bytes + kMiB / 2) / kMiB) + " MiB";
+    if (bytes >= 1024)
+        return std::to_string((bytes + 512) / 1024) + " KiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+// Opens and checks `path`; returns the open descriptor and the size on disk.
+int openRegular(const std::filesystem::path& path, const char* what, struct stat& st) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int err = errno;
+        throw UserError(std::string("cannot open file: ") + std::strerror(err) + " (the " + what +
+                            (err == ENOENT ? " file; check the path)" : " file)"),
+                        path.string());
+    }
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        throw UserError(std::string("cannot read the ") + what + " file: " + std::strerror(err),
+                        path.string());
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw UserError(std::string("is ") + fileTypeName(st.st_mode) +
+                            ", not a regular file; give the " + what + " as a regular file",
+                        path.string());
+    }
+    return fd;
+}
+
+// Reads up to `limit` bytes; `expected` (the size on disk) sizes the buffer once. A file that
+// grows past `limit` while being read is refused like one that was too large to begin with.
+std::string readBounded(int fd, size_t expected, size_t limit, const std::filesystem::path& path,
+                        const char* what, bool refuseMore) {
+    std::string text;
+    try {
+        text.resize(expected);
+    } catch (const std::bad_alloc&) {
+        throw UserError(std::string("not enough memory to read the ") + what + " file (" +
+                            sizeText(expected) + ")",
+                        path.string());
+    }
+    size_t done = 0;
+    while (true) {
+        if (done == text.size()) {
+            if (done >= limit) {
+                // Probe one byte: a file that grew beyond the cap is refused.
+                char extra = 0;
+                ssize_t n;
+                do
+                    n = ::read(fd, &extra, 1);
+                while (n < 0 && errno == EINTR);
+                if (n > 0 && refuseMore)
+                    throw UserError(std::string("the ") + what + " file grew beyond the " +
+                                        sizeText(limit) + " limit while it was read",
+                                    path.string());
+                break;
+            }
+            text.resize(std::min(limit, std::max<size_t>(done * 2, 64 * 1024)));
+        }
+        const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw UserError(std::string("cannot read the ") + what +
+                                " file: " + std::strerror(errno),
+                            path.string());
+        }
+        if (n == 0)
+            break;
+        done += static_cast<size_t>(n);
+    }
+    text.resize(done);
+    return text;
+}
+
+} // namespace
+
+size_t maxInputBytes(InputKind kind) {
+    switch (kind) {
+    case InputKind::Model:
+    case InputKind::Parts:
+    case InputKind::Schedule:
+    case InputKind::Results:
+        return 32 * kMiB;
+    case InputKind::DeviceProfile:
+        return 1 * kMiB;
+    case InputKind::MeasurementCache:
+        return 64 * kMiB;
+    case InputKind::Trace:
+        return 256 * kMiB;
+    case InputKind::OnnxModel:
+        return 1024 * kMiB;
+    case InputKind::Text:
+        return 64 * kMiB;
+    }
+    return 64 * kMiB;
+}
+
+const char* inputKindName(InputKind kind) {
+    switch (kind) {
+    case InputKind::Model:
+        return "model";
+    case InputKind::OnnxModel:
+        return "ONNX model";
+    case InputKind::Parts:
+        return "parts";
+    case InputKind::DeviceProfile:
+        return "device profile";
+    case InputKind::MeasurementCache:
+        return "measurement cache";
+    case InputKind::Results:
+        return "results";
+    case InputKind::Schedule:
+        return "schedule";
+    case InputKind::Trace:
+        return "trace";
+    case InputKind::Text:
+        return "input";
+    }
+    return "input";
+}
+
+std::string readInputFile(const std::filesystem::path& path, InputKind kind) {
+    const char* what = inputKindName(kind);
+    const size_t limit = maxInputBytes(kind);
+    struct stat st {};
+    const FileDescriptor fd(openRegular(path, what, st));
+    const auto size = static_cast<unsigned long long>(st.st_size);
+    if (size > limit)
+        throw UserError(std::string("the ") + what + " file is " + sizeText(size) + ", over the " +
+                            sizeText(limit) + " limit for " + what +
+                            " files (docs/formats.md, \"Input files\"); give a smaller file",
+                        path.string());
+    return readBounded(fd.get(), static_cast<size_t>(size), limit, path, what, true);
+}
+
+std::string readInputHead(const std::filesystem::path& path, size_t maxBytes) {
+    struct stat st {};
+    const FileDescriptor fd(openRegular(path, "input", st));
+    const auto size = static_cast<unsigned long long>(st.st_size);
+    return readBounded(fd.get(), static_cast<size_t>(std::min<unsigned long long>(size, maxBytes)),
+                       maxBytes, path, "input", false);
+}
+
+std::filesystem::path resolveInside(const std::filesystem::path& folder,
+                                    const std::string& reference, const std::string& field,
+                                    const std::string& source) {
+    namespace fs = std::filesystem;
+    const auto refuse = [&](const std::string& why) {
+        throw UserError(field + " '" + reference + "' " + why +
+                            "; name a file inside the folder of this file (a plain relative path)",
+                        source);
+    };
+    if (reference.empty())
+        refuse("is empty");
+    if (reference.find('\0') != std::string::npos)
+        refuse("holds a NUL byte");
+    const fs::path relative(reference);
+    if (relative.has_root_path())
+        refuse("is an absolute path");
+    const fs::path base = folder.empty() ? fs::path(".") : folder;
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(fs::absolute(base, ec), ec);
+    if (ec)
+        refuse("cannot be resolved (" + ec.message() + ")");
+    const fs::path target = fs::weakly_canonical(root / relative, ec);
+    if (ec)
+        refuse("cannot be resolved (" + ec.message() + ")");
+    // Inside means: the resolved root is a prefix of the resolved target, component-wise.
+    auto t = target.begin();
+    for (auto r = root.begin(); r != root.end(); ++r, ++t)
+        if (t == target.end() || *r != *t)
+            refuse("points outside that folder");
+    if (t == target.end())
+        refuse("names the folder itself");
+    return base / relative;
+}
+
+bool inputExists(const std::filesystem::path& path) {
+    std::error_code ec;
+    return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
+}
+
+} // namespace ios::util

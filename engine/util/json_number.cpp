@@ -1,0 +1,80 @@
+#include "util/json_number.h"
+
+#include "util/error.h"
+#include "util/message_text.h"
+
+#include <cmath>
+
+namespace ios::util {
+
+namespace {
+
+// The offending value, short: numbers compactly, anything else as its JSON type.
+std::string gotText(const Json& v) {
+    if (v.is_number_unsigned())
+        return std::to_string(v.get<uint64_t>());
+    if (v.is_number_integer())
+        return std::to_string(v.get<int64_t>());
+    if (v.is_number())
+        return formatNumber(v.get<double>());
+    return std::string("a ") + v.type_name();
+}
+
+} // namespace
+
+int64_t jsonInteger(const Json& v, int64_t lo, int64_t hi, const std::string& field,
+                    const std::string& file) {
+    bool ok = false;
+    int64_t out = 0;
+    if (v.is_number_unsigned()) {
+        const uint64_t u = v.get<uint64_t>();
+        ok = hi >= 0 && u <= static_cast<uint64_t>(hi) && static_cast<int64_t>(u) >= lo;
+        out = ok ? static_cast<int64_t>(u) : 0;
+    } else if (v.is_number_integer()) {
+        out = v.get<int64_t>();
+        ok = out >= lo && out <= hi;
+    }
+    if (!ok)
+        throw UserError(field + " must be an integer in [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "] (got " + gotText(v) + ")",
+                        file);
+    return out;
+}
+
+double jsonNumber(const Json& v, double lo, double hi, const std::string& field,
+                  const std::string& file) {
+    const double d = v.is_number() ? v.get<double>() : std::nan("");
+    if (!(d >= lo && d <= hi)) // false for NaN
+        throw UserError(field + " must be a number in [" + formatNumber(lo) + ", " +
+                            formatNumber(hi) + "] (got " + gotText(v) + ")",
+                        file);
+    return d;
+}
+
+namespace {
+
+void requireFinite(const Json& v, const std::string& path) {
+    if (v.is_number_float() && !std::isfinite(v.get<double>()))
+        throw UserError("cannot write " + formatNumber(v.get<double>()) + " at " +
+                        (path.empty() ? "/" : path) +
+                        " as JSON: a number must be finite (this is a bug; please report it)");
+    if (v.is_object())
+        for (auto it = v.begin(); it != v.end(); ++it)
+            requireFinite(it.value(), path + "/" + it.key());
+    else if (v.is_array())
+        for (size_t i = 0; i < v.size(); ++i)
+            requireFinite(v[i], path + "/" + std::to_string(i));
+}
+
+} // namespace
+
+std::string dumpJson(const Json& value, int indent) {
+    requireFinite(value, "");
+    try {
+        return value.dump(indent, ' ', false, Json::error_handler_t::strict);
+    } catch (const Json::exception&) {
+        throw UserError("cannot write a string that is not valid UTF-8 as JSON");
+    }
+}
+
+} // namespace ios::util

@@ -1,0 +1,62 @@
+// Output files written as one transaction per command (docs/cli.md "Output files"): every
+// file is checked before the work, staged in full beside its target (an unnamed O_TMPFILE
+// where the file system has it, so a killed process leaves nothing), and all are renamed into
+// place only when everything has succeeded. A failed command changes no existing output.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::util {
+
+// Throws ios::UserError naming `path` when it cannot be an output: an empty name, a missing
+// folder, a folder that takes no new files (tried now), or an existing directory, FIFO,
+// device, socket, read-only file or link to a missing file. A symbolic link to a regular file
+// is written through (the link stays). Removes stale temporaries of ours in the folder (from
+// killed runs). Front ends call it before long work, so a bad output fails at once.
+void checkOutputPath(const std::filesystem::path& path);
+
+// The outputs of one command. check() each output before the work, stage() its content once
+// it is known, commit() at the end; destroyed without commit() (an exception, an early
+// return), it removes what it staged and every existing output stays as it was.
+class OutputTransaction {
+public:
+    OutputTransaction() = default;
+    ~OutputTransaction();
+    OutputTransaction(const OutputTransaction&) = delete;
+    OutputTransaction& operator=(const OutputTransaction&) = delete;
+
+    // checkOutputPath(path), and refuses a second output of this command to the same file.
+    void check(const std::filesystem::path& path);
+    // Writes `content` to a temporary file in the target's folder, flushed to disk, with the
+    // mode (and, where allowed, owner and group) of the file it will replace.
+    void stage(const std::filesystem::path& path, std::string_view content);
+    // Checks that no target became something other than a regular file, then renames every
+    // staged file over its target; SIGINT/SIGTERM wait until the renames are done.
+    void commit();
+    // Removes everything staged; nothing is written.
+    void abort() noexcept;
+
+private:
+    struct Staged {
+        std::string id;               // the target's canonical path (one output per file)
+        std::filesystem::path shown;  // as the user named it (messages)
+        std::filesystem::path target; // the file replaced or created (a symbolic link resolved)
+        std::filesystem::path temp;   // a named temporary, or empty while unnamed (O_TMPFILE)
+        int fd = -1;                  // open while unnamed, for linkat()
+        int slot = -1;                // where a named temporary is known to the signal handler
+    };
+    std::vector<std::string> checked_;
+    std::vector<Staged> staged_;
+};
+
+// A transaction of one file: `path` gets `content`, or stays as it was.
+void writeFileAtomically(const std::filesystem::path& path, std::string_view content);
+
+// For command-line programs: SIGINT, SIGTERM and SIGHUP remove the named temporaries of every
+// live transaction, print "PROGRAM: stopped by SIGINT; ..." and exit with 128 + the signal.
+void installOutputSignalHandlers(const char* program);
+
+} // namespace ios::util
