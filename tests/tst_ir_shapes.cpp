@@ -184,7 +184,7 @@ void TestIrShapes::operators() {
     QCOMPARE(inferred, shape);
 
     const ir::OperatorMetrics m = ir::computeMetrics(x, ir::NodeIndex(g));
-    QCOMPARE(m.flops, flops);
+    QCOMPARE(static_cast<double>(m.flops), flops);
     QCOMPARE(m.bytesRead, bytesRead);
     QCOMPARE(m.bytesWritten, bytesWritten);
     QCOMPARE(m.parameters, parameters);

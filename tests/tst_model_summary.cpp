@@ -178,8 +178,8 @@ void TestModelSummary::summaryOfHandBuiltGraph() {
     // s: relu 20*36 + conv 2*20*10*36, e 10*36.
     const double flops = (2.0 * 72 * 8 * 36 + 288) + (2.0 * 32 * 36 + 144) + 9.0 * 8 * 36 +
                          (20.0 * 36 + 2.0 * 200 * 36) + 360;
-    QCOMPARE(s.totals.flops, flops);
-    QCOMPARE(s.blocks[0].metrics.flops + s.blocks[1].metrics.flops, flops);
+    QCOMPARE(static_cast<double>(s.totals.flops), flops);
+    QCOMPARE(static_cast<double>(s.blocks[0].metrics.flops + s.blocks[1].metrics.flops), flops);
 
     const ir::ModelSummary whole = ir::summarize(g);
     QCOMPARE(whole.parts, 2);

@@ -5,11 +5,13 @@
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/input_file.h"
+#include "util/json_number.h"
 #include "util/json_text.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 
@@ -19,13 +21,14 @@ namespace {
 
 using util::Json;
 
-double medianOf(const Json& result, const char* key) {
+double medianOf(const Json& result, const char* key, const std::string& source) {
     if (!result.contains(key) || !result[key].is_object())
         return -1;
     const Json& s = result[key];
     if (!s.contains("median_ms") || !s["median_ms"].is_number())
         return -1;
-    return s["median_ms"].get<double>();
+    return util::jsonNumber(s["median_ms"], 0, cost::kMaxStageLatencyMs,
+                            std::string(key) + ".median_ms", source);
 }
 
 void readRun(const Json& run, const std::string& source, std::vector<MeasuredSchedule>& out) {
@@ -39,7 +42,10 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
     const std::string name =
         run.contains("run") && run["run"].is_string() ? run["run"].get<std::string>() : model;
     const int batch =
-        run.contains("batch") && run["batch"].is_number_integer() ? run["batch"].get<int>() : 1;
+        run.contains("batch")
+            ? static_cast<int>(util::jsonInteger(run["batch"], 1, cost::kMaxBatch,
+                                                 "run '" + name + "': \"batch\"", source))
+            : 1;
     for (const Json& r : run["results"]) {
         if (!r.is_object() || !r.contains("strategy") || !r["strategy"].is_string())
             bad("run '" + name + "': every result needs a \"strategy\"");
@@ -48,10 +54,13 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
         m.model = model;
         m.strategy = r["strategy"].get<std::string>();
         m.batch = batch;
-        m.stages =
-            r.contains("stages") && r["stages"].is_number_integer() ? r["stages"].get<int>() : 0;
-        const double graph = medianOf(r, "cuda_graph_latency");
-        const double eager = medianOf(r, "latency");
+        m.source = source;
+        m.stages = r.contains("stages")
+                       ? static_cast<int>(util::jsonInteger(
+                             r["stages"], 0, INT32_MAX, "run '" + name + "': \"stages\"", source))
+                       : 0;
+        const double graph = medianOf(r, "cuda_graph_latency", source);
+        const double eager = medianOf(r, "latency", source);
         m.cudaGraph = graph > 0;
         m.measuredMs = m.cudaGraph ? graph : eager;
         if (!(m.measuredMs > 0))
@@ -64,7 +73,8 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
 
 std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
                                                    const std::string& source) {
-    const Json doc = util::parseJsonText(jsonText, source);
+    const util::JsonDocument parsed = util::parseJsonDocument(jsonText, source);
+    const Json& doc = parsed.root();
     std::vector<MeasuredSchedule> out;
     if (doc.is_object() && doc.contains("runs")) {
         if (!doc["runs"].is_array())
@@ -78,11 +88,12 @@ std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
 }
 
 std::vector<MeasuredSchedule> loadMeasuredResults(const std::filesystem::path& path) {
-    return parseMeasuredResults(util::readTextFile(path), path.string());
+    return parseMeasuredResults(util::readInputFile(path, util::InputKind::Results), path.string());
 }
 
 std::filesystem::path scheduleFileFor(const std::filesystem::path& dir, const MeasuredSchedule& m) {
-    return dir / (m.run + "-" + m.strategy + ".json");
+    return util::resolveInside(dir, m.run + "-" + m.strategy + ".json",
+                               "the schedule file name made of \"run\" and \"strategy\"", m.source);
 }
 
 std::vector<ValidationRow>
@@ -93,13 +104,24 @@ validateSchedules(const std::vector<MeasuredSchedule>& measured,
     std::map<std::string, std::unique_ptr<ir::Graph>> graphs;
     std::vector<ValidationRow> rows;
     for (const MeasuredSchedule& m : measured) {
+        // Errors that name no file (a bundled model, the simulation) are about this entry of
+        // the results file.
+        const auto inResults = [&](const UserError& e) {
+            return e.file().empty() ? UserError("run '" + m.run + "', strategy '" + m.strategy +
+                                                    "': " + e.message(),
+                                                m.source, e.node())
+                                    : e;
+        };
         auto& graph = graphs[m.model];
-        if (!graph)
-            graph = std::make_unique<ir::Graph>(loadGraph(m.model));
+        try {
+            if (!graph)
+                graph = std::make_unique<ir::Graph>(loadGraph(m.model));
+        } catch (const UserError& e) {
+            throw inResults(e);
+        }
         const std::vector<ir::BlockDag> dags = ir::buildDags(*graph);
         const std::filesystem::path file = scheduleFileFor(scheduleDir, m);
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec))
+        if (!util::inputExists(file))
             throw UserError("no schedule file for run '" + m.run + "', strategy '" + m.strategy +
                                 "'",
                             file.string());
@@ -111,10 +133,14 @@ validateSchedules(const std::vector<MeasuredSchedule>& measured,
             throw UserError("the schedule has " + std::to_string(stages) +
                                 " stages, the measured one " + std::to_string(m.stages),
                             file.string());
-        const cost::SimulatedGpuCostModel model(*graph, device, m.batch);
         ValidationRow row;
         row.measured = m;
-        row.simulatedMs = eval::totalLatencyMs(dags, s, model);
+        try {
+            const cost::SimulatedGpuCostModel model(*graph, device, m.batch);
+            row.simulatedMs = eval::totalLatencyMs(dags, s, model);
+        } catch (const UserError& e) {
+            throw inResults(e);
+        }
         row.errorPct = 100 * (row.simulatedMs - m.measuredMs) / m.measuredMs;
         rows.push_back(std::move(row));
     }

@@ -25,6 +25,7 @@ struct MeasuredSchedule {
     int stages = 0;         // stage count of the measured schedule
     double measuredMs = 0;  // CUDA-graph replay median, else the eager median
     bool cudaGraph = false; // which of the two measuredMs is
+    std::string source;     // the results file it was read from (for messages)
 };
 
 // Parses `ios-sched measure -o` output, or tools/gpu_measure.sh's combined file ({"runs":
@@ -33,7 +34,9 @@ std::vector<MeasuredSchedule> parseMeasuredResults(std::string_view jsonText,
                                                    const std::string& source);
 std::vector<MeasuredSchedule> loadMeasuredResults(const std::filesystem::path& path);
 
-// Where the schedule of a measured entry is kept: DIR/<run>-<strategy>.json.
+// Where the schedule of a measured entry is kept: DIR/<run>-<strategy>.json. The name comes
+// from the results file, so it must stay inside DIR (util::resolveInside): a "run" of
+// "../x" or a symlink out of DIR is a UserError naming m.source.
 std::filesystem::path scheduleFileFor(const std::filesystem::path& dir, const MeasuredSchedule& m);
 
 struct ValidationRow {

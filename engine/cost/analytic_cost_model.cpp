@@ -36,7 +36,7 @@ const ir::OperatorMetrics& AnalyticCostModel::metricsOf(const ir::Node& node) co
 // Activations scale with the batch; weights are read once per launch.
 double AnalyticCostModel::metricsMs(const ir::OperatorMetrics& m, int launches) const {
     const double batch = params_.batch;
-    const double flops = m.flops * batch;
+    const double flops = static_cast<double>(m.flops) * batch;
     const double bytes = static_cast<double>(m.bytesRead + m.bytesWritten) * batch +
                          static_cast<double>(m.weightBytes);
     return flops / (params_.peakGflops * 1e6) + bytes / (params_.bandwidthGBs * 1e6) +

@@ -39,4 +39,23 @@ public:
     virtual std::string describe() const = 0;
 };
 
+// The largest stage latency any cost model may report (about 11.6 days). A larger, negative,
+// NaN or infinite latency is a broken model or input (a measurement cache with 1e308 ms): it
+// would make the DP's sums infinite, so it is refused before any sum is formed.
+inline constexpr double kMaxStageLatencyMs = 1e9;
+
+// The largest batch size any cost model, option or file accepts.
+inline constexpr int kMaxBatch = 65536;
+
+// cost.stageLatencyMs(dag, stage) after checking that it is finite and in
+// [0, kMaxStageLatencyMs]; otherwise a UserError naming the stage's operators and the cost
+// model. Every caller that sums stage latencies (the DP, eval, the GUI) goes through this.
+double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
+                             const schedule::Stage& stage);
+
+// cost.additiveParallelStages(dag, opMs, overheadMs) with every operator time and the overhead
+// checked like a stage latency (a UserError naming the operator and the cost model).
+bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,
+                                   std::vector<double>& opMs, double& overheadMs);
+
 } // namespace ios::cost

@@ -5,6 +5,7 @@
 #include "cost/simulated_gpu_cost_model.h"
 #include "util/error.h"
 
+#include <filesystem>
 #include <mutex>
 
 namespace ios::cost {
@@ -37,6 +38,15 @@ void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
             throw UserError("--cost-model cache:FILE needs a FILE (saved by --cost measured)");
         spec.kind = CostModelKind::Cache;
         spec.cacheFile = std::string(text.substr(kCachePrefix.size()));
+        spec.cacheDevice.clear();
+        const size_t at = spec.cacheFile.rfind('@');
+        std::error_code ec;
+        if (at != std::string::npos && !std::filesystem::exists(spec.cacheFile, ec)) {
+            spec.cacheDevice = spec.cacheFile.substr(at + 1);
+            spec.cacheFile.resize(at);
+            if (spec.cacheFile.empty() || spec.cacheDevice.empty())
+                throw UserError("--cost-model cache:FILE@DEVICE needs both a FILE and a DEVICE");
+        }
     } else {
         throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
                         std::string(text) + "'");
@@ -52,7 +62,8 @@ std::string costModelKindText(const CostModelSpec& spec) {
     case CostModelKind::Measured:
         return "measured";
     case CostModelKind::Cache:
-        return std::string(kCachePrefix) + spec.cacheFile;
+        return std::string(kCachePrefix) + spec.cacheFile +
+               (spec.cacheDevice.empty() ? "" : "@" + spec.cacheDevice);
     }
     return "simulated";
 }
@@ -83,7 +94,7 @@ std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Gr
     }
     case CostModelKind::Cache:
         return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph.name,
-                                                 spec.batch, std::string(), spec.cacheFile);
+                                                 spec.batch, spec.cacheDevice, spec.cacheFile);
     }
     throw std::logic_error("makeCostModel: unknown kind");
 }

@@ -21,10 +21,13 @@ struct CostModelSpec {
     DeviceProfile device; // simulated: the device; analytic: its peak figures
     int batch = 1;
     std::string cacheFile;    // Cache: the measurement file to replay
+    std::string cacheDevice;  // Cache: which device's measurements (empty: the only one)
     std::string measureCache; // Measured: where new measurements are saved (and reused)
 };
 
-// "simulated", "analytic", "measured" or "cache:FILE" (FILE goes to spec.cacheFile).
+// "simulated", "analytic", "measured", "cache:FILE" or "cache:FILE@DEVICE" (spec.cacheFile,
+// spec.cacheDevice; the text after the last '@' is the device unless the whole text names an
+// existing file).
 // Throws UserError with the valid choices for anything else.
 void parseCostModelKind(std::string_view text, CostModelSpec& spec);
 // The inverse: "simulated", ..., "cache:FILE".

@@ -1,8 +1,9 @@
 #include "cost/device_profile.h"
 
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/input_file.h"
 #include "util/json_text.h"
+#include "util/message_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -78,13 +79,7 @@ public:
     }
 
 private:
-    static std::string trim(double v) {
-        std::string s = std::to_string(v);
-        s.erase(s.find_last_not_of('0') + 1);
-        if (!s.empty() && s.back() == '.')
-            s.pop_back();
-        return s;
-    }
+    static std::string trim(double v) { return util::formatNumber(v); }
 
     const util::Json& doc_;
     const std::string& source_;
@@ -97,9 +92,18 @@ DeviceProfile parseBundled(std::string_view text, const char* file) {
 } // namespace
 
 DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& source) {
-    const util::Json doc = util::parseJsonText(jsonText, source);
+    const util::JsonDocument parsed = util::parseJsonDocument(jsonText, source);
+    const util::Json& doc = parsed.root();
     if (!doc.is_object())
         throw UserError("a device profile must be a JSON object", source);
+    // Strict like the model formats: a misspelt field would silently keep its default.
+    util::refuseUnknownFields(
+        doc,
+        {"format", "version", "name", "full_name", "architecture", "sm_count", "max_ctas_per_sm",
+         "max_threads_per_sm", "max_registers_per_sm", "max_shared_memory_per_sm_kb",
+         "fp32_peak_tflops", "tensor_peak_tflops", "dram_bandwidth_gbs", "l2_cache_mb",
+         "launch_overhead_us", "launch_latency_us", "sync_overhead_us", "compute_efficiency"},
+        "the device profile", source);
     const FieldReader f(doc, source);
     if (f.text("format", true) != kFormat)
         f.fail("format", "must be \"" + std::string(kFormat) + "\"");
@@ -184,15 +188,17 @@ const DeviceProfile* findBundledDevice(std::string_view name) {
 DeviceProfile loadDevice(const std::string& nameOrPath) {
     if (const DeviceProfile* d = findBundledDevice(nameOrPath))
         return *d;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(nameOrPath, ec)) {
+    // Not a bundled name and nothing at that path: say both. Whatever is there (a FIFO, a
+    // device, a directory) is checked by the input layer.
+    if (!util::inputExists(nameOrPath)) {
         std::string names;
         for (const std::string& n : bundledDeviceNames())
             names += (names.empty() ? "" : ", ") + n;
         throw UserError("unknown device '" + nameOrPath + "': give a bundled device (" + names +
                         ") or a profile JSON file");
     }
-    return parseDeviceProfile(util::readTextFile(nameOrPath), nameOrPath);
+    return parseDeviceProfile(util::readInputFile(nameOrPath, util::InputKind::DeviceProfile),
+                              nameOrPath);
 }
 
 } // namespace ios::cost

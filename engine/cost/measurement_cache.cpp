@@ -2,9 +2,12 @@
 
 #include "util/error.h"
 #include "util/file_util.h"
+#include "util/input_file.h"
+#include "util/json_number.h"
 #include "util/json_text.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace ios::cost {
 
@@ -62,13 +65,18 @@ std::vector<std::string> MeasurementCache::devices(const std::string& model, int
 }
 
 MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
-    const std::string file = path.string();
-    const util::Json doc = util::parseJsonText(util::readTextFile(path), file);
-    if (!doc.is_object() || doc.value("format", std::string()) != kFormat)
+    return parse(util::readInputFile(path, util::InputKind::MeasurementCache), path.string());
+}
+
+MeasurementCache MeasurementCache::parse(std::string_view jsonText, const std::string& file) {
+    const util::JsonDocument parsed = util::parseJsonDocument(jsonText, file);
+    const util::Json& doc = parsed.root();
+    if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat)
         throw UserError(std::string("not a measurement cache (expected \"format\": \"") + kFormat +
                             "\")",
                         file);
-    if (doc.value("version", 0) != kVersion)
+    if (!doc.contains("version") ||
+        util::jsonInteger(doc["version"], 0, INT32_MAX, "\"version\"", file) != kVersion)
         throw UserError("unsupported measurement cache version (expected " +
                             std::to_string(kVersion) + ")",
                         file);
@@ -83,22 +91,33 @@ MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
             StageMeasurement m;
             m.device = e.at("device").get<std::string>();
             m.model = e.at("model").get<std::string>();
-            m.batch = e.at("batch").get<int>();
+            m.batch = static_cast<int>(
+                util::jsonInteger(e.at("batch"), 1, kMaxBatch, where + ".batch", file));
             m.stage = e.at("stage").get<std::string>();
-            m.latencyMs = e.at("latency_ms").get<double>();
-            m.samples = e.value("samples", 0);
-            if (m.batch < 1 || !(m.latencyMs >= 0) || m.stage.empty())
-                throw UserError(where + ": batch must be >= 1, latency_ms >= 0, stage non-empty",
-                                file);
+            // A measured stage takes some time, and never days: 1e308 would make sums infinite.
+            m.latencyMs = util::jsonNumber(e.at("latency_ms"), 0, kMaxStageLatencyMs,
+                                           where + ".latency_ms", file);
+            if (!(m.latencyMs > 0))
+                throw UserError(where + ".latency_ms must be greater than 0 (got 0)", file);
+            m.samples = e.contains("samples")
+                            ? static_cast<int>(util::jsonInteger(e["samples"], 0, INT32_MAX,
+                                                                 where + ".samples", file))
+                            : 0;
+            if (m.stage.empty())
+                throw UserError(where + ".stage must not be empty", file);
             cache.add(m);
         } catch (const util::Json::exception& ex) {
-            throw UserError(where + ": " + ex.what(), file);
+            throw UserError(where +
+                                " must be an object with strings \"device\", \"model\", "
+                                "\"stage\" and numbers \"batch\", \"latency_ms\" (" +
+                                util::jsonErrorText(ex) + ")",
+                            file);
         }
     }
     return cache;
 }
 
-void MeasurementCache::save(const std::filesystem::path& path) const {
+std::string MeasurementCache::text() const {
     util::Json doc;
     doc["format"] = kFormat;
     doc["version"] = kVersion;
@@ -111,22 +130,37 @@ void MeasurementCache::save(const std::filesystem::path& path) const {
                            {"latency_ms", m.latencyMs},
                            {"samples", m.samples}});
     doc["entries"] = std::move(entries);
-    util::writeFileAtomically(path, doc.dump(1) + "\n");
+    return util::dumpJson(doc, 1) + "\n";
+}
+
+void MeasurementCache::save(const std::filesystem::path& path) const {
+    util::writeFileAtomically(path, text());
 }
 
 CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int batch,
                                  std::string device, std::string source)
     : cache_(std::move(cache)), model_(std::move(model)), batch_(batch), device_(std::move(device)),
       source_(std::move(source)) {
-    if (device_.empty()) {
-        const std::vector<std::string> devices = cache_.devices(model_, batch_);
-        if (devices.size() != 1)
-            throw UserError("the measurement cache holds " + std::to_string(devices.size()) +
-                                " devices for model '" + model_ + "' at batch " +
-                                std::to_string(batch_) + (devices.empty() ? "" : "; choose one"),
-                            source_);
+    const std::vector<std::string> devices = cache_.devices(model_, batch_);
+    std::string names;
+    for (const std::string& d : devices)
+        names += (names.empty() ? "" : ", ") + d;
+    const std::string where = " for model '" + model_ + "' at batch " + std::to_string(batch_);
+    if (devices.empty())
+        throw UserError("the measurement cache holds no measurements" + where +
+                            " (measure them with --cost-model measured on a GPU)",
+                        source_);
+    if (device_.empty() && devices.size() > 1)
+        throw UserError("the measurement cache holds " + std::to_string(devices.size()) +
+                            " devices" + where + " (" + names +
+                            "); choose one with --cost-model cache:FILE@DEVICE",
+                        source_);
+    if (device_.empty())
         device_ = devices.front();
-    }
+    else if (std::find(devices.begin(), devices.end(), device_) == devices.end())
+        throw UserError("the measurement cache has no device '" + device_ + "'" + where +
+                            " (it has: " + names + ")",
+                        source_);
 }
 
 double CachedCostModel::stageLatencyMs(const ir::BlockDag& dag,

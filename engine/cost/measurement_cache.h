@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +34,12 @@ public:
     // Reads a cache file ("format": "ios-explorer-measurements"). Throws ios::UserError naming
     // the file for unreadable or malformed files.
     static MeasurementCache load(const std::filesystem::path& path);
+    // The same from text in memory (`source` names it in errors; the cache fuzz target).
+    static MeasurementCache parse(std::string_view jsonText, const std::string& source);
     // Written atomically.
     void save(const std::filesystem::path& path) const;
+    // What save() writes (for an output transaction, util/output_file.h).
+    std::string text() const;
 
     // Adds or replaces the entry with the same device, model, batch and stage.
     void add(const StageMeasurement& m);

@@ -1,9 +1,12 @@
 #include "cost/stage_simulator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace ios::cost {
@@ -27,12 +30,60 @@ struct KernelState {
     double start = -1;
     double end = -1;
     uint64_t counted = 0; // the rate evaluation that last counted its working set
+    size_t rank = 0;      // position in (arrival, index) order: the CTA scheduler's priority
 };
 
 struct Cohort {
     int kernel = 0; // index into kernels
     int64_t count = 0;
     double progress = 0; // fraction of the CTAs' work done
+};
+
+// A set of ranks 0..n-1 visited in ascending order: a two-level bitset (finding the next
+// member skips 4096 absent ranks per summary word), no allocation once grown.
+class RankSet {
+public:
+    static constexpr size_t npos = static_cast<size_t>(-1);
+
+    void reset(size_t n) {
+        words_.assign((n + 63) / 64, 0);
+        summary_.assign((words_.size() + 63) / 64, 0);
+    }
+    void insert(size_t r) {
+        words_[r / 64] |= bit(r % 64);
+        summary_[r / 4096] |= bit(r / 64 % 64);
+    }
+    void erase(size_t r) {
+        uint64_t& w = words_[r / 64];
+        w &= ~bit(r % 64);
+        if (w == 0)
+            summary_[r / 4096] &= ~bit(r / 64 % 64);
+    }
+    // The smallest member >= r, or npos.
+    size_t next(size_t r) const {
+        size_t word = r / 64;
+        if (word >= words_.size())
+            return npos;
+        if (const uint64_t w = words_[word] & (~uint64_t{0} << (r % 64)); w != 0)
+            return word * 64 + static_cast<size_t>(std::countr_zero(w));
+        ++word;
+        size_t si = word / 64;
+        if (si >= summary_.size())
+            return npos;
+        uint64_t s = summary_[si] & (~uint64_t{0} << (word % 64));
+        while (s == 0) {
+            if (++si >= summary_.size())
+                return npos;
+            s = summary_[si];
+        }
+        word = si * 64 + static_cast<size_t>(std::countr_zero(s));
+        return word * 64 + static_cast<size_t>(std::countr_zero(words_[word]));
+    }
+
+private:
+    static uint64_t bit(size_t i) { return uint64_t{1} << i; }
+    std::vector<uint64_t> words_;
+    std::vector<uint64_t> summary_;
 };
 
 // A simulation's working memory, kept per thread between simulations (the search simulates
@@ -43,8 +94,14 @@ struct Buffers {
     std::vector<size_t> head;
     std::vector<size_t> end;
     std::vector<double> ready; // earliest start of the stream's next kernel
+    // Min-heap of (admission time, stream) over the streams whose head kernel waits to be
+    // admitted: admission time = max(arrival, ready) of the head.
+    std::vector<std::pair<double, size_t>> waiting;
+    // The admitted kernels with pending CTAs, by rank; byRank[rank] = kernel index.
+    RankSet queued;
+    std::vector<size_t> byRank;
+    std::vector<int> cpsCount; // queued kernels per ctasPerSm
     std::vector<Cohort> cohorts;
-    std::vector<int> order;
     std::vector<CtaRateModel::Resident> resident;
     std::vector<double> rates;
 };
@@ -97,6 +154,7 @@ public:
         std::vector<KernelState>& kernels = b_.kernels;
         std::vector<Cohort>& cohorts = b_.cohorts;
         const double issueEnd = static_cast<double>(kernels.size()) * device_.launchOverheadUs;
+        start();
         double t = 0;
         // Every iteration retires a cohort (at least one CTA) or admits a kernel, so the CTAs
         // and kernels bound the loop; exceeding it means a bug, not a slow stage.
@@ -119,10 +177,17 @@ public:
             for (size_t i = 0; i < cohorts.size(); ++i)
                 dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
             assert(dt >= 0 && dt < kInf);
+            // A whole wave: one cohort, fresh, that runs to its end.
+            const Cohort wave =
+                cohorts.size() == 1 && cohorts[0].progress == 0 && dt == (1.0 - 0.0) / rates[0]
+                    ? cohorts[0]
+                    : Cohort{-1, 0, 0};
             t += dt;
             for (size_t i = 0; i < cohorts.size(); ++i)
                 cohorts[i].progress += rates[i] * dt;
             retire(t);
+            if (wave.kernel >= 0 && cohorts.empty() && !timeline_)
+                t = repeatWaves(t, wave, dt);
         }
         double end = std::max(t, issueEnd);
         if (run_.synchronized)
@@ -138,38 +203,74 @@ public:
     StageRun timeline() { return std::move(run_); }
 
 private:
+    // Ranks the kernels by (arrival, index), the order in which the CTA scheduler serves
+    // them, and puts every stream's first kernel on the waiting heap.
+    void start() {
+        std::vector<KernelState>& kernels = b_.kernels;
+        b_.byRank.resize(kernels.size());
+        std::iota(b_.byRank.begin(), b_.byRank.end(), size_t{0});
+        if (!arrivalOrdered_) // arrivals grow with the index unless the overhead is negative
+            std::stable_sort(b_.byRank.begin(), b_.byRank.end(), [&](size_t a, size_t b) {
+                return kernels[a].arrival < kernels[b].arrival;
+            });
+        int maxCps = 0;
+        for (size_t r = 0; r < kernels.size(); ++r) {
+            kernels[b_.byRank[r]].rank = r;
+            maxCps = std::max(maxCps, kernels[r].ctasPerSm);
+        }
+        b_.queued.reset(kernels.size());
+        b_.cpsCount.assign(static_cast<size_t>(maxCps) + 1, 0);
+        queuedMaxCps_ = 0;
+        b_.waiting.clear();
+        for (size_t s = 0; s < b_.head.size(); ++s)
+            wait(s);
+    }
+
+    // Puts stream s's head kernel, if any, on the waiting heap.
+    void wait(size_t s) {
+        if (b_.head[s] >= b_.end[s])
+            return;
+        const KernelState& k = b_.kernels[b_.head[s]];
+        b_.waiting.emplace_back(std::max(k.arrival, b_.ready[s]), s);
+        std::push_heap(b_.waiting.begin(), b_.waiting.end(), std::greater<>());
+    }
+
+    void enqueue(const KernelState& k) {
+        b_.queued.insert(k.rank);
+        ++b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
+        queuedMaxCps_ = std::max(queuedMaxCps_, k.ctasPerSm);
+    }
+
+    void dequeue(const KernelState& k) {
+        b_.queued.erase(k.rank);
+        --b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
+        while (queuedMaxCps_ > 0 && b_.cpsCount[static_cast<size_t>(queuedMaxCps_)] == 0)
+            --queuedMaxCps_;
+    }
+
+    // Whether any queued kernel could place a CTA in the free SM slots (fit grows with
+    // ctasPerSm, so the largest decides).
+    bool anyFits() const {
+        const double free = device_.smCount - usedSms_;
+        return std::floor(free * queuedMaxCps_ + kEps) > 0;
+    }
+
     // Admits the ready head kernel of each stream, then fills free SM slots with pending
     // CTAs in launch order (the hardware CTA scheduler favours the earlier kernel).
     void dispatch(double t) {
         std::vector<KernelState>& kernels = b_.kernels;
-        const size_t streams = b_.head.size();
-        for (size_t s = 0; s < streams; ++s) {
-            if (b_.head[s] >= b_.end[s])
-                continue;
-            KernelState& k = kernels[b_.head[s]];
-            if (!k.admitted && std::max(k.arrival, b_.ready[s]) <= t + kEps)
-                k.admitted = true;
+        std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
+        while (!waiting.empty() && waiting.front().first <= t + kEps) {
+            std::pop_heap(waiting.begin(), waiting.end(), std::greater<>());
+            KernelState& k = kernels[b_.head[waiting.back().second]];
+            waiting.pop_back();
+            k.admitted = true;
+            enqueue(k); // pending >= 1 until it is dispatched
         }
-        // Only a stream's head kernel can be admitted and unfinished, so the kernels with
-        // pending CTAs are heads; streams hold ascending kernel indices, and arrivals grow
-        // with the index unless the launch overhead is negative.
-        std::vector<int>& order = b_.order;
-        order.clear();
-        for (size_t s = 0; s < streams; ++s) {
-            if (b_.head[s] >= b_.end[s])
-                continue;
-            const KernelState& k = kernels[b_.head[s]];
-            if (k.admitted && k.pending > 0)
-                order.push_back(static_cast<int>(b_.head[s]));
-        }
-        if (!arrivalOrdered_)
-            std::sort(order.begin(), order.end(), [&](int a, int b) {
-                const double ta = kernels[static_cast<size_t>(a)].arrival;
-                const double tb = kernels[static_cast<size_t>(b)].arrival;
-                return ta < tb || (ta == tb && a < b);
-            });
-        for (int i : order) {
-            KernelState& k = kernels[static_cast<size_t>(i)];
+        for (size_t r = b_.queued.next(0); r != RankSet::npos && anyFits();
+             r = b_.queued.next(r + 1)) {
+            const size_t i = b_.byRank[r];
+            KernelState& k = kernels[i];
             const double free = device_.smCount - usedSms_;
             const auto fit = static_cast<int64_t>(std::floor(free * k.ctasPerSm + kEps));
             const int64_t n = std::min(k.pending, fit);
@@ -179,22 +280,41 @@ private:
                 k.start = t;
             k.pending -= n;
             k.resident += n;
+            if (k.pending == 0)
+                dequeue(k);
             usedSms_ += static_cast<double>(n) / k.ctasPerSm;
-            b_.cohorts.push_back({i, n, 0.0});
+            b_.cohorts.push_back({static_cast<int>(i), n, 0.0});
             cohortsChanged_ = true;
         }
     }
 
     double nextArrival(double t) const {
-        double next = kInf;
-        for (size_t s = 0; s < b_.head.size(); ++s) {
-            if (b_.head[s] >= b_.end[s])
-                continue;
-            const KernelState& k = b_.kernels[b_.head[s]];
-            if (!k.admitted)
-                next = std::min(next, std::max({k.arrival, b_.ready[s], t}));
+        return b_.waiting.empty() ? kInf : std::max(b_.waiting.front().first, t);
+    }
+
+    // After `wave` (all the free SMs' worth of one kernel's CTAs, dt long) retired at t with
+    // nothing else resident: while the same kernel refills the same slots and nothing
+    // arrives, every further wave is the same, so the main loop's steps reduce to t += dt
+    // (the same additions, so the same latency to the bit). Stops before the kernel's last
+    // full wave and leaves it, and the tail, to the main loop. Returns the new t.
+    double repeatWaves(double t, const Cohort& wave, double dt) {
+        KernelState& k = b_.kernels[static_cast<size_t>(wave.kernel)];
+        const int64_t full = static_cast<int64_t>(std::floor(device_.smCount * k.ctasPerSm + kEps));
+        if (wave.count != full || k.pending <= wave.count || b_.queued.next(0) != k.rank)
+            return t;
+        // Refilled, the wave leaves no room for another queued kernel.
+        const double used = 0.0 + static_cast<double>(wave.count) / k.ctasPerSm;
+        if (std::floor((device_.smCount - used) * queuedMaxCps_ + kEps) > 0)
+            return t;
+        const std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
+        while (k.pending > wave.count) {
+            const double next = waiting.empty() ? kInf : std::max(waiting.front().first, t);
+            if (next <= t + kEps || next - t < dt)
+                break; // an admission or an arrival inside the wave: the main loop's case
+            t += dt;
+            k.pending -= wave.count;
         }
-        return next;
+        return t;
     }
 
     // ctaRates of the resident cohorts (a kernel's working set counted once).
@@ -253,6 +373,7 @@ private:
                 const auto s = static_cast<size_t>(k.group);
                 ++b_.head[s];
                 b_.ready[s] = t + model_.kernelGapUs;
+                wait(s);
             }
         }
         cohorts.resize(kept);
@@ -289,6 +410,7 @@ private:
     bool cohortsChanged_ = true;
     uint64_t evaluation_ = 0;
     double usedSms_ = 0;
+    int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
     StageRun run_;
 };
 

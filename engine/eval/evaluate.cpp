@@ -6,7 +6,7 @@ double blockLatencyMs(const ir::BlockDag& dag, const schedule::BlockSchedule& bs
                       const cost::CostModel& cost) {
     double ms = 0;
     for (const schedule::Stage& st : bs.stages)
-        ms += cost.stageLatencyMs(dag, st);
+        ms += cost::checkedStageLatencyMs(cost, dag, st); // finite: the sum cannot become inf
     return ms;
 }
 

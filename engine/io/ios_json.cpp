@@ -13,10 +13,11 @@ namespace ios::io {
 
 using util::dumpPythonStyle;
 using util::Json;
-using util::parseJsonText;
+using util::parseJsonDocument;
 
 ir::Graph parseIosJson(std::string_view text, const std::string& source) {
-    return detail::graphFromJson(parseJsonText(text, source), detail::Dialect::Ios, source);
+    return detail::graphFromJson(parseJsonDocument(text, source).root(), detail::Dialect::Ios,
+                                 source);
 }
 
 std::string writeIosJson(const ir::Graph& graph) {
@@ -110,7 +111,8 @@ void checkRestatedParts(const Json& doc, const std::vector<std::vector<std::stri
 } // namespace
 
 void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& source) {
-    const Json doc = parseJsonText(text, source);
+    const util::JsonDocument parsed = parseJsonDocument(text, source);
+    const Json& doc = parsed.root();
     try {
         if (!doc.is_object())
             throw UserError("a parts file must be a JSON object");

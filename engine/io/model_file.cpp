@@ -7,16 +7,19 @@
 #include "io/onnx_import.h"
 #include "util/error.h"
 #include "util/file_util.h"
+#include "util/input_file.h"
 #include "util/json_text.h"
 
 #include <algorithm>
 #include <cctype>
+#include <new>
 
 namespace ios::io {
 
+using util::InputKind;
 using util::Json;
-using util::parseJsonText;
-using util::readTextFile;
+using util::parseJsonDocument;
+using util::readInputFile;
 using util::writeFileAtomically;
 
 namespace {
@@ -55,7 +58,9 @@ ir::Graph loadModelFile(const std::filesystem::path& path) {
     return loadModelFile(path, ModelLoadOptions{});
 }
 
-ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options) {
+namespace {
+
+ir::Graph loadModel(const std::filesystem::path& path, const ModelLoadOptions& options) {
     if (endsWith(path, ".onnx"))
         return loadOnnxFile(path, options);
     const std::string source = path.string();
@@ -63,33 +68,50 @@ ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOption
     if (format == ModelFormat::Dot)
         throw UserError("DOT files can be written but not read (" + std::string(kSupported) + ")",
                         source);
-    const std::string text = readTextFile(path);
+    const std::string text = readInputFile(path, InputKind::Model);
     if (format == ModelFormat::IosJson) {
         ir::Graph graph = parseIosJson(text, source);
+        // Optional; when something is there it is read through the same checks (a FIFO or a
+        // device there is an error, not silently skipped).
         const std::filesystem::path parts = partsFileBeside(path);
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(parts, ec))
-            applyPartsJson(graph, readTextFile(parts), parts.string());
+        if (util::inputExists(parts))
+            applyPartsJson(graph, readInputFile(parts, InputKind::Parts), parts.string());
         return graph;
     }
     // A plain ".json" is native when it carries the header, else IOS JSON under another name.
-    const Json doc = parseJsonText(text, source);
+    const util::JsonDocument parsed = parseJsonDocument(text, source);
+    const Json& doc = parsed.root();
     return isNativeDocument(doc) ? nativeFromDocument(doc, source)
                                  : detail::graphFromJson(doc, detail::Dialect::Ios, source);
 }
 
-void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path) {
+} // namespace
+
+ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options) {
+    try {
+        return loadModel(path, options);
+    } catch (const std::bad_alloc&) {
+        // Everything the failed load held is freed by now; the message names the file.
+        throw UserError("not enough memory to load the model; give a smaller model or raise the "
+                        "memory limit",
+                        path.string());
+    }
+}
+
+std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path) {
     switch (formatForWrite(path)) {
     case ModelFormat::IosJson:
-        writeFileAtomically(path, writeIosJson(graph));
-        return;
+        return writeIosJson(graph);
     case ModelFormat::Native:
-        writeFileAtomically(path, writeNativeJson(graph));
-        return;
+        return writeNativeJson(graph);
     case ModelFormat::Dot:
-        writeFileAtomically(path, writeDot(graph));
-        return;
+        return writeDot(graph);
     }
+    return {};
+}
+
+void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path) {
+    writeFileAtomically(path, modelFileText(graph, path));
 }
 
 } // namespace ios::io

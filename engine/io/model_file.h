@@ -18,5 +18,7 @@ ir::Graph loadModelFile(const std::filesystem::path& path); // throws ios::UserE
 // The same with format options (ONNX: --input-shape, --allow-opaque).
 ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options);
 void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path); // atomic
+// What saveModelFile() writes to `path` (for an output transaction, util/output_file.h).
+std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path);
 
 } // namespace ios::io

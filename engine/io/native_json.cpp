@@ -7,7 +7,7 @@ namespace ios::io {
 
 using util::dumpPythonStyle;
 using util::Json;
-using util::parseJsonText;
+using util::parseJsonDocument;
 
 bool isNativeDocument(const Json& doc) {
     return doc.is_object() && doc.contains("format");
@@ -38,7 +38,7 @@ ir::Graph nativeFromDocument(const Json& doc, const std::string& source) {
 }
 
 ir::Graph parseNativeJson(std::string_view text, const std::string& source) {
-    return nativeFromDocument(parseJsonText(text, source), source);
+    return nativeFromDocument(parseJsonDocument(text, source).root(), source);
 }
 
 std::string writeNativeJson(const ir::Graph& graph) {

@@ -5,7 +5,7 @@
 #include "io/onnx/onnx_shape.h"
 #include "ir/validate.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/input_file.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,8 +13,6 @@
 #include <unordered_set>
 
 namespace ios::io {
-
-using util::readTextFile;
 
 namespace {
 
@@ -108,7 +106,7 @@ std::vector<int64_t> parseInputShape(std::string_view text) {
         if (part.empty() || ec != std::errc() || ptr != part.data() + part.size() || v <= 0 ||
             v > (int64_t{1} << 20))
             throw UserError("invalid --input-shape '" + std::string(text) +
-                            "': expected positive dims like 1x3x224x224");
+                            "': expected dims in [1, 1048576] like 1x3x224x224");
         dims.push_back(v);
         if (end == std::string_view::npos)
             break;
@@ -146,7 +144,7 @@ ir::Graph parseOnnx(std::string_view bytes, const std::string& source,
 }
 
 ir::Graph loadOnnxFile(const std::filesystem::path& path, const ModelLoadOptions& options) {
-    return parseOnnx(readTextFile(path), path.string(), options);
+    return parseOnnx(util::readInputFile(path, util::InputKind::OnnxModel), path.string(), options);
 }
 
 } // namespace ios::io

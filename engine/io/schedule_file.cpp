@@ -3,15 +3,14 @@
 #include "schedule/ios_stages.h"
 #include "schedule/verify.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/input_file.h"
 #include "util/json_text.h"
 
 namespace ios::io {
 
 using util::dumpPythonStyle;
 using util::Json;
-using util::parseJsonText;
-using util::readTextFile;
+using util::parseJsonDocument;
 
 namespace {
 
@@ -75,12 +74,15 @@ std::string writeScheduleFile(const ir::Graph& graph, const std::vector<ir::Bloc
 schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::string& source,
                                      const ir::Graph& graph,
                                      const std::vector<ir::BlockDag>& dags) {
-    const Json doc = parseJsonText(jsonText, source);
+    const util::JsonDocument parsed = parseJsonDocument(jsonText, source);
+    const Json& doc = parsed.root();
     if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat)
         throw UserError("not a schedule file: \"format\" must be \"" + std::string(kFormat) + "\"",
                         source);
     if (!doc.contains("version") || doc["version"] != kVersion)
         throw UserError("schedule file \"version\" must be " + std::to_string(kVersion), source);
+    util::refuseUnknownFields(doc, {"format", "version", "model", "note", "blocks"},
+                              "the schedule file", source);
     if (!doc.contains("model") || !doc["model"].is_string())
         throw UserError("schedule file field 'model' must be a string", source);
     if (doc["model"].get<std::string>() != graph.name)
@@ -99,6 +101,7 @@ schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::strin
         const std::string where = "block " + std::to_string(b + 1);
         if (!blocks[b].is_object() || !blocks[b].contains("stages"))
             throw UserError(where + " must be an object with 'stages'", source);
+        util::refuseUnknownFields(blocks[b], {"stages", "merge_stages"}, where, source);
         named.blocks[b].stages = readStages(blocks[b]["stages"], where, source);
     }
     schedule::Schedule s;
@@ -128,7 +131,8 @@ schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::strin
 
 schedule::Schedule loadScheduleFile(const std::filesystem::path& path, const ir::Graph& graph,
                                     const std::vector<ir::BlockDag>& dags) {
-    return parseScheduleFile(readTextFile(path), path.string(), graph, dags);
+    return parseScheduleFile(util::readInputFile(path, util::InputKind::Schedule), path.string(),
+                             graph, dags);
 }
 
 } // namespace ios::io

@@ -156,10 +156,14 @@ std::string timelineCsv(const eval::Timeline& tl) {
     return out;
 }
 
+std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
+                         const TraceInfo& info) {
+    return path.extension() == ".csv" ? timelineCsv(timeline) : chromeTraceJson(timeline, info);
+}
+
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
                    const TraceInfo& info) {
-    const bool csv = path.extension() == ".csv";
-    writeFileAtomically(path, csv ? timelineCsv(timeline) : chromeTraceJson(timeline, info));
+    writeFileAtomically(path, timelineText(path, timeline, info));
 }
 
 } // namespace ios::io

@@ -26,7 +26,9 @@ std::string chromeTraceJson(const eval::Timeline& timeline, const TraceInfo& inf
 // active_sm_pct,warp_occupancy_pct,flop_utilisation_pct (the last three for stages).
 std::string timelineCsv(const eval::Timeline& timeline);
 
-// By extension: .csv → CSV, anything else → Chrome trace JSON. Written atomically.
+// By extension: .csv → CSV, anything else → Chrome trace JSON: the text, or written atomically.
+std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
+                         const TraceInfo& info);
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
                    const TraceInfo& info);
 

@@ -1,8 +1,10 @@
 #include "io/trace_import.h"
 
+#include "cost/cost_model.h"
 #include "io/trace_format.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/input_file.h"
+#include "util/json_number.h"
 #include "util/json_text.h"
 
 #include <algorithm>
@@ -12,8 +14,7 @@
 namespace ios::io {
 
 using util::Json;
-using util::parseJsonText;
-using util::readTextFile;
+using util::parseJsonDocument;
 
 namespace {
 
@@ -21,6 +22,9 @@ namespace {
 constexpr int kPerMille = 1000;
 // Far more streams than any schedule uses; guards the vector sizes against hostile tids.
 constexpr int kMaxStreams = 4096;
+// Event times (µs) beyond this are no run's: it is otherData.latency_ms's bound (1e12 ms), so
+// every trace that loads exports to one that loads again (tests/fuzz/fuzz_chrome_trace.cpp).
+constexpr double kMaxTraceUs = 1e15;
 
 class Reader {
 public:
@@ -72,6 +76,9 @@ void readComplete(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) 
     const double dur = r.number(e, "dur", i);
     if (dur < 0)
         r.fail("event " + std::to_string(i) + ": negative \"dur\"");
+    if (std::abs(start) > kMaxTraceUs || start + dur > kMaxTraceUs)
+        r.fail("event " + std::to_string(i) +
+               ": \"ts\" + \"dur\" is beyond 1e15 µs; give times in µs from the start of the run");
     const int tid = r.integer(e, "tid", i);
     const Json& a = r.args(e, i);
     if (cat == trace::kStageCategory) {
@@ -127,7 +134,8 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
 } // namespace
 
 eval::Timeline parseChromeTrace(std::string_view text, const std::string& source, TraceInfo* info) {
-    const Json doc = parseJsonText(text, source);
+    const util::JsonDocument parsed = parseJsonDocument(text, source);
+    const Json& doc = parsed.root();
     const Reader r(source);
     if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
         r.fail("expected an object with a \"traceEvents\" array");
@@ -145,10 +153,11 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
         if (const std::string s = str("source"); !s.empty())
             meta.source = s;
         tl.device = str("device");
-        if (const auto b = other->find("batch"); b != other->end() && b->is_number_integer())
-            tl.batch = std::max(1, b->get<int>());
-        if (const auto l = other->find("latency_ms"); l != other->end() && l->is_number())
-            tl.latencyUs = l->get<double>() * 1000.0;
+        if (const auto b = other->find("batch"); b != other->end())
+            tl.batch = static_cast<int>(
+                util::jsonInteger(*b, 1, cost::kMaxBatch, "otherData.batch", source));
+        if (const auto l = other->find("latency_ms"); l != other->end()) // any sum of stages
+            tl.latencyUs = util::jsonNumber(*l, 0, 1e12, "otherData.latency_ms", source) * 1000.0;
     }
 
     const Json& events = doc["traceEvents"];
@@ -188,7 +197,7 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
 }
 
 eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info) {
-    return parseChromeTrace(readTextFile(path), path.string(), info);
+    return parseChromeTrace(util::readInputFile(path, util::InputKind::Trace), path.string(), info);
 }
 
 } // namespace ios::io

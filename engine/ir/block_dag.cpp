@@ -41,6 +41,7 @@ BlockDag buildBlockDag(const Block& block, int maxPartSize) {
         }
         return dag;
     }
+    dag.explicitParts = true;
     for (const auto& names : block.parts) {
         std::vector<int> part;
         for (const std::string& name : names) {

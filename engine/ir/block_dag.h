@@ -17,6 +17,7 @@ struct BlockDag {
     std::vector<std::vector<int>> succs; // op indices consuming op i
     std::vector<std::vector<int>> parts; // op indices per part, each in file order
     std::vector<int> partOf;             // part index of each op
+    bool explicitParts = false;          // the block's own parts (maxPartSize did not cut it)
 };
 
 // Parts: the block's explicit parts when it has them, else consecutive chunks of at most

@@ -1,15 +1,31 @@
 #include "ir/metrics.h"
 
+#include "util/checked.h"
+#include "util/error.h"
+
 #include <algorithm>
 
 namespace ios::ir {
 
-OperatorMetrics& OperatorMetrics::operator+=(const OperatorMetrics& o) {
-    flops += o.flops;
-    bytesRead += o.bytesRead;
-    bytesWritten += o.bytesWritten;
-    weightBytes += o.weightBytes;
-    parameters += o.parameters;
+namespace {
+
+// A checked count, or a UserError naming the node and the count.
+int64_t must(std::optional<int64_t> v, const std::string& node, const char* what) {
+    if (!v)
+        throw UserError(std::string("its ") + what +
+                            " overflow 64-bit integers; reduce its channels, kernel or input size",
+                        {}, node);
+    return *v;
+}
+
+} // namespace
+
+OperatorMetrics& OperatorMetrics::add(const OperatorMetrics& o, const std::string& node) {
+    flops = must(checked::add(flops, o.flops), node, "summed FLOPs");
+    bytesRead = must(checked::add(bytesRead, o.bytesRead), node, "summed bytes read");
+    bytesWritten = must(checked::add(bytesWritten, o.bytesWritten), node, "summed bytes written");
+    weightBytes = must(checked::add(weightBytes, o.weightBytes), node, "summed weight bytes");
+    parameters = must(checked::add(parameters, o.parameters), node, "summed parameters");
     return *this;
 }
 
@@ -37,14 +53,17 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
     OperatorMetrics m;
     if (node.kind == NodeKind::Sequential) {
         for (const Node& inner : node.nodes)
-            m += computeMetrics(inner, index);
+            m.add(computeMetrics(inner, index), node.name);
         return m;
     }
     if (node.kind == NodeKind::Placeholder)
         return m;
 
+    auto count = [&](std::optional<int64_t> v, const char* what) {
+        return must(v, node.name, what);
+    };
     const TensorShape& out = node.outputShape;
-    const double outElems = static_cast<double>(out.elements());
+    const int64_t outElems = count(checked::mul(checked::mul(out.c, out.h), out.w), "outputs");
     int64_t inChannels = 0;
     int64_t inHw = 0;
     int64_t valuesRead = 0; // elements read over all input values
@@ -53,46 +72,58 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
         inHw = 0;
         for (const ValueRef& v : term) {
             const Node* src = index.find(v.node);
-            const int64_t hw = src ? src->outputShape.h * src->outputShape.w : 0;
+            const int64_t hw =
+                src ? count(checked::mul(src->outputShape.h, src->outputShape.w), "inputs") : 0;
             inHw = std::max(inHw, hw); // a 1x1 value broadcasts over the others' H x W
-            valuesRead += v.channels() * hw;
+            valuesRead = count(
+                checked::add(valuesRead, count(checked::mul(v.channels(), hw), "input values")),
+                "input values");
         }
         if (!term.empty()) {
-            inChannels += term.front().channels();
-            combines += static_cast<int64_t>(term.size() - 1) * term.front().channels() * inHw;
+            const int64_t width = term.front().channels();
+            inChannels = count(checked::add(inChannels, width), "input channels");
+            const auto extra = static_cast<int64_t>(term.size() - 1);
+            combines =
+                count(checked::add(combines, count(checked::mul(checked::mul(extra, width), inHw),
+                                                   "element-wise operations")),
+                      "element-wise operations");
         }
     }
-    m.bytesRead = valuesRead * kBytesPerElement;
-    m.bytesWritten = out.elements() * kBytesPerElement;
+    m.bytesRead = count(checked::mul(valuesRead, kBytesPerElement), "bytes read");
+    m.bytesWritten = count(checked::mul(outElems, kBytesPerElement), "bytes written");
 
     switch (node.kind) {
     case NodeKind::Conv: {
         const ConvAttrs& a = node.conv;
-        const int64_t perFilter = (inChannels / a.groups) * a.kernel.h * a.kernel.w;
-        m.parameters = a.outChannels * perFilter + a.outChannels; // weights + bias
-        m.weightBytes = m.parameters * kBytesPerElement;
-        m.flops = 2.0 * static_cast<double>(perFilter) * outElems + static_cast<double>(combines);
-        if (a.act != ActType::Identity)
-            m.flops += outElems;
+        const int64_t perFilter =
+            count(checked::mul(checked::mul(inChannels / a.groups, a.kernel.h), a.kernel.w),
+                  "parameters");
+        m.parameters = count(checked::add(checked::mul(a.outChannels, perFilter), a.outChannels),
+                             "parameters"); // weights + bias
+        m.weightBytes = count(checked::mul(m.parameters, kBytesPerElement), "weight bytes");
+        const int64_t activation = a.act != ActType::Identity ? outElems : 0;
+        m.flops = count(
+            checked::add(checked::add(checked::mul(checked::mul(perFilter, outElems), 2), combines),
+                         activation),
+            "FLOPs");
         break;
     }
     case NodeKind::Pool: {
         const PoolAttrs& a = node.pool;
         const bool global = a.type == PoolType::GlobalAvg || a.type == PoolType::GlobalMax;
-        const double window =
-            global ? static_cast<double>(inHw) : static_cast<double>(a.kernel.h * a.kernel.w);
-        m.flops = window * outElems + static_cast<double>(combines);
+        const int64_t window = global ? inHw : a.kernel.h * a.kernel.w;
+        m.flops = count(checked::add(checked::mul(window, outElems), combines), "FLOPs");
         break;
     }
     case NodeKind::Relu:
     case NodeKind::Activation:
-        m.flops = outElems + static_cast<double>(combines);
+        m.flops = count(checked::add(outElems, combines), "FLOPs");
         break;
     case NodeKind::Opaque: // unknown arithmetic: counted as none, its memory traffic is real
         m.flops = 0;
         break;
     default: // identity, element: only the combining of values costs arithmetic
-        m.flops = static_cast<double>(combines);
+        m.flops = combines;
         break;
     }
     return m;

@@ -7,14 +7,18 @@
 
 namespace ios::ir {
 
+// Exact counts. Shapes within the format's bounds (docs/formats.md) can still make a count
+// exceed int64 (a 2^20-channel 4096x4096 conv has 2^64 parameters): every sum and product is
+// checked, and an overflow is a UserError naming the node, never a wrapped or negative count.
 struct OperatorMetrics {
-    double flops = 0;         // multiply-adds count as 2
+    int64_t flops = 0;        // multiply-adds count as 2
     int64_t bytesRead = 0;    // activations read (every input value once)
     int64_t bytesWritten = 0; // output activations
     int64_t weightBytes = 0;  // parameters (conv weights + bias)
     int64_t parameters = 0;
 
-    OperatorMetrics& operator+=(const OperatorMetrics& o);
+    // Adds `o` field by field; throws UserError naming `node` when a sum overflows int64.
+    OperatorMetrics& add(const OperatorMetrics& o, const std::string& node);
 };
 
 inline constexpr int64_t kBytesPerElement = 4;
@@ -30,7 +34,8 @@ private:
     std::unordered_map<std::string, const Node*> nodes_;
 };
 
-// Metrics of one node of a validated graph (a sequential sums its inner nodes).
+// Metrics of one node of a validated graph (a sequential sums its inner nodes). Throws
+// UserError naming the node when a count overflows int64.
 OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index);
 
 } // namespace ios::ir

@@ -40,7 +40,7 @@ BlockSummary summarizeBlock(const Block& block, const BlockDag& dag, const NodeI
     if (dag.ops.size() <= kMaxAntichainVertices)
         s.dagWidth = dagWidth(dag);
     for (const Node* op : dag.ops)
-        s.metrics += computeMetrics(*op, index);
+        s.metrics.add(computeMetrics(*op, index), op->name);
     return s;
 }
 
@@ -71,7 +71,7 @@ ModelSummary summarize(const Graph& graph, int maxPartSize) {
         m.widestPart = std::max(m.widestPart, b.widestPart);
         widthKnown = widthKnown && b.dagWidth.has_value();
         width = std::max(width, b.dagWidth.value_or(0));
-        m.totals += b.metrics;
+        m.totals.add(b.metrics, b.exitName);
         m.blocks.push_back(std::move(b));
     }
     if (widthKnown)

@@ -20,6 +20,8 @@ public:
                 const cost::CostModel& cost, SearchControl* control) const override {
         if (control != nullptr && control->cancel)
             throw Cancelled();
+        if (control != nullptr)
+            control->checkDeadline();
         const auto start = std::chrono::steady_clock::now();
         Outcome out;
         out.schedule = build(model.dags());

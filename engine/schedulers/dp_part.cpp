@@ -6,16 +6,25 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 namespace ios::schedulers::detail {
+
+std::string smallerPartsAdvice(const ir::BlockDag& dag) {
+    if (!dag.explicitParts)
+        return "lower --max-part-size";
+    return "the block's parts are explicit (--max-part-size does not apply): split this part in "
+           "the model's parts (the native file's \"parts\" or the *.parts.json beside the IOS "
+           "JSON file), or remove them so that --max-part-size cuts the block";
+}
 
 PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps) {
     const int n = static_cast<int>(partOps.size());
     if (n > kMaxPartOperators)
         throw UserError("a DP part has " + std::to_string(n) + " operators; at most " +
-                            std::to_string(kMaxPartOperators) +
-                            " are supported (lower --max-part-size)",
+                            std::to_string(kMaxPartOperators) + " are supported; " +
+                            smallerPartsAdvice(dag),
                         {}, dag.ops[partOps.front()]->name);
     // Topological order (Kahn, lowest file position first) so that a predecessor always has
     // a lower local index: the DP's head enumeration and down-set count rely on it.
@@ -83,6 +92,7 @@ void SearchClock::check() {
         return;
     if (control->cancel.load(std::memory_order_relaxed))
         throw Cancelled();
+    control->checkDeadline(done, total);
     const auto now = std::chrono::steady_clock::now();
     if (control->progress && now - lastReport >= std::chrono::milliseconds(100)) {
         lastReport = now;
@@ -99,7 +109,7 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
     candidates_.resize(n + 2);
     compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
     std::vector<double> blockOpMs;
-    additive_ = cost.additiveParallelStages(dag, blockOpMs, overheadMs_);
+    additive_ = cost::checkedAdditiveParallelStages(cost, dag, blockOpMs, overheadMs_);
     if (additive_) {
         compMsStack_.resize(compStack_.size());
         for (int op : g.ops)
@@ -119,9 +129,15 @@ std::vector<schedule::Stage> PartSearch::run() {
         stats.schedules = BigUint::fromU128(root.count);
         stats.schedulesSaturated = root.saturated;
         // Follow the choices from the whole part; the stage found for S is the LAST stage of
-        // S's schedule, so the walk yields the stages in reverse.
+        // S's schedule, so the walk yields the stages in reverse. Latencies are finite (checked
+        // where they enter), so every solved state has a non-empty best stage within it; the
+        // check keeps a broken invariant from spinning here forever.
         for (Bits s = g_.all; s != 0;) {
             const Value* v = memo_.find(s);
+            if (v == nullptr || v->bestStage == 0 || (v->bestStage & ~s) != 0)
+                throw std::logic_error("DP reconstruction made no progress (block " +
+                                       std::to_string(block_) + ", part " + std::to_string(part_) +
+                                       ")");
             stages.push_back(makeStage(v->bestStage, v->bestMerge));
             if (record_ != nullptr && v->bestTransition != UINT32_MAX)
                 record_->chosen.push_back(v->bestTransition);
@@ -333,7 +349,7 @@ double PartSearch::latency(Bits e, bool merge) {
     if (const double* v = memo.find(e))
         return *v;
     makeStage(e, merge, scratchStage_);
-    const double ms = cost_.stageLatencyMs(dag_, scratchStage_);
+    const double ms = cost::checkedStageLatencyMs(cost_, dag_, scratchStage_);
     memo.insert(e, ms);
     return ms;
 }

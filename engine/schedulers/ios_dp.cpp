@@ -82,8 +82,8 @@ uint64_t totalStates(const std::vector<ir::BlockDag>& dags,
                 throw UserError("the IOS DP would have more than " + std::to_string(kMaxStates) +
                                     " states (block " + std::to_string(b) + ", part " +
                                     std::to_string(p) + " of " + std::to_string(g.ops.size()) +
-                                    " operators with few dependencies among them); lower "
-                                    "--max-part-size",
+                                    " operators with few dependencies among them); " +
+                                    detail::smallerPartsAdvice(dags[b]),
                                 {}, dags[b].ops[static_cast<size_t>(g.ops.front())]->name);
             total += states;
         }

@@ -1,19 +1,42 @@
-// Progress and cancellation of a long search, shared by every scheduler and by the jobs that
-// run several searches in a row.
+// Progress, cancellation and a time limit of a long search, shared by every scheduler and by
+// the jobs that run several searches in a row.
 #pragma once
 
+#include "util/error.h"
+
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace ios::schedulers {
 
+// A search stopped at SearchControl::deadline. A UserError: front ends print it as one line.
+class TimeLimitReached : public UserError {
+public:
+    using UserError::UserError;
+};
+
 // progress(done, total) is called at least every 100 ms from the searching thread, in units
 // the scheduler chooses (the IOS DP: states finished / non-empty down-sets over all parts);
-// setting `cancel` makes the search throw ios::Cancelled within 100 ms.
+// setting `cancel` makes the search throw ios::Cancelled within 100 ms. Where a search looks
+// at `cancel` it also calls checkDeadline: past `deadline` (none by default) it throws
+// TimeLimitReached; the progress callback may throw too (a projection past the limit).
 struct SearchControl {
+    using Clock = std::chrono::steady_clock;
+
     std::atomic<bool> cancel{false};
     std::function<void(uint64_t done, uint64_t total)> progress;
+    Clock::time_point deadline = Clock::time_point::max();
+    // For the message: what runs ("optimize inception_v3") and what to do about the limit.
+    std::string task;
+    std::string limitHint;
+
+    bool hasDeadline() const { return deadline != Clock::time_point::max(); }
+    // Throws TimeLimitReached when the deadline has passed; done of total (progress units, 0
+    // of 0 when unknown) say how far the search got.
+    void checkDeadline(uint64_t done = 0, uint64_t total = 0) const;
 };
 
 } // namespace ios::schedulers

@@ -40,6 +40,8 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
     for (uint64_t i = 0; i < n; ++i) {
         if (control && control->cancel)
             throw Cancelled();
+        if (control)
+            control->checkDeadline();
         if (control && restore.saved())
             control->progress = [&outer = restore.saved(), i, n](uint64_t done, uint64_t total) {
                 outer(i * total + done, n * total);

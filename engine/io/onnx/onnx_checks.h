@@ -2,6 +2,7 @@
 #pragma once
 
 #include "io/onnx/onnx_model.h"
+#include "util/checked.h"
 #include "util/error.h"
 
 #include <string>
@@ -32,9 +33,10 @@ inline void checkDims(const Node& node, const std::vector<int64_t>& dims) {
     for (int64_t d : dims) {
         if (d < 0 || d > kMaxDimValue)
             fail(node, "implausible output shape " + dimsText(dims));
-        n = d == 0 ? 0 : n * d;
-        if (n > kMaxTensorElements)
+        const std::optional<int64_t> next = checked::mul(n, d);
+        if (!next || *next > kMaxTensorElements)
             fail(node, "output shape " + dimsText(dims) + " is too large");
+        n = *next;
     }
 }
 

@@ -1,8 +1,10 @@
 // ModelProto → onnx::Model with Debian's libonnx protobuf classes (libonnx_proto). Without
 // them (IOS_WITH_ONNX=OFF or not found) readModel() reports that the build lacks ONNX.
 #include "io/onnx/onnx_model.h"
+#include "util/checked.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,10 +16,9 @@
 namespace ios::io::onnx {
 
 int64_t Tensor::elements() const {
-    int64_t n = 1;
-    for (int64_t d : dims)
-        n = (d <= 0) ? 0 : (n > std::numeric_limits<int64_t>::max() / d ? -1 : n * d);
-    return n;
+    if (std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d <= 0; }))
+        return 0;
+    return checked::product(dims).value_or(-1);
 }
 
 const Attribute* Node::attr(std::string_view attrName) const {

@@ -1,6 +1,7 @@
 #include "io/onnx/onnx_shape.h"
 
 #include "io/onnx/onnx_checks.h"
+#include "util/checked.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -27,20 +28,36 @@ std::vector<int64_t> broadcast(const Node& node, const std::vector<int64_t>& a,
     return out;
 }
 
-std::optional<int64_t> foldBinary(const std::string& op, int64_t x, int64_t y) {
-    constexpr int64_t lim = int64_t{1} << 40;
-    if (std::abs(x) > lim || std::abs(y) > lim)
-        return std::nullopt;
+// Folds one element of Add/Sub/Mul/Div/Sum on constant integers (shape arithmetic such as
+// Shape -> Gather -> Mul -> Reshape), exactly: an overflow or a division by zero is refused
+// naming the node (Div(INT64_MIN, -1) used to trap with SIGFPE).
+std::optional<int64_t> foldBinary(const Node& node, int64_t x, int64_t y) {
+    const std::string& op = node.opType;
+    std::optional<int64_t> r;
     if (op == "Add" || op == "Sum")
-        return x + y;
-    if (op == "Sub")
-        return x - y;
-    if (op == "Mul")
-        return (std::abs(x) < (1 << 20) && std::abs(y) < (1 << 20)) ? std::optional(x * y)
-                                                                    : std::nullopt;
-    if (op == "Div" && y != 0)
-        return x / y; // integer Div truncates
-    return std::nullopt;
+        r = checked::add(x, y);
+    else if (op == "Sub")
+        r = checked::sub(x, y);
+    else if (op == "Mul")
+        r = checked::mul(x, y);
+    else if (op == "Div" && y == 0)
+        fail(node, "divides the constant " + std::to_string(x) +
+                       " by zero; fix the shape computation in the model");
+    else if (op == "Div")
+        r = checked::div(x, y); // integer Div truncates
+    else
+        return std::nullopt;
+    if (!r)
+        fail(node, "constant " + std::to_string(x) + " " + op + " " + std::to_string(y) +
+                       " overflows 64-bit integers; fix the shape computation in the model");
+    return r;
+}
+
+// A checked result of shape arithmetic, or a UserError naming the node.
+int64_t must(const Node& node, std::optional<int64_t> v, const char* what) {
+    if (!v)
+        fail(node, std::string(what) + " overflows 64-bit integers");
+    return *v;
 }
 
 class Inference {
@@ -101,7 +118,7 @@ void Inference::window(const Node& node, const TensorInfo& x, const std::vector<
         if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1 || pads[i] < 0 || pads[i + spatial] < 0)
             fail(node, "kernel, strides, dilations and pads must be positive");
         if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-            out.push_back((inExt + strides[i] - 1) / strides[i]);
+            out.push_back(inExt / strides[i] + (inExt % strides[i] != 0 ? 1 : 0)); // ceil
         } else if (autoPad == "VALID") {
             out.push_back(windowOutput(node, inExt, kernel[i], strides[i], dil[i], 0, 0, false));
         } else if (autoPad == "NOTSET" || autoPad.empty()) {
@@ -208,12 +225,12 @@ void Inference::run(const Node& node) {
                     const int64_t a = (*value)[value->size() == 1 ? 0 : static_cast<size_t>(k)];
                     const int64_t b =
                         (*t->value)[t->value->size() == 1 ? 0 : static_cast<size_t>(k)];
-                    if (auto r = foldBinary(op, a, b))
+                    if (auto r = foldBinary(node, a, b))
                         v.push_back(*r);
                 }
                 value = v.size() == static_cast<size_t>(out[0]) ? std::optional(v) : std::nullopt;
             } else if (value && t->value && out.empty()) {
-                auto r = foldBinary(op, value->at(0), t->value->at(0));
+                auto r = foldBinary(node, value->at(0), t->value->at(0));
                 value = r ? std::optional(std::vector<int64_t>{*r}) : std::nullopt;
             } else {
                 value.reset();
@@ -286,7 +303,8 @@ void Inference::run(const Node& node) {
                 if (d != axis && t->dims[d] != out[d])
                     fail(node, "inputs " + dimsText(x->dims) + " and " + dimsText(t->dims) +
                                    " differ outside axis " + std::to_string(axis));
-            out[axis] += t->dims[axis];
+            out[axis] =
+                must(node, checked::add(out[axis], t->dims[axis]), "the concatenated extent");
             if (value && t->value && out.size() == 1)
                 value->insert(value->end(), t->value->begin(), t->value->end());
             else
@@ -299,9 +317,8 @@ void Inference::run(const Node& node) {
         if (target == nullptr)
             return;
         std::vector<int64_t> out;
-        int64_t known = 1, inferAt = -1, total = 1;
-        for (int64_t d : x->dims)
-            total *= d;
+        int64_t known = 1, inferAt = -1;
+        const int64_t total = must(node, checked::product(x->dims), "the input element count");
         const bool allowZero = node.attrInt("allowzero", 0) != 0;
         for (size_t i = 0; i < target->size(); ++i) {
             int64_t d = (*target)[i];
@@ -319,15 +336,13 @@ void Inference::run(const Node& node) {
             }
             if (d < 0 || d > kMaxDimValue)
                 fail(node, "invalid target dim " + std::to_string(d));
-            known *= std::max<int64_t>(d, 1);
+            known = must(node, checked::mul(known, std::max<int64_t>(d, 1)),
+                         "the target element count");
             out.push_back(d);
         }
         if (inferAt >= 0)
             out[static_cast<size_t>(inferAt)] = known == 0 ? 0 : total / known;
-        int64_t outTotal = 1;
-        for (int64_t d : out)
-            outTotal *= d;
-        if (outTotal != total)
+        if (must(node, checked::product(out), "the target element count") != total)
             fail(node, "cannot reshape " + dimsText(x->dims) + " to " + dimsText(*target));
         return set(node, 0, out, x->value);
     }
@@ -337,10 +352,12 @@ void Inference::run(const Node& node) {
         if (axis < -r || axis > r)
             fail(node, "axis " + std::to_string(axis) + " is out of range");
         axis = axis < 0 ? axis + r : axis;
-        int64_t a = 1, b = 1;
-        for (int64_t i = 0; i < r; ++i)
-            (i < axis ? a : b) *= x->dims[static_cast<size_t>(i)];
-        return set(node, 0, {a, b});
+        const auto mid = x->dims.begin() + axis;
+        return set(node, 0,
+                   {must(node, checked::product(std::vector<int64_t>(x->dims.begin(), mid)),
+                         "the flattened extent"),
+                    must(node, checked::product(std::vector<int64_t>(mid, x->dims.end())),
+                         "the flattened extent")});
     }
     if (op == "Transpose") {
         std::vector<int64_t> perm = node.attrInts("perm");
@@ -376,9 +393,9 @@ void Inference::run(const Node& node) {
             for (int64_t i = 0, left = x->dims[axis]; i < n; ++i, left -= each)
                 sizes->push_back(std::min(each, left));
         }
-        int64_t sum = 0;
+        std::optional<int64_t> sum = 0;
         for (int64_t s : *sizes)
-            sum += (s < 0 ? kMaxDimValue : s);
+            sum = s < 0 ? std::nullopt : checked::add(sum, s); // a negative size never adds up
         if (sizes->size() != node.outputs.size() || sum != x->dims[axis])
             fail(node, "split sizes do not add up to the axis extent");
         for (size_t i = 0; i < sizes->size(); ++i) {
@@ -396,7 +413,7 @@ void Inference::run(const Node& node) {
             fail(node,
                  "weight " + dimsText(w->dims) + " does not match input " + dimsText(x->dims));
         const int64_t groups = node.attrInt("group", 1);
-        if (groups < 1 || x->dims[1] != w->dims[1] * groups)
+        if (groups < 1 || checked::mul(w->dims[1], groups) != x->dims[1])
             fail(node, "input channels " + std::to_string(x->dims[1]) + " != weight " +
                            dimsText(w->dims) + " x group " + std::to_string(groups));
         std::vector<int64_t> kernel(w->dims.begin() + 2, w->dims.end());
@@ -446,7 +463,9 @@ void Inference::run(const Node& node) {
                            std::to_string(x->dims.size()));
         auto out = x->dims;
         for (size_t i = 0; i < out.size(); ++i)
-            out[i] += (*pads)[i] + (*pads)[i + out.size()];
+            out[i] =
+                must(node, checked::add(checked::add(out[i], (*pads)[i]), (*pads)[i + out.size()]),
+                     "the padded extent");
         return set(node, 0, out);
     }
     if (op == "ConstantOfShape") {
@@ -458,9 +477,7 @@ void Inference::run(const Node& node) {
         const int64_t fill =
             a && a->t && a->t->ints && !a->t->ints->empty() ? a->t->ints->at(0) : 0;
         checkDims(node, *shape);
-        int64_t n = 1;
-        for (int64_t d : *shape)
-            n *= d;
+        const int64_t n = must(node, checked::product(*shape), "the element count");
         if (n <= kMaxFoldedElements)
             value = std::vector<int64_t>(static_cast<size_t>(n), fill);
         return set(node, 0, *shape, value);

@@ -1,0 +1,44 @@
+#include "cost/cost_model.h"
+
+#include "cost/measurement_cache.h"
+#include "util/error.h"
+#include "util/message_text.h"
+
+namespace ios::cost {
+
+namespace {
+
+bool plausible(double ms) {
+    return ms >= 0 && ms <= kMaxStageLatencyMs; // false for NaN
+}
+
+[[noreturn]] void refuse(const CostModel& cost, const std::string& what, double ms) {
+    throw UserError(what + ": the cost model '" + cost.describe() + "' gives " +
+                    util::formatNumber(ms) + " ms; a latency must be finite and in [0, " +
+                    util::formatNumber(kMaxStageLatencyMs) +
+                    "] ms (check the measurement cache, the device profile and the batch size)");
+}
+
+} // namespace
+
+double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
+                             const schedule::Stage& stage) {
+    const double ms = cost.stageLatencyMs(dag, stage);
+    if (!plausible(ms))
+        refuse(cost, "stage " + stageKey(dag, stage), ms);
+    return ms;
+}
+
+bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,
+                                   std::vector<double>& opMs, double& overheadMs) {
+    if (!cost.additiveParallelStages(dag, opMs, overheadMs))
+        return false;
+    for (size_t i = 0; i < opMs.size() && i < dag.ops.size(); ++i)
+        if (!plausible(opMs[i]))
+            refuse(cost, "operator '" + dag.ops[i]->name + "'", opMs[i]);
+    if (!plausible(overheadMs))
+        refuse(cost, "the stage overhead", overheadMs);
+    return true;
+}
+
+} // namespace ios::cost
