@@ -1,7 +1,7 @@
 // The CLI reads its strategies from the registry only: a scheduler registered in-process shows
 // up in `strategies`, in `compare` and as a --strategy choice with nothing else edited; the
 // old names still work. Commands run in-process through runCommandLine (app/cli/command.h).
-#include "command.h"
+#include "cli_run.h"
 #include "schedulers/scheduler.h"
 #include "throwaway_scheduler.h"
 
@@ -17,24 +17,8 @@ using namespace ios;
 
 namespace {
 
-struct Run {
-    int code = 0;
-    std::string out, err;
-};
-
-// Runs one ios-sched command in this process with stdout and stderr captured.
-Run runCli(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    std::streambuf* oldOut = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* oldErr = std::cerr.rdbuf(err.rdbuf());
-    Run r;
-    r.code = cli::runCommandLine(args);
-    std::cout.rdbuf(oldOut);
-    std::cerr.rdbuf(oldErr);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+using testing::runCli;
+using Run = testing::CliRun;
 
 QJsonArray jsonArray(const std::string& text) {
     return QJsonDocument::fromJson(QByteArray::fromStdString(text)).array();

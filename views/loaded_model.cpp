@@ -13,7 +13,7 @@ LoadedModel::LoadedModel(ir::Graph graph, QString source, int maxPartSize)
         for (int i = 0; i < static_cast<int>(dags[b].ops.size()); ++i) {
             refs_.push_back({b, i});
             metrics_.push_back(ir::computeMetrics(*dags[b].ops[i], index));
-            totalFlops_ += metrics_.back().flops;
+            totalFlops_ += static_cast<double>(metrics_.back().flops);
         }
     }
 }

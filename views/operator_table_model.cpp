@@ -48,7 +48,7 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const {
     case SortRole:
         switch (index.column()) {
         case Flops:
-            return m.flops;
+            return static_cast<qlonglong>(m.flops);
         case Block:
             return ref.block;
         case Part:

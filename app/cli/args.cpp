@@ -3,6 +3,7 @@
 #include "util/error.h"
 
 #include <charconv>
+#include <cstdint>
 #include <iostream>
 #include <sstream>
 
@@ -144,14 +145,16 @@ std::string ArgParser::get(const std::string& key) const {
 
 int ArgParser::getInt(const std::string& key, int min, int max) const {
     const std::string text = get(key);
-    int result = 0;
+    const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    // Parsed as int64 first: a value beyond int (2^32+1) is out of range, never narrowed.
+    int64_t result = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
-    if (ec != std::errc{} || ptr != text.data() + text.size())
-        throw UserError("--" + key + " expects an integer, not '" + text + "'");
-    if (result < min || result > max)
-        throw UserError("--" + key + " must be in [" + std::to_string(min) + ", " +
-                        std::to_string(max) + "], not " + text);
-    return result;
+    const bool digits = ptr == text.data() + text.size() && !text.empty();
+    if (digits && (ec == std::errc::result_out_of_range || result < min || result > max))
+        throw UserError("--" + key + " must be in " + range + ", not " + text);
+    if (ec != std::errc{} || !digits)
+        throw UserError("--" + key + " expects an integer in " + range + ", not '" + text + "'");
+    return static_cast<int>(result);
 }
 
 std::string ArgParser::help() const {

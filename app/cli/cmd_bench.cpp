@@ -8,6 +8,7 @@
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
 #include "util/error.h"
+#include "util/json_number.h"
 
 #include <cstdio>
 #include <iostream>
@@ -111,7 +112,7 @@ int runBench(const std::vector<std::string>& args) {
         }
     }
     if (json) {
-        std::cout << rows.dump(2) << "\n";
+        std::cout << util::dumpJson(rows, 2) << "\n";
     } else {
         char line[64];
         std::snprintf(line, sizeof line, "total %.4f s\n", totalSeconds);

@@ -6,6 +6,7 @@
 #include "cost_options.h"
 #include "model_options.h"
 #include "strategies.h"
+#include "util/json_number.h"
 
 #include <cstdio>
 #include <iostream>
@@ -51,7 +52,7 @@ int runCompare(const std::vector<std::string>& args) {
                             {"latency_ms", run.latencyMs},
                             {"speedup", sequentialMs / run.latencyMs},
                             {"search_seconds", run.outcome.searchSeconds}});
-        std::cout << rows.dump(2) << "\n";
+        std::cout << util::dumpJson(rows, 2) << "\n";
         return kExitOk;
     }
     std::cout << graph.name << " (" << cost->describe() << ", r " << r << ", s " << s << ")\n"

@@ -4,7 +4,7 @@
 #include "command.h"
 #include "io/model_file.h"
 #include "model_options.h"
-#include "util/file_util.h"
+#include "util/output_file.h"
 
 #include <algorithm>
 #include <iostream>
@@ -41,9 +41,11 @@ int runConvert(const std::vector<std::string>& args) {
     const std::string& in = parser.positionals()[0];
     const std::string& out = parser.positionals()[1];
     const io::ModelFormat format = io::formatForWrite(out); // reject a bad OUT before loading
-    util::checkOutputPath(out);
+    util::OutputTransaction output;
+    output.check(out);
     const ir::Graph graph = loadModelArg(parser, in);
-    io::saveModelFile(graph, out);
+    output.stage(out, io::modelFileText(graph, out));
+    output.commit();
     if (!parser.has("verbose"))
         return kExitOk;
     std::cout << "wrote " << out << " (" << formatName(format) << ", " << graph.blocks.size()

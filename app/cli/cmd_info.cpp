@@ -2,10 +2,11 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
-#include "text_format.h"
 #include "ir/model_summary.h"
 #include "ir/validate.h"
 #include "model_options.h"
+#include "text_format.h"
+#include "util/json_number.h"
 
 #include <cmath>
 #include <cstdio>
@@ -37,8 +38,8 @@ Json widthJson(const std::optional<int>& width) {
 
 // Work and size of a set of operators; FLOPs are whole numbers, so they print as integers.
 void addMetrics(Json& out, const ir::OperatorMetrics& m) {
-    out["flops"] = std::llround(m.flops);
-    out["gflops"] = m.flops / 1e9;
+    out["flops"] = m.flops;
+    out["gflops"] = static_cast<double>(m.flops) / 1e9;
     out["parameters"] = m.parameters;
     out["weight_bytes"] = m.weightBytes;
     out["weight_mb"] = static_cast<double>(m.weightBytes) / 1e6;
@@ -112,7 +113,7 @@ void printText(const ir::ModelSummary& s) {
                      "; explicit parts win)");
     row("Widest part", std::to_string(s.widestPart) + " operators");
     row("DAG width", widthText(s.dagWidth) + " (largest set of mutually independent operators)");
-    row("FLOPs", fixed(s.totals.flops / 1e9, 3) + " GFLOPs (batch 1)");
+    row("FLOPs", fixed(static_cast<double>(s.totals.flops) / 1e9, 3) + " GFLOPs (batch 1)");
     row("Parameters", fixed(static_cast<double>(s.totals.parameters) / 1e6, 3) + " M");
     row("Weights", fixed(static_cast<double>(s.totals.weightBytes) / 1e6, 3) + " MB (fp32)");
 
@@ -130,7 +131,7 @@ void printText(const ir::ModelSummary& s) {
                   << padRight(b.enterName + " -> " + b.exitName, span)
                   << padLeft(std::to_string(b.operators), 5) << padLeft(std::to_string(b.parts), 7)
                   << padLeft(std::to_string(b.widestPart), 8) << padLeft(widthText(b.dagWidth), 7)
-                  << padLeft(fixed(b.metrics.flops / 1e9, 3), 10)
+                  << padLeft(fixed(static_cast<double>(b.metrics.flops) / 1e9, 3), 10)
                   << padLeft(fixed(static_cast<double>(b.metrics.parameters) / 1e6, 3), 10) << "\n";
     }
 }
@@ -150,7 +151,7 @@ int runInfo(const std::vector<std::string>& args) {
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const ir::ModelSummary summary = ir::summarize(graph, maxPartSize);
     if (parser.has("json"))
-        std::cout << summaryJson(summary).dump(2) << "\n";
+        std::cout << util::dumpJson(summaryJson(summary), 2) << "\n";
     else
         printText(summary);
     return kExitOk;

@@ -16,7 +16,8 @@
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/json_number.h"
+#include "util/output_file.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -70,8 +71,16 @@ int runMeasure(const std::vector<std::string>& args) {
     // Every option is checked before the GPU is touched: a typo fails at once, everywhere.
     const cost::DeviceProfile device = deviceOption(parser);
     const std::string costKind = costModelOption(parser);
+    // Every file is written at the end, together, or none (docs/cli.md "Output files").
+    util::OutputTransaction outputs;
     if (auto out = parser.value("output"))
-        util::checkOutputPath(*out);
+        outputs.check(*out);
+    const std::string cacheFile = parser.get("measure-cache");
+    if (costKind == "measured")
+        outputs.check(cacheFile);
+    if (auto prefix = parser.value("trace-prefix"))
+        for (const schedulers::Scheduler* scheduler : search.schedulers)
+            outputs.check(*prefix + "-" + std::string(scheduler->key()) + ".json");
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const ir::PreparedModel prepared(graph, search.maxPartSize);
@@ -84,7 +93,6 @@ int runMeasure(const std::vector<std::string>& args) {
 
     // The DP's cost model: measured stages share this executor (and its cache file).
     cost::MeasurementCache cache;
-    const std::string cacheFile = parser.get("measure-cache");
     std::unique_ptr<cost::CostModel> dpCost;
     if (costKind == "measured") {
         if (std::filesystem::exists(cacheFile))
@@ -145,7 +153,8 @@ int runMeasure(const std::vector<std::string>& args) {
                 const profiling::MeasuredTrace t =
                     profiling::traceSchedule(executor, dags, run.schedule);
                 const std::string file = *prefix + "-" + name + ".json";
-                io::writeTimeline(file, t.timeline, {graph.name, name, "measured"});
+                outputs.stage(file,
+                              io::timelineText(file, t.timeline, {graph.name, name, "measured"}));
                 j["trace"] = file;
                 j["kernels"] = t.timeline.kernels.size();
                 j["warp_metric"] = t.warpMetric;
@@ -155,6 +164,8 @@ int runMeasure(const std::vector<std::string>& args) {
                     j["active_warps_unavailable"] = t.warpNote;
                 if (!t.warpNote.empty())
                     std::cerr << "active warps (" << name << "): " << t.warpNote << "\n";
+            } catch (const UserError&) {
+                throw; // the file could not be staged: the command fails, nothing is written
             } catch (const std::runtime_error& e) {
                 j["trace_error"] = e.what();
                 std::cerr << "trace (" << name << "): " << e.what() << "\n";
@@ -201,10 +212,8 @@ int runMeasure(const std::vector<std::string>& args) {
         std::fflush(stdout);
         results.push_back(std::move(j));
     }
-    if (costKind == "measured") {
-        cache.save(cacheFile);
-        std::cerr << "stage measurements saved to " << cacheFile << "\n";
-    }
+    if (costKind == "measured")
+        outputs.stage(cacheFile, cache.text());
     if (auto out = parser.value("output")) {
         Json doc;
         doc["model"] = graph.name;
@@ -214,8 +223,11 @@ int runMeasure(const std::vector<std::string>& args) {
         doc["warmup"] = timing.warmup;
         doc["tf32"] = gpuOptions.allowTf32;
         doc["results"] = std::move(results);
-        util::writeFileAtomically(*out, doc.dump(1) + "\n");
+        outputs.stage(*out, util::dumpJson(doc, 1) + "\n");
     }
+    outputs.commit();
+    if (costKind == "measured")
+        std::cerr << "stage measurements saved to " << cacheFile << "\n";
     return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
+#include "util/json_number.h"
 
 #include <algorithm>
 #include <iostream>
@@ -23,7 +24,7 @@ int runModels(const std::vector<std::string>& args) {
         for (const samples::BundledModel& m : models)
             out.push_back(
                 {{"name", m.name}, {"description", m.description}, {"benchmark", m.benchmark}});
-        std::cout << out.dump(2) << "\n";
+        std::cout << util::dumpJson(out, 2) << "\n";
         return kExitOk;
     }
     size_t width = 0;

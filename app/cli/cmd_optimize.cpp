@@ -15,7 +15,8 @@
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/json_number.h"
+#include "util/output_file.h"
 
 #include <cstdio>
 #include <iostream>
@@ -51,13 +52,15 @@ int runOptimize(const std::vector<std::string>& args) {
     const std::string strategy(scheduler.key());
     const schedulers::Params& params = search.params;
 
-    // Output paths are checked before the search, which can take minutes.
+    // Output paths are checked before the search, which can take minutes; the files are
+    // written together at the end, or not at all (docs/cli.md "Output files").
+    util::OutputTransaction outputs;
     if (auto out = parser.value("output")) {
         io::formatForWrite(*out);
-        util::checkOutputPath(*out);
+        outputs.check(*out);
     }
     if (auto out = parser.value("save-schedule"))
-        util::checkOutputPath(*out);
+        outputs.check(*out);
 
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg);
@@ -77,12 +80,12 @@ int runOptimize(const std::vector<std::string>& args) {
     const double seconds = outcome.searchSeconds;
     schedule::verify(dags, sched);
     if (auto out = parser.value("output"))
-        io::saveModelFile(schedule::optimizedGraph(graph, dags, sched), *out);
+        outputs.stage(*out, io::modelFileText(schedule::optimizedGraph(graph, dags, sched), *out));
     if (auto out = parser.value("save-schedule"))
-        util::writeFileAtomically(*out, io::writeScheduleFile(graph, dags, sched,
-                                                              "ios-sched optimize --strategy " +
-                                                                  strategy + " (" +
-                                                                  cost->describe() + ")"));
+        outputs.stage(*out, io::writeScheduleFile(graph, dags, sched,
+                                                  "ios-sched optimize --strategy " + strategy +
+                                                      " (" + cost->describe() + ")"));
+    outputs.commit();
 
     const bool showStats = parser.has("stats") && stats.has_value();
     if (parser.has("json")) {
@@ -112,7 +115,7 @@ int runOptimize(const std::vector<std::string>& args) {
                                  {"schedules", p.schedules.toString()}});
             j["parts"] = std::move(parts);
         }
-        std::cout << j.dump(2) << "\n";
+        std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }
     size_t stageCount = 0;

@@ -10,6 +10,7 @@
 #include "search_progress.h"
 #include "strategies.h"
 #include "util/error.h"
+#include "util/json_number.h"
 
 #include <charconv>
 #include <cstdio>
@@ -120,8 +121,9 @@ int runSpecialize(const std::vector<std::string>& args) {
     for (const std::string& b : splitList(parser.get("batches"), "--batches")) {
         int batch = 0;
         auto [end, ec] = std::from_chars(b.data(), b.data() + b.size(), batch);
-        if (ec != std::errc{} || end != b.data() + b.size() || batch < 1 || batch > 65536)
-            throw UserError("--batches: '" + b + "' is not a batch size in [1, 65536]");
+        if (ec != std::errc{} || end != b.data() + b.size() || batch < 1 || batch > cost::kMaxBatch)
+            throw UserError("--batches: '" + b + "' is not a batch size in [1, " +
+                            std::to_string(cost::kMaxBatch) + "]");
         batchSettings.push_back({"batch " + b, device, batch});
     }
     const Matrix batches = specialise(parser, prepared, batchSettings, search);
@@ -146,7 +148,7 @@ int runSpecialize(const std::vector<std::string>& args) {
             j["device_matrix"] = matrixJson(*devices, "devices");
             j["device_matrix"]["batch"] = deviceBatch;
         }
-        std::cout << j.dump(2) << "\n";
+        std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }
     printMatrix(batches, graph.name + ": " + strategy + " on " + device.name + ", latency ms");

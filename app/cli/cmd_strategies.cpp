@@ -3,6 +3,7 @@
 #include "args.h"
 #include "command.h"
 #include "schedulers/scheduler.h"
+#include "util/json_number.h"
 
 #include <cstdio>
 #include <iostream>
@@ -35,7 +36,7 @@ int runStrategies(const std::vector<std::string>& args) {
                             {"knobs", std::move(knobs)},
                             {"aliases", std::move(aliases)}});
         }
-        std::cout << rows.dump(2) << "\n";
+        std::cout << util::dumpJson(rows, 2) << "\n";
         return kExitOk;
     }
     for (const schedulers::Scheduler* s : schedulers) {

@@ -10,7 +10,7 @@
 #include "model_options.h"
 #include "strategies.h"
 #include "util/error.h"
-#include "util/file_util.h"
+#include "util/output_file.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -21,7 +21,7 @@ namespace ios::cli {
 namespace {
 
 // --gpu: the schedule (searched with the --cost-model model) run and traced on the GPU.
-int traceOnGpu(const ArgParser& parser) {
+int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const std::string strategy(search.schedulers.front()->key());
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
@@ -32,7 +32,8 @@ int traceOnGpu(const ArgParser& parser) {
     const profiling::MeasuredTrace t =
         profiling::traceOnGpu(graph, run.outcome.schedule, batchOption(parser));
     const std::string out = parser.get("output");
-    io::writeTimeline(out, t.timeline, {graph.name, strategy, "measured"});
+    output.stage(out, io::timelineText(out, t.timeline, {graph.name, strategy, "measured"}));
+    output.commit();
     if (!t.warpNote.empty())
         std::cerr << "active warps: " << t.warpNote << "\n";
     std::cout << graph.name << ": " << strategy << " on " << t.timeline.device << ", "
@@ -74,13 +75,14 @@ int runTrace(const std::vector<std::string>& args) {
         throw UserError("missing -o TRACE.json|TRACE.csv");
     // Checked before any work: the format follows the extension.
     const std::filesystem::path outPath = parser.get("output");
-    util::checkOutputPath(outPath);
+    util::OutputTransaction output;
+    output.check(outPath);
     if (outPath.extension() != ".json" && outPath.extension() != ".csv")
         throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
                             outPath.extension().string() + "'",
                         outPath.string());
     if (parser.has("gpu"))
-        return traceOnGpu(parser);
+        return traceOnGpu(parser, output);
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const std::string strategy(search.schedulers.front()->key());
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
@@ -96,7 +98,8 @@ int runTrace(const std::vector<std::string>& args) {
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     const eval::Timeline timeline = eval::buildTimeline(dags, run.outcome.schedule, *kernels);
     const std::string out = parser.get("output");
-    io::writeTimeline(out, timeline, {graph.name, strategy});
+    output.stage(out, io::timelineText(out, timeline, {graph.name, strategy}));
+    output.commit();
     char line[160];
     std::snprintf(line, sizeof line, "%s: %s, %zu stages, %zu kernels, %.4f ms (%s) -> ",
                   graph.name.c_str(), strategy.c_str(), timeline.stages.size(),

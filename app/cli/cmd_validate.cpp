@@ -8,8 +8,11 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
+#include "io/model_file.h"
 #include "text_format.h"
 #include "util/error.h"
+#include "util/input_file.h"
+#include "util/json_number.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -55,8 +58,16 @@ int runValidate(const std::vector<std::string>& args) {
                                           ? std::filesystem::path(parser.get("schedules"))
                                           : results.parent_path() / "schedules";
     const cost::DeviceProfile device = deviceOption(parser);
-    const std::vector<analysis::ValidationRow> rows = analysis::validateSchedules(
-        measured, dir, device, [](const std::string& model) { return samples::loadModel(model); });
+    // A results file names its model: a bundled name, or a file inside the results' folder
+    // (never an arbitrary path: the results file must not decide what else is read).
+    const auto loadGraph = [&](const std::string& model) {
+        if (samples::isBundledModel(model))
+            return samples::loadBundledModel(model);
+        return io::loadModelFile(
+            util::resolveInside(results.parent_path(), model, "\"model\"", results.string()));
+    };
+    const std::vector<analysis::ValidationRow> rows =
+        analysis::validateSchedules(measured, dir, device, loadGraph);
     const std::vector<analysis::StrategyError> errors = analysis::errorByStrategy(rows);
 
     if (parser.has("json")) {
@@ -81,7 +92,7 @@ int runValidate(const std::vector<std::string>& args) {
                             {"mape_pct", e.mapePct},
                             {"max_abs_pct", e.maxAbsPct}});
         j["by_strategy"] = std::move(mape);
-        std::cout << j.dump(2) << "\n";
+        std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }
     std::cout << "simulated " << device.name << " vs " << results.string() << "\n"

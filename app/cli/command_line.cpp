@@ -2,7 +2,9 @@
 // its exit codes, so tests can run commands in-process.
 #include "command.h"
 #include "model_options.h"
+#include "search_progress.h"
 #include "util/error.h"
+#include "util/message_text.h"
 
 #include <algorithm>
 #include <exception>
@@ -44,24 +46,33 @@ int runCommandLine(const std::vector<std::string>& args) {
     for (const Command& c : commandRegistry()) {
         if (c.name != args[0])
             continue;
+        setTimeLimit(0); // each command sets its own (--max-seconds)
         try {
             return c.run({args.begin() + 1, args.end()});
         } catch (const UserError& e) {
             // A node named without a file is one of the model's (found after loading it).
             const bool modelNode = e.file().empty() && !e.node().empty();
+            // what() is escaped already (UserError); other exceptions' texts are escaped here.
             std::cerr << "ios-sched " << c.name
                       << ": error: " << (modelNode ? e.inFile(currentModel()).what() : e.what())
                       << "\n";
             return kExitUserError;
         } catch (const std::bad_alloc&) {
-            std::cerr << "ios-sched " << c.name << ": error: out of memory\n";
-            return kExitInternalError;
+            // The loaders turn this into a UserError naming their file; here it came later.
+            const std::string& model = currentModel();
+            std::cerr << "ios-sched " << c.name
+                      << ": error: " << (model.empty() ? "" : model + ": ")
+                      << "out of memory (the work is too large for the memory available; "
+                         "give a smaller input or raise the memory limit)\n";
+            return kExitUserError;
         } catch (const std::exception& e) {
-            std::cerr << "ios-sched " << c.name << ": internal error: " << e.what() << "\n";
+            std::cerr << "ios-sched " << c.name
+                      << ": internal error: " << util::escapeControl(e.what()) << "\n";
             return kExitInternalError;
         }
     }
-    std::cerr << "ios-sched: unknown command '" << args[0] << "' (see ios-sched --help)\n";
+    std::cerr << "ios-sched: unknown command '" << util::escapeControl(args[0])
+              << "' (see ios-sched --help)\n";
     return kExitUserError;
 }
 

@@ -23,7 +23,8 @@ void addCostOptions(ArgParser& parser) {
     parser.option("--cost-model, --cost", "M",
                   "simulated (kernel-level GPU simulation, docs/cost-model.md), analytic "
                   "(roofline per operator), measured (on the CUDA GPU, saved to "
-                  "--measure-cache) or cache:FILE (replay saved measurements, no GPU needed)",
+                  "--measure-cache) or cache:FILE[@DEVICE] (replay saved measurements, no GPU "
+                  "needed; @DEVICE picks one device of a cache that holds several)",
                   "simulated");
     parser.option("--measure-cache", "FILE",
                   "Where --cost measured saves its stage measurements (reused when present)",
@@ -35,7 +36,7 @@ cost::DeviceProfile deviceOption(const ArgParser& parser) {
 }
 
 int batchOption(const ArgParser& parser) {
-    return parser.getInt("batch", 1, 65536);
+    return parser.getInt("batch", 1, cost::kMaxBatch);
 }
 
 cost::CostModelSpec costModelSpec(const ArgParser& parser, const cost::DeviceProfile& device,

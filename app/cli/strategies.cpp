@@ -4,6 +4,7 @@
 #include "search_progress.h"
 #include "util/error.h"
 
+#include <charconv>
 #include <optional>
 
 namespace ios::cli {
@@ -24,7 +25,26 @@ void addSearchOptions(ArgParser& parser, StrategyArg strategy, const std::string
     parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
                   std::to_string(ir::kDefaultMaxPartSize));
     parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+    parser.option("--max-seconds", "S",
+                  "Stop searches and simulations after S seconds (exit 1, saying how far they "
+                  "got), or at once when the estimate passes it; 0 = no limit",
+                  std::to_string(kDefaultMaxSeconds));
 }
+
+namespace {
+
+double maxSeconds(const ArgParser& parser) {
+    constexpr double kMax = 1e6;
+    const std::string text = parser.get("max-seconds");
+    double seconds = -1;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec != std::errc{} || ptr != text.data() + text.size() || !(seconds >= 0) || seconds > kMax)
+        throw UserError("--max-seconds expects seconds in [0, 1000000] (0 = no limit), not '" +
+                        text + "'");
+    return seconds;
+}
+
+} // namespace
 
 SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
     SearchOptions o;
@@ -46,6 +66,8 @@ SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
     o.params.endings = *endings;
+    o.maxSeconds = maxSeconds(parser);
+    setTimeLimit(o.maxSeconds);
     return o;
 }
 

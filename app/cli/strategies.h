@@ -20,8 +20,8 @@ enum class StrategyArg {
     List, // --strategy S[,S...]
 };
 
-// Declares --strategy (as `strategy` says), -r, -s, --max-part-size and --endings; the help
-// texts list the registry's keys.
+// Declares --strategy (as `strategy` says), -r, -s, --max-part-size, --endings and
+// --max-seconds (search_progress.h); the help texts list the registry's keys.
 void addSearchOptions(ArgParser& parser, StrategyArg strategy,
                       const std::string& defaultStrategy = "ios-both");
 
@@ -29,6 +29,7 @@ struct SearchOptions {
     std::vector<const schedulers::Scheduler*> schedulers; // --strategy, or every registered one
     schedulers::Params params;
     int maxPartSize = ir::kDefaultMaxPartSize;
+    double maxSeconds = 0; // --max-seconds (0 = no limit), already set as the command's limit
 };
 
 // The options' values, checked (unknown strategy names list the valid keys; old names such as

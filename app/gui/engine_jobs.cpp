@@ -176,7 +176,8 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
         for (size_t b = 0; b < run.schedule.blocks.size(); ++b) {
             run.stageLatencyMs.emplace_back();
             for (const schedule::Stage& stage : run.schedule.blocks[b].stages)
-                run.stageLatencyMs.back().push_back(cost->stageLatencyMs(model.dags()[b], stage));
+                run.stageLatencyMs.back().push_back(
+                    cost::checkedStageLatencyMs(*cost, model.dags()[b], stage));
         }
         if (const cost::KernelTimelineModel* kernels = cost->kernelTimeline())
             run.timeline = std::make_shared<const eval::Timeline>(

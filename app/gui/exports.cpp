@@ -8,15 +8,13 @@
 #include "state_space_view.h"
 #include "timeline_view.h"
 #include "util/error.h"
+#include "util/output_file.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <QBuffer>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTemporaryFile>
 
 namespace ios::gui {
 
@@ -83,16 +81,18 @@ void exportTrace(const JobResult& result, const QString& path) {
 void exportPicture(QWidget* view, const QString& path) {
     if (!view)
         throw UserError("no view to export");
+    // Checked before drawing; written like every other output (util/output_file.h: staged
+    // beside the target, mode kept, FIFOs, directories and read-only files refused).
+    const std::filesystem::path target = path.toStdString();
+    util::checkOutputPath(target);
     const QSize size = exportSize(view);
-    // Write beside the target and rename, like the engine's writers (no half-written files).
-    QTemporaryFile temp(QFileInfo(path).absolutePath() + QStringLiteral("/.export-XXXXXX"));
-    if (!temp.open())
-        throw UserError("cannot write next to the file", path.toStdString());
-    temp.close();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     bool ok = true;
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
-        svg.setFileName(temp.fileName());
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(QStringLiteral("IOS Explorer"));
@@ -106,12 +106,11 @@ void exportPicture(QWidget* view, const QString& path) {
         painter.setRenderHint(QPainter::Antialiasing);
         paintView(view, painter, image.rect());
         painter.end();
-        ok = image.save(temp.fileName(), "PNG");
+        ok = image.save(&buffer, "PNG");
     }
-    QFile::remove(path);
-    if (!ok || !QFile::rename(temp.fileName(), path))
-        throw UserError("could not write the picture", path.toStdString());
-    temp.setAutoRemove(false);
+    if (!ok)
+        throw UserError("could not draw the picture", path.toStdString());
+    util::writeFileAtomically(target, std::string_view(bytes.constData(), bytes.size()));
 }
 
 } // namespace ios::gui

@@ -5,6 +5,7 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
+#include <new>
 
 namespace ios::gui {
 
@@ -44,6 +45,9 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
             wasCancelled = true;
         } catch (const UserError& e) {
             error = QString::fromStdString(e.what());
+        } catch (const std::bad_alloc&) {
+            error = QStringLiteral("out of memory: the work is too large for the memory "
+                                   "available; give a smaller model, batch or search");
         } catch (const std::exception& e) {
             error = QStringLiteral("internal error: ") + QString::fromStdString(e.what());
         }

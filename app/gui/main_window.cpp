@@ -8,13 +8,14 @@
 #include "settings_panel.h"
 #include "units.h"
 #include "util/error.h"
+#include "util/input_file.h"
+#include "util/message_text.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -28,6 +29,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <new>
 
 namespace ios::gui {
 
@@ -44,8 +46,13 @@ bool looksLikeChromeTrace(const QString& path) {
         return true;
     if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
         return false;
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) && file.read(4096).contains("\"traceEvents\"");
+    // Through the input layer: a FIFO or a device named *.json must not block the UI thread.
+    try {
+        return util::readInputHead(path.toStdString(), 4096).find("\"traceEvents\"") !=
+               std::string::npos;
+    } catch (const UserError&) {
+        return false; // opening it as a model reports the problem
+    }
 }
 } // namespace
 
@@ -168,6 +175,10 @@ bool MainWindow::openModel(const QString& pathOrName) {
     } catch (const UserError& e) {
         showError(tr("Cannot open model"), QString::fromStdString(e.what()));
         return false;
+    } catch (const std::bad_alloc&) {
+        showError(tr("Cannot open model"),
+                  tr("%1: not enough memory to load it; give a smaller model").arg(pathOrName));
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot open model"),
                   tr("%1: internal error: %2").arg(pathOrName, QString::fromStdString(e.what())));
@@ -209,7 +220,9 @@ bool MainWindow::exportTo(const QString& path, const std::function<void(const QS
     return true;
 }
 
-void MainWindow::showError(const QString& title, const QString& message) {
+void MainWindow::showError(const QString& title, const QString& rawMessage) {
+    // Names from files are shown escaped (util::escapeControl, as the CLI prints them).
+    const QString message = QString::fromStdString(util::escapeControl(rawMessage.toStdString()));
     lastError_ = message;
     statusBar()->showMessage(message, 10000);
     Q_EMIT errorOccurred(message);

@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 
 namespace ios::gui {
 
@@ -226,10 +227,19 @@ void SettingsPanel::load() {
     q.beginGroup(QStringLiteral("search"));
     JobSettings s;
     s.strategy = q.value(QStringLiteral("strategy"), s.strategy).toString(); // aliases ok
-    s.r = q.value(QStringLiteral("r"), s.r).toInt();
-    s.s = q.value(QStringLiteral("s"), s.s).toInt();
-    s.maxPartSize = q.value(QStringLiteral("maxPartSize"), s.maxPartSize).toInt();
-    s.batch = q.value(QStringLiteral("batch"), s.batch).toInt();
+    // A saved number beyond int (edited by hand: 4294967297) keeps the default instead of
+    // narrowing; the spin boxes then clamp what is left to their ranges.
+    auto intSetting = [&q](const QString& key, int fallback) {
+        bool ok = false;
+        const qlonglong v = q.value(key, fallback).toLongLong(&ok);
+        return ok && v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max()
+                   ? static_cast<int>(v)
+                   : fallback;
+    };
+    s.r = intSetting(QStringLiteral("r"), s.r);
+    s.s = intSetting(QStringLiteral("s"), s.s);
+    s.maxPartSize = intSetting(QStringLiteral("maxPartSize"), s.maxPartSize);
+    s.batch = intSetting(QStringLiteral("batch"), s.batch);
     s.device = q.value(QStringLiteral("device"), QString::fromUtf8(cost::kDefaultDeviceName.data(),
                                                                    cost::kDefaultDeviceName.size()))
                    .toString();
