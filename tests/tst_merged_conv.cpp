@@ -4,6 +4,7 @@
 // matches every member's own convolution on its channel range — for every merge stage the IOS
 // DP picks on the benchmark models, for the optimised (rewritten) models end to end, and for
 // hundreds of random mergeable sets. Sets whose kernels cannot be centred are refused.
+#include "build_flavour.h"
 #include "bundled_models.h"
 #include "cost/analytic_cost_model.h"
 #include "cost/device_profile.h"
@@ -32,19 +33,6 @@ using ir::Hw;
 
 Q_DECLARE_METATYPE(std::vector<ios::ir::Node>)
 Q_DECLARE_METATYPE(ios::ir::Hw)
-
-// Optimised, uninstrumented builds run the big models; Debug and sanitizer builds, 10–50×
-// slower, only the small ones.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IOS_TEST_SANITIZED 1
-#endif
-#endif
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(IOS_TEST_SANITIZED)
-constexpr bool kFullModels = true;
-#else
-constexpr bool kFullModels = false;
-#endif
 
 namespace {
 

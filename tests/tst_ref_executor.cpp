@@ -1,6 +1,7 @@
 // The CPU reference executor (engine/ref): every node kind against values worked out by hand
 // on tiny tensors, deterministic weights per (name, seed), explicit weights and inputs, opaque
 // nodes refused, and the bundled models run to finite outputs.
+#include "build_flavour.h"
 #include "bundled_models.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
@@ -19,19 +20,6 @@ using ir::TensorShape;
 
 Q_DECLARE_METATYPE(ios::ir::Node)
 Q_DECLARE_METATYPE(ios::ir::TensorShape)
-
-// Optimised, uninstrumented builds run the big models; Debug and sanitizer builds, 10–50×
-// slower, only the small ones.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IOS_TEST_SANITIZED 1
-#endif
-#endif
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__) && !defined(IOS_TEST_SANITIZED)
-constexpr bool kFullModels = true;
-#else
-constexpr bool kFullModels = false;
-#endif
 
 namespace {
 
