@@ -237,6 +237,18 @@ private slots:
         QVERIFY(names.count("_" + std::to_string(n)));
     }
 
+    // Memory of an import grows by ~2 KiB per node: a graph over the node cap is refused after
+    // the protobuf parse, before lowering (docs/onnx.md "Limits").
+    void onnxNodeCountIsCapped() {
+        if (!io::onnxSupportAvailable())
+            QSKIP("built without ONNX support");
+        const std::string e =
+            errorOf([] { io::parseOnnx(unnamedReluChain(200'001), "huge.onnx"); });
+        QVERIFY2(e.find("huge.onnx") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("200001 nodes") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("at most 200000") != std::string::npos, e.c_str());
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> dir_;
     fs::path root_;

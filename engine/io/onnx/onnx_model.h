@@ -19,6 +19,11 @@ enum DataType : int32_t { kFloat = 1, kInt32 = 6, kInt64 = 7, kDouble = 11 };
 // weights keep just their dims, so a weight-less file and a full one import alike.
 inline constexpr int64_t kMaxFoldedElements = 64;
 
+// Graphs with more nodes are refused before lowering. Lowering keeps about 2 KiB per node (the
+// node, its tensors' shapes, the IR operator), so this bounds the importer's memory at about
+// 0.5 GB beyond ~2× the file (docs/onnx.md "Limits"); CNN exports have a few thousand nodes.
+inline constexpr int kMaxOnnxNodes = 200000;
+
 struct Tensor {
     std::vector<int64_t> dims;
     int32_t dataType = 0;

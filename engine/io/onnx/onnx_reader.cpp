@@ -170,6 +170,10 @@ Model readModel(std::string_view bytes) {
         throw UserError("not an ONNX model: the protobuf data is malformed or truncated");
     if (!proto.has_graph() || proto.graph().node_size() == 0)
         throw UserError("not an ONNX model: it has no graph nodes");
+    if (proto.graph().node_size() > kMaxOnnxNodes)
+        throw UserError("the graph has " + std::to_string(proto.graph().node_size()) +
+                        " nodes; the importer takes at most " + std::to_string(kMaxOnnxNodes) +
+                        " (CNN exports have a few thousand): split or simplify the model");
 
     Model m;
     for (const pb::OperatorSetIdProto& o : proto.opset_import())
