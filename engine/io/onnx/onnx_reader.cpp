@@ -57,6 +57,60 @@ namespace {
 
 namespace pb = ::onnx;
 
+// Protobuf wire format, just enough to count the nodes of the top-level graph before parsing
+// (protobuf's objects take ~15× the bytes of a file of tiny nodes, so the cap must come first).
+// Reads one varint at `p`; false at the end of the data or on a malformed varint.
+bool wireVarint(const char*& p, const char* end, uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+        const auto b = static_cast<unsigned char>(*p++);
+        v |= uint64_t{b & 0x7fu} << shift;
+        if (!(b & 0x80u))
+            return true;
+    }
+    return false;
+}
+
+// Calls visit(field, begin, end) for each length-delimited field of the message in [p, end);
+// stops quietly at anything malformed (the real parse reports it).
+template <typename Visit> void wireFields(const char* p, const char* end, Visit&& visit) {
+    uint64_t key = 0;
+    uint64_t len = 0;
+    while (p < end && wireVarint(p, end, key)) {
+        switch (key & 7) {
+        case 0:
+            if (!wireVarint(p, end, len))
+                return;
+            break;
+        case 1:
+        case 5:
+            if (end - p < ((key & 7) == 1 ? 8 : 4))
+                return;
+            p += (key & 7) == 1 ? 8 : 4;
+            break;
+        case 2:
+            if (!wireVarint(p, end, len) || len > static_cast<uint64_t>(end - p))
+                return;
+            visit(key >> 3, p, p + len);
+            p += len;
+            break;
+        default:
+            return;
+        }
+    }
+}
+
+// ModelProto.graph (field 7) → GraphProto.node (field 1), summed over repeated graph fields.
+int64_t countTopLevelNodes(std::string_view bytes) {
+    int64_t nodes = 0;
+    wireFields(
+        bytes.data(), bytes.data() + bytes.size(), [&](uint64_t f, const char* b, const char* e) {
+            if (f == 7)
+                wireFields(b, e, [&](uint64_t g, const char*, const char*) { nodes += g == 1; });
+        });
+    return nodes;
+}
+
 template <typename T> std::optional<T> readRaw(const std::string& raw, size_t i) {
     T v;
     if ((i + 1) * sizeof(T) > raw.size())
@@ -165,15 +219,15 @@ Model readModel(std::string_view bytes) {
         throw UserError("empty file: not an ONNX model");
     if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
         throw UserError("file is too large for an ONNX model (over 2 GiB)");
+    if (const int64_t nodes = countTopLevelNodes(bytes); nodes > kMaxOnnxNodes)
+        throw UserError("the graph has " + std::to_string(nodes) +
+                        " nodes; the importer takes at most " + std::to_string(kMaxOnnxNodes) +
+                        " (CNN exports have a few thousand): split or simplify the model");
     pb::ModelProto proto;
     if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
         throw UserError("not an ONNX model: the protobuf data is malformed or truncated");
     if (!proto.has_graph() || proto.graph().node_size() == 0)
         throw UserError("not an ONNX model: it has no graph nodes");
-    if (proto.graph().node_size() > kMaxOnnxNodes)
-        throw UserError("the graph has " + std::to_string(proto.graph().node_size()) +
-                        " nodes; the importer takes at most " + std::to_string(kMaxOnnxNodes) +
-                        " (CNN exports have a few thousand): split or simplify the model");
 
     Model m;
     for (const pb::OperatorSetIdProto& o : proto.opset_import())
