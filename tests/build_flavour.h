@@ -13,3 +13,11 @@ inline constexpr bool kFullModels = true;
 #else
 inline constexpr bool kFullModels = false;
 #endif
+
+// ASan reserves terabytes of address space for its shadow memory, so `ulimit -v` tests cannot
+// run under it.
+#if defined(__SANITIZE_ADDRESS__) || defined(IOS_TEST_SANITIZED)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif

@@ -57,6 +57,18 @@ char processState(qint64 pid) {
     return close >= 0 && close + 2 < line.size() ? line.at(close + 2) : '?';
 }
 
+// Whether the process has installed a handler for `sig` (the SigCgt mask of /proc/PID/status):
+// a signal sent earlier, while a slow (sanitizer) build is still starting, would kill it.
+bool catchesSignal(qint64 pid, int sig) {
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("SigCgt:"))
+            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (sig - 1)) & 1;
+    return false;
+}
+
 void startSched(QProcess& p, const QStringList& args, const QString& dir,
                 const QStringList& env = {}) {
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
@@ -233,7 +245,8 @@ private slots:
         } else {
             startSched(p, {"optimize", "nasnet_large", "-r", "100", "-s", "100", "-o", out},
                        root.path());
-            QTest::qWait(300);
+            QTRY_VERIFY_WITH_TIMEOUT(catchesSignal(p.processId(), sig), 120000);
+            QTest::qWait(300); // into the search
         }
         const pid_t pid = static_cast<pid_t>(p.processId());
         QCOMPARE(::kill(pid, sig), 0);
