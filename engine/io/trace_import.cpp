@@ -121,12 +121,23 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
     const Json& a = r.args(e, i);
     eval::TimelineSample u;
     u.timeUs = r.number(e, "ts", i);
+    if (std::abs(u.timeUs) > kMaxTraceUs)
+        r.fail("event " + std::to_string(i) +
+               ": \"ts\" is beyond 1e15 µs; give times in µs from the start of the run");
+    // Every counter is a percentage of the device's peak.
+    const auto percent = [&](const char* key, bool optional) {
+        const double v = optional ? r.optionalNumber(a, key, i) : r.number(a, key, i);
+        if (v < 0 || v > 100)
+            r.fail("event " + std::to_string(i) + ": \"" + key + "\" must be a percentage in " +
+                   "[0, 100]");
+        return v;
+    };
     if (a.contains(trace::kActiveWarpsPct)) { // measured: PM sampling of active warps only
-        u.warpOccupancy = r.number(a, trace::kActiveWarpsPct, i) / 100.0;
+        u.warpOccupancy = percent(trace::kActiveWarpsPct, false) / 100.0;
     } else {
-        u.activeSms = static_cast<int>(std::lround(r.number(a, trace::kActiveSmPct, i) * 10.0));
-        u.warpOccupancy = r.optionalNumber(a, trace::kWarpOccupancyPct, i) / 100.0;
-        u.flopUtilisation = r.optionalNumber(a, trace::kFlopUtilisationPct, i) / 100.0;
+        u.activeSms = static_cast<int>(std::lround(percent(trace::kActiveSmPct, false) * 10.0));
+        u.warpOccupancy = percent(trace::kWarpOccupancyPct, true) / 100.0;
+        u.flopUtilisation = percent(trace::kFlopUtilisationPct, true) / 100.0;
     }
     tl.samples.push_back(u);
 }
