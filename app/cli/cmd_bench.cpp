@@ -7,6 +7,7 @@
 #include "model_options.h"
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
+#include "strategies.h"
 #include "util/error.h"
 #include "util/json_number.h"
 
@@ -22,17 +23,29 @@ using Json = nlohmann::ordered_json;
 
 struct Setting {
     const char* name;
+    const char* shortName; // --settings
     schedulers::Strategy strategy;
     int r, s; // 0 = r and s do not apply (merge)
 };
 
 constexpr Setting kSettings[] = {
-    {"parallel unpruned", schedulers::Strategy::Parallel, 100, 100},
-    {"parallel r3s8", schedulers::Strategy::Parallel, 3, 8},
-    {"parallel r1s8", schedulers::Strategy::Parallel, 1, 8},
-    {"merge", schedulers::Strategy::Merge, 0, 0},
-    {"both r3s8", schedulers::Strategy::Both, 3, 8},
+    {"parallel unpruned", "unpruned", schedulers::Strategy::Parallel, 100, 100},
+    {"parallel r3s8", "r3s8", schedulers::Strategy::Parallel, 3, 8},
+    {"parallel r1s8", "r1s8", schedulers::Strategy::Parallel, 1, 8},
+    {"merge", "merge", schedulers::Strategy::Merge, 0, 0},
+    {"both r3s8", "both", schedulers::Strategy::Both, 3, 8},
 };
+
+// Share of the distinct stages the canonical stage memo already held (0 when none were priced).
+double hitRate(const schedulers::Statistics& s) {
+    return s.stages == 0
+               ? 0.0
+               : 1.0 - static_cast<double>(s.stagesPriced) / static_cast<double>(s.stages);
+}
+
+double nsPerTransition(const schedulers::Statistics& s) {
+    return s.transitions == 0 ? 0.0 : s.seconds * 1e9 / static_cast<double>(s.transitions);
+}
 
 int runBench(const std::vector<std::string>& args) {
     ArgParser parser("ios-sched bench [MODELS...] [--json] [--endings reference|all]",
@@ -45,6 +58,11 @@ int runBench(const std::vector<std::string>& args) {
     parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
     parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
                   std::to_string(ir::kDefaultMaxPartSize));
+    parser.option("--settings", "LIST",
+                  "Comma-separated settings to run, of: unpruned, r3s8, r1s8, merge, both "
+                  "(default: all five)",
+                  "unpruned,r3s8,r1s8,merge,both");
+    addThreadsOption(parser);
     addCostOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
@@ -52,6 +70,7 @@ int runBench(const std::vector<std::string>& args) {
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
     const int maxPartSize = parser.getInt("max-part-size", 1, 128);
+    const int threads = threadsOption(parser);
 
     std::vector<std::string> models = parser.positionals();
     if (models.empty())
@@ -59,22 +78,36 @@ int runBench(const std::vector<std::string>& args) {
             if (m.benchmark)
                 models.emplace_back(m.name);
 
+    std::vector<const Setting*> settings;
+    for (const std::string& want : splitList(parser.get("settings"))) {
+        const Setting* found = nullptr;
+        for (const Setting& st : kSettings)
+            if (want == st.shortName)
+                found = &st;
+        if (found == nullptr)
+            throw UserError("--settings: unknown setting '" + want +
+                            "' (valid: unpruned, r3s8, r1s8, merge, both)");
+        settings.push_back(found);
+    }
+
     const bool json = parser.has("json");
     Json rows = Json::array();
     double totalSeconds = 0;
     if (!json)
         std::cout << "model              setting                 states  transitions  "
-                     "schedules   seconds  ns/transition\n";
+                     "schedules    stages  priced   hit %   seconds  ns/transition\n";
     for (const std::string& name : models) {
         const ir::Graph graph = loadModelArg(parser, name);
         const auto cost = makeCostModel(parser, graph);
         const ir::PreparedModel prepared(graph, maxPartSize);
-        for (const Setting& st : kSettings) {
+        for (const Setting* setting : settings) {
+            const Setting& st = *setting;
             schedulers::Options o;
             o.strategy = st.strategy;
             o.r = st.r > 0 ? st.r : 3;
             o.s = st.s > 0 ? st.s : 8;
             o.endings = *endings;
+            o.threads = threads;
             schedulers::SearchControl control;
             schedulers::Result res;
             {
@@ -92,7 +125,11 @@ int runBench(const std::vector<std::string>& args) {
                                 {"states", s.states},
                                 {"transitions", s.transitions},
                                 {"schedules", s.schedules.toString()},
-                                {"seconds", s.seconds}});
+                                {"stages", s.stages},
+                                {"stages_priced", s.stagesPriced},
+                                {"memo_hit_rate", hitRate(s)},
+                                {"seconds", s.seconds},
+                                {"ns_per_transition", nsPerTransition(s)}});
                 continue;
             }
             // Schedules in scientific notation from the exact decimal (they pass 10^308, the
@@ -103,11 +140,13 @@ int runBench(const std::vector<std::string>& args) {
                                         : digits.substr(0, 1) + "." + digits.substr(1, 3) + "e+" +
                                               std::to_string(digits.size() - 1);
             char line[256];
-            std::snprintf(
-                line, sizeof line, "%-18s %-18s %11llu %12llu  %10s %9.4f  %8.1f\n",
-                graph.name.c_str(), st.name, static_cast<unsigned long long>(s.states),
-                static_cast<unsigned long long>(s.transitions), sci.c_str(), s.seconds,
-                s.transitions == 0 ? 0.0 : s.seconds * 1e9 / static_cast<double>(s.transitions));
+            std::snprintf(line, sizeof line,
+                          "%-18s %-18s %11llu %12llu  %10s %9llu %7llu %7.2f %9.4f  %8.1f\n",
+                          graph.name.c_str(), st.name, static_cast<unsigned long long>(s.states),
+                          static_cast<unsigned long long>(s.transitions), sci.c_str(),
+                          static_cast<unsigned long long>(s.stages),
+                          static_cast<unsigned long long>(s.stagesPriced), 100 * hitRate(s),
+                          s.seconds, nsPerTransition(s));
             std::cout << line << std::flush;
         }
     }

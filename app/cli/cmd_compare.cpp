@@ -5,6 +5,8 @@
 #include "command.h"
 #include "cost_options.h"
 #include "model_options.h"
+#include "schedulers/parallel_jobs.h"
+#include "search_progress.h"
 #include "strategies.h"
 #include "util/json_number.h"
 
@@ -36,14 +38,25 @@ int runCompare(const std::vector<std::string>& args) {
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
 
+    // Every scheduler, then the sequential baseline the speedups are over (whether or not it
+    // is a row): independent searches, run on --threads threads, kept in this order.
+    std::vector<const schedulers::Scheduler*> jobs = search.schedulers;
+    jobs.push_back(&schedulers::schedulerByName("sequential"));
+    std::vector<StrategyRun> done(jobs.size());
+    schedulers::Params params = search.params;
+    params.threads = schedulers::innerThreads(search.params.threads, jobs.size());
+    {
+        schedulers::SearchControl control;
+        SearchProgress progress(control, "compare " + graph.name);
+        schedulers::runJobs(&control, std::vector<uint64_t>(jobs.size(), 1000),
+                            search.params.threads, [&](size_t i, schedulers::SearchControl& job) {
+                                done[i] = runStrategy(prepared, *jobs[i], params, *cost, &job);
+                            });
+    }
     std::vector<std::pair<std::string, StrategyRun>> runs;
-    for (const schedulers::Scheduler* scheduler : search.schedulers)
-        runs.emplace_back(std::string(scheduler->key()),
-                          runStrategy(prepared, *scheduler, search.params, *cost));
-    // Speedups are over the sequential schedule, whether or not it is a row.
-    const double sequentialMs =
-        runStrategy(prepared, schedulers::schedulerByName("sequential"), search.params, *cost)
-            .latencyMs;
+    for (size_t i = 0; i + 1 < jobs.size(); ++i)
+        runs.emplace_back(std::string(jobs[i]->key()), std::move(done[i]));
+    const double sequentialMs = done.back().latencyMs;
 
     if (parser.has("json")) {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();

@@ -1,9 +1,11 @@
 #include "strategies.h"
 
 #include "eval/evaluate.h"
+#include "schedulers/parallel_jobs.h"
 #include "search_progress.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -29,6 +31,21 @@ void addSearchOptions(ArgParser& parser, StrategyArg strategy, const std::string
                   "Stop searches and simulations after S seconds (exit 1, saying how far they "
                   "got), or at once when the estimate passes it; 0 = no limit",
                   std::to_string(kDefaultMaxSeconds));
+    addThreadsOption(parser);
+}
+
+void addThreadsOption(ArgParser& parser) {
+    parser.option("--threads", "N",
+                  "Threads for independent searches and DP parts (1-" +
+                      std::to_string(schedulers::kMaxThreads) +
+                      ", or all = every core); results are the same for every count",
+                  "all");
+}
+
+int threadsOption(const ArgParser& parser) {
+    if (parser.get("threads") == "all")
+        return schedulers::defaultThreadCount();
+    return parser.getInt("threads", 1, schedulers::kMaxThreads);
 }
 
 namespace {
@@ -66,6 +83,7 @@ SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
     o.params.endings = *endings;
+    o.params.threads = threadsOption(parser);
     o.maxSeconds = maxSeconds(parser);
     setTimeLimit(o.maxSeconds);
     return o;

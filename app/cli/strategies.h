@@ -25,6 +25,11 @@ enum class StrategyArg {
 void addSearchOptions(ArgParser& parser, StrategyArg strategy,
                       const std::string& defaultStrategy = "ios-both");
 
+// --threads N|all (default all: every core), declared by addSearchOptions and by commands
+// that search without the other options; threadsOption reads it back (1 .. kMaxThreads).
+void addThreadsOption(ArgParser& parser);
+int threadsOption(const ArgParser& parser);
+
 struct SearchOptions {
     std::vector<const schedulers::Scheduler*> schedulers; // --strategy, or every registered one
     schedulers::Params params;

@@ -3,11 +3,13 @@
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
 #include "eval/timeline.h"
+#include "schedulers/parallel_jobs.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
 
 #include <QObject>
 #include <chrono>
+#include <functional>
 
 namespace ios::gui {
 
@@ -28,19 +30,22 @@ struct ProgressSlice {
     }
 };
 
-schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record) {
+schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record,
+                                int threads) {
     schedulers::Params params;
     params.r = r;
     params.s = s;
     params.endings = settings.endings;
     params.recordStateSpace = record;
+    params.threads = threads;
     return params;
 }
 
-RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settings,
-                      const schedulers::Scheduler& scheduler, int r, int s, bool record,
-                      const cost::CostModel& cost, ProgressSlice slice) {
-    if (slice.control.cancelled())
+// One search on `search` (whose progress the caller has set up).
+RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
+                const schedulers::Scheduler& scheduler, int r, int s, bool record, int threads,
+                const cost::CostModel& cost, schedulers::SearchControl& search) {
+    if (search.cancelled())
         throw Cancelled();
     RunResult run;
     run.strategy =
@@ -48,9 +53,8 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
     run.r = r;
     run.s = s;
     const auto t0 = std::chrono::steady_clock::now();
-    slice.install();
     schedulers::Outcome outcome = scheduler.run(
-        model.prepared(), searchParams(settings, r, s, record), cost, &slice.control.search);
+        model.prepared(), searchParams(settings, r, s, record, threads), cost, &search);
     run.schedule = std::move(outcome.schedule);
     run.latencyMs = outcome.latencyMs;
     run.stats = std::move(outcome.stats);
@@ -59,8 +63,32 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
             std::make_shared<const schedulers::StateSpace>(std::move(*outcome.stateSpace)));
     run.searchSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return run;
+}
+
+RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settings,
+                      const schedulers::Scheduler& scheduler, int r, int s, bool record,
+                      const cost::CostModel& cost, ProgressSlice slice) {
+    slice.install();
+    RunResult run = runOn(model, settings, scheduler, r, s, record, settings.threads, cost,
+                          slice.control.search);
     slice.control.progress = slice.end;
     return run;
+}
+
+// Independent searches as parallel jobs (settings.threads), results in index order; each
+// job's progress counts equally in [slice.begin, slice.end).
+std::vector<RunResult>
+runAll(size_t n, const JobSettings& settings, ProgressSlice slice,
+       const std::function<RunResult(size_t, int, schedulers::SearchControl&)>& run) {
+    std::vector<RunResult> out(n);
+    const int inner = schedulers::innerThreads(settings.threads, n);
+    slice.install();
+    schedulers::runJobs(
+        &slice.control.search, std::vector<uint64_t>(n, 1000), settings.threads,
+        [&](size_t i, schedulers::SearchControl& job) { out[i] = run(i, inner, job); });
+    slice.control.progress = slice.end;
+    return out;
 }
 
 struct Setting {
@@ -84,9 +112,10 @@ SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettin
         m.labels.push_back(st.label);
     }
     slice.install();
-    m.latencyMs = schedulers::specialize(model.prepared(), costs, scheduler,
-                                         searchParams(settings, settings.r, settings.s, false),
-                                         &slice.control.search)
+    m.latencyMs = schedulers::specialize(
+                      model.prepared(), costs, scheduler,
+                      searchParams(settings, settings.r, settings.s, false, settings.threads),
+                      &slice.control.search)
                       .latencyMs;
     slice.control.progress = slice.end;
     return m;
@@ -187,25 +216,26 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     }
     case JobKind::Compare: {
         const auto all = schedulers::registeredSchedulers();
-        const double n = static_cast<double>(all.size());
-        for (size_t i = 0; i < all.size(); ++i)
-            result.runs.push_back(runStrategy(model, settings, *all[i], settings.r, settings.s,
-                                              false, *cost, {control, i / n, (i + 1) / n}));
+        result.runs = runAll(all.size(), settings, {control, 0.0, 1.0},
+                             [&](size_t i, int threads, schedulers::SearchControl& job) {
+                                 return runOn(model, settings, *all[i], settings.r, settings.s,
+                                              false, threads, *cost, job);
+                             });
         break;
     }
     case JobKind::Sweep: {
-        const int cells = kSweepMaxR * kSweepMaxS;
-        for (int r = 1; r <= kSweepMaxR; ++r) {
+        for (int r = 1; r <= kSweepMaxR; ++r)
             result.sweepR.push_back(r);
-            for (int s = 1; s <= kSweepMaxS; ++s) {
-                if (r == 1)
-                    result.sweepS.push_back(s);
-                const int cell = (r - 1) * kSweepMaxS + (s - 1);
-                result.runs.push_back(
-                    runStrategy(model, settings, sweepScheduler, r, s, false, *cost,
-                                {control, cell / double(cells), (cell + 1) / double(cells)}));
-            }
-        }
+        for (int s = 1; s <= kSweepMaxS; ++s)
+            result.sweepS.push_back(s);
+        // Cell (r, s) at index (r - 1) * kSweepMaxS + (s - 1).
+        result.runs = runAll(
+            static_cast<size_t>(kSweepMaxR * kSweepMaxS), settings, {control, 0.0, 1.0},
+            [&](size_t cell, int threads, schedulers::SearchControl& job) {
+                const int r = static_cast<int>(cell) / kSweepMaxS + 1;
+                const int s = static_cast<int>(cell) % kSweepMaxS + 1;
+                return runOn(model, settings, sweepScheduler, r, s, false, threads, *cost, job);
+            });
         break;
     }
     case JobKind::Specialize:

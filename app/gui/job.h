@@ -6,6 +6,7 @@
 #include "loaded_model.h"
 #include "schedule/schedule.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/parallel_jobs.h"
 #include "schedulers/scheduler.h"
 #include "schedulers/state_space_index.h"
 
@@ -41,6 +42,8 @@ struct JobSettings {
     CostModelChoice costModel = CostModelChoice::Simulated;
     QString cacheFile; // CostModelChoice::Cache: the measurement cache to replay
     bool recordStateSpace = true;
+    // Independent searches and DP parts at once (same results for every count).
+    int threads = schedulers::defaultThreadCount();
 };
 
 enum class JobKind {

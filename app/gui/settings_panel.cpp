@@ -3,6 +3,7 @@
 #include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
 #include "cuda_backend.h"
+#include "schedulers/parallel_jobs.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -52,6 +53,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     maxPart_ = spin(this, 1, 128, tr("Operators per DP part when a block has no explicit parts"),
                     QStringLiteral("maxPart"));
     batch_ = spin(this, 1, 4096, tr("Batch size the cost model assumes"), QStringLiteral("batch"));
+    threads_ = spin(this, 1, schedulers::kMaxThreads,
+                    tr("Threads for DP parts and for the independent searches of comparisons, "
+                       "sweeps and specializations; results are the same for every count "
+                       "(this machine: %1 cores)")
+                        .arg(schedulers::defaultThreadCount()),
+                    QStringLiteral("threads"));
     device_ = new QComboBox(this);
     device_->setObjectName(QStringLiteral("device"));
     for (const cost::DeviceProfile& d : cost::bundledDevices())
@@ -97,6 +104,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Endings"), endings_);
     form->addRow(tr("Cost model"), costModel_);
     form->addRow(tr("Cache file"), cacheRow);
+    form->addRow(tr("Threads"), threads_);
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("run"));
@@ -165,6 +173,7 @@ JobSettings SettingsPanel::settings() const {
     s.costModel =
         costModelFromKey(costModel_->currentData().toString()).value_or(CostModelChoice::Simulated);
     s.cacheFile = cacheFile_->text();
+    s.threads = threads_->value();
     return s;
 }
 
@@ -184,6 +193,7 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     endings_->setCurrentIndex(endings_->findData(static_cast<int>(s.endings)));
     costModel_->setCurrentIndex(std::max(0, costModel_->findData(costModelKey(s.costModel))));
     cacheFile_->setText(s.cacheFile);
+    threads_->setValue(s.threads);
     blockChanged_ = false;
     updateEnabled();
     Q_EMIT settingsChanged();
@@ -249,6 +259,7 @@ void SettingsPanel::load() {
     s.costModel = costModelFromKey(q.value(QStringLiteral("costModel")).toString())
                       .value_or(CostModelChoice::Simulated);
     s.cacheFile = q.value(QStringLiteral("cacheFile")).toString();
+    s.threads = intSetting(QStringLiteral("threads"), schedulers::defaultThreadCount());
     setSettings(s);
 }
 
@@ -267,6 +278,7 @@ void SettingsPanel::save() const {
                                               : QStringLiteral("reference"));
     q.setValue(QStringLiteral("costModel"), costModelKey(s.costModel));
     q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
+    q.setValue(QStringLiteral("threads"), s.threads);
 }
 
 } // namespace ios::gui

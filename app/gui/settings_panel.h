@@ -56,6 +56,7 @@ private:
     QSpinBox* s_;
     QSpinBox* maxPart_;
     QSpinBox* batch_;
+    QSpinBox* threads_; // not a search setting: changing it starts nothing
     QComboBox* device_;
     QComboBox* endings_;
     QComboBox* costModel_;

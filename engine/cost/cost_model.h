@@ -4,12 +4,14 @@
 #include "ir/block_dag.h"
 #include "schedule/schedule.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ios::cost {
 
 class KernelTimelineModel;
+class StageMemo;
 
 class CostModel {
 public:
@@ -29,6 +31,17 @@ public:
     virtual bool additiveParallelStages(const ir::BlockDag& /*dag*/, std::vector<double>& /*opMs*/,
                                         double& /*overheadMs*/) const {
         return false;
+    }
+
+    // Optional canonical stage memo (stage_memo.h): a model whose stage latency depends only on
+    // the stage kind and, group by group in order, on the classes of the group's operators in
+    // order, fills `classes` (one per dag.ops; ids are the model's own, equal for interchangeable
+    // operators in every DAG priced with the model) and returns its memo, which outlives the
+    // model's searches and is shared by them (thread-safe). Stages with equal keys must get
+    // bit-identical latencies. Default: nullptr (every distinct stage is priced).
+    virtual StageMemo* canonicalStageMemo(const ir::BlockDag& /*dag*/,
+                                          std::vector<uint32_t>& /*classes*/) const {
+        return nullptr;
     }
 
     // The model's kernel-level view of stages (for timelines), or nullptr when it has none

@@ -6,6 +6,7 @@
 #include "cost/cost_model.h"
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
+#include "cost/stage_memo.h"
 #include "cost/stage_simulator.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
@@ -24,6 +25,8 @@ public:
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
+    StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
+                                  std::vector<uint32_t>& classes) const override;
     const KernelTimelineModel* kernelTimeline() const override { return this; }
 
     // The full simulation of a stage (kernels per stream, utilisation), for timelines.
@@ -41,12 +44,18 @@ public:
 
 private:
     const ir::TensorShape* shapeOf(const std::string& name) const;
+    void appendSignature(const ir::Node& node, std::string& out) const;
 
     DeviceProfile device_;
     int batch_;
     ir::NodeIndex index_;
     mutable std::mutex mutex_;
     mutable std::map<const ir::Node*, std::vector<KernelDesc>> cache_;
+    // Canonical stage memo: operator class = everything its kernels (and a merged
+    // convolution of it) are computed from, with input names replaced by their shapes.
+    mutable std::map<const ir::Node*, uint32_t> classOf_;
+    mutable std::map<std::string, uint32_t> classIds_;
+    mutable StageMemo memo_;
 };
 
 } // namespace ios::cost

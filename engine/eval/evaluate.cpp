@@ -1,12 +1,15 @@
 #include "eval/evaluate.h"
 
+#include "cost/stage_memo.h"
+
 namespace ios::eval {
 
 double blockLatencyMs(const ir::BlockDag& dag, const schedule::BlockSchedule& bs,
                       const cost::CostModel& cost) {
     double ms = 0;
+    cost::StagePricer pricer(cost, dag); // checked: the sum cannot become inf
     for (const schedule::Stage& st : bs.stages)
-        ms += cost::checkedStageLatencyMs(cost, dag, st); // finite: the sum cannot become inf
+        ms += pricer.ms(st);
     return ms;
 }
 

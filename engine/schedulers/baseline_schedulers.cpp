@@ -18,7 +18,7 @@ public:
 
     Outcome run(const ir::PreparedModel& model, const Params& /*params*/,
                 const cost::CostModel& cost, SearchControl* control) const override {
-        if (control != nullptr && control->cancel)
+        if (control != nullptr && control->cancelled())
             throw Cancelled();
         if (control != nullptr)
             control->checkDeadline();

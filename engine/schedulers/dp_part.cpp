@@ -90,7 +90,7 @@ PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOp
 void SearchClock::check() {
     if (control == nullptr)
         return;
-    if (control->cancel.load(std::memory_order_relaxed))
+    if (control->cancelled())
         throw Cancelled();
     control->checkDeadline(done, total);
     const auto now = std::chrono::steady_clock::now();
@@ -104,7 +104,7 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
                        const cost::CostModel& cost, SearchClock& clock, StateSpace* record,
                        int block, int part)
     : dag_(dag), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record), block_(block),
-      part_(part) {
+      part_(part), pricer_(cost, dag) {
     const int n = static_cast<int>(g.ops.size());
     candidates_.resize(n + 2);
     compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
@@ -133,21 +133,23 @@ std::vector<schedule::Stage> PartSearch::run() {
         // where they enter), so every solved state has a non-empty best stage within it; the
         // check keeps a broken invariant from spinning here forever.
         for (Bits s = g_.all; s != 0;) {
-            const Value* v = memo_.find(s);
-            if (v == nullptr || v->bestStage == 0 || (v->bestStage & ~s) != 0)
+            const Choice* v = choices_.find(s);
+            if (v == nullptr || v->stage == 0 || (v->stage & ~s) != 0)
                 throw std::logic_error("DP reconstruction made no progress (block " +
                                        std::to_string(block_) + ", part " + std::to_string(part_) +
                                        ")");
-            stages.push_back(makeStage(v->bestStage, v->bestMerge));
-            if (record_ != nullptr && v->bestTransition != UINT32_MAX)
-                record_->chosen.push_back(v->bestTransition);
-            s &= ~v->bestStage;
+            stages.push_back(makeStage(v->stage, v->merge));
+            if (record_ != nullptr && v->transition != UINT32_MAX)
+                record_->chosen.push_back(v->transition);
+            s &= ~v->stage;
         }
         std::reverse(stages.begin(), stages.end());
     } else {
         stats.schedules = BigUint(1);
     }
     stats.states = memo_.size();
+    stats.stages = pricer_.calls();
+    stats.stagesPriced = pricer_.priced();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stages;
 }
@@ -177,6 +179,7 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     if (const Value* v = memo_.find(s))
         return *v;
     Value best;
+    Choice choice;
     best.cost = std::numeric_limits<double>::infinity();
     if (record_ != nullptr)
         best.stateIndex = recordState(s);
@@ -184,7 +187,15 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     cands.clear();
     enumerate(s, cands);
     constexpr UInt128 kMax = ~UInt128{0};
-    for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
+    const size_t n = cands.size();
+    if (n > 0)
+        memo_.prefetch(s & ~cands[0].ops);
+    for (size_t k = 0; k < n; ++k) { // no insert into candidates_[depth] below this point
+        const Candidate& c = cands[k];
+        // Most sub-states are solved already: their lookup is one cache miss, started here
+        // one candidate ahead so that it overlaps this candidate's work.
+        if (k + 1 < n)
+            memo_.prefetch(s & ~cands[k + 1].ops);
         clock_.tick();
         ++stats.transitions;
         const Value sub = solve(s & ~c.ops, depth + 1);
@@ -206,15 +217,14 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
         }
         if (total < best.cost) { // strict: the first best candidate wins (deterministic)
             best.cost = total;
-            best.bestStage = c.ops;
-            best.bestMerge = c.merge;
-            best.bestTransition = transition;
+            choice = {c.ops, c.merge, transition};
         }
     }
     if (record_ != nullptr && best.stateIndex != UINT32_MAX)
         record_->states[best.stateIndex].costMs = best.cost;
     ++clock_.done;
     memo_.insert(s, best);
+    choices_.insert(s, choice);
     return best;
 }
 
@@ -349,7 +359,7 @@ double PartSearch::latency(Bits e, bool merge) {
     if (const double* v = memo.find(e))
         return *v;
     makeStage(e, merge, scratchStage_);
-    const double ms = cost::checkedStageLatencyMs(cost_, dag_, scratchStage_);
+    const double ms = pricer_.ms(scratchStage_);
     memo.insert(e, ms);
     return ms;
 }

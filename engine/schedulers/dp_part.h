@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "cost/stage_memo.h"
 #include "ir/block_dag.h"
 #include "schedulers/bits.h"
 #include "schedulers/ios_dp.h"
@@ -78,14 +79,19 @@ public:
     double costMs = 0;
 
 private:
+    // cost(S) and the schedule count: what every transition into S reads (32 bytes, so a
+    // memo slot is 48: the hot loop's one cache miss loads less).
     struct Value {
-        double cost = 0;
         UInt128 count = 0;
-        Bits bestStage = 0;
-        bool bestMerge = false;
-        bool saturated = false;
+        double cost = 0;
         uint32_t stateIndex = UINT32_MAX;
-        uint32_t bestTransition = UINT32_MAX;
+        bool saturated = false;
+    };
+    // The best last stage of S (read only when the schedule is reconstructed).
+    struct Choice {
+        Bits stage = 0;
+        bool merge = false;
+        uint32_t transition = UINT32_MAX;
     };
     struct Candidate {
         Bits ops;
@@ -118,6 +124,7 @@ private:
     uint32_t emptyState_ = UINT32_MAX;
 
     BitsMap<Value> memo_;
+    BitsMap<Choice> choices_;
     BitsMap<double> parallelLatency_;
     BitsMap<double> mergeLatency_;
     std::vector<std::vector<Candidate>> candidates_; // per recursion depth
@@ -130,6 +137,7 @@ private:
     std::vector<double> opMs_;
     double overheadMs_ = 0;
     schedule::Stage scratchStage_; // reused for cost-model calls: no allocation per stage
+    cost::StagePricer pricer_;     // the cost model's canonical stage memo, when it has one
 };
 
 } // namespace ios::schedulers::detail

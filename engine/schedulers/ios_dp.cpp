@@ -2,6 +2,7 @@
 #include "schedulers/ios_dp.h"
 
 #include "schedulers/dp_part.h"
+#include "schedulers/parallel_jobs.h"
 #include "util/error.h"
 
 #include <chrono>
@@ -57,6 +58,9 @@ void checkOptions(const Options& o) {
         throw UserError("max group size r must be at least 1, not " + std::to_string(o.r));
     if (o.s < 1)
         throw UserError("max number of groups s must be at least 1, not " + std::to_string(o.s));
+    if (o.threads < 1 || o.threads > kMaxThreads)
+        throw UserError("threads must be in [1, " + std::to_string(kMaxThreads) + "], not " +
+                        std::to_string(o.threads));
 }
 
 std::vector<std::vector<detail::PartGraph>> partGraphs(const std::vector<ir::BlockDag>& dags) {
@@ -67,10 +71,12 @@ std::vector<std::vector<detail::PartGraph>> partGraphs(const std::vector<ir::Blo
     return out;
 }
 
-// Throws UserError, naming the part, once the states of all parts pass kMaxStates.
-uint64_t totalStates(const std::vector<ir::BlockDag>& dags,
-                     const std::vector<std::vector<detail::PartGraph>>& graphs,
-                     detail::SearchClock& clock) {
+// States of every part (block by block, part by part). Throws UserError, naming the part,
+// once the states of all parts pass kMaxStates.
+std::vector<uint64_t> partStates(const std::vector<ir::BlockDag>& dags,
+                                 const std::vector<std::vector<detail::PartGraph>>& graphs,
+                                 detail::SearchClock& clock) {
+    std::vector<uint64_t> out;
     uint64_t total = 0;
     auto tick = [&clock] { clock.tick(); };
     for (size_t b = 0; b < graphs.size(); ++b)
@@ -86,15 +92,30 @@ uint64_t totalStates(const std::vector<ir::BlockDag>& dags,
                                     detail::smallerPartsAdvice(dags[b]),
                                 {}, dags[b].ops[static_cast<size_t>(g.ops.front())]->name);
             total += states;
+            out.push_back(states);
         }
+    return out;
+}
+
+uint64_t sum(const std::vector<uint64_t>& v) {
+    uint64_t total = 0;
+    for (uint64_t x : v)
+        total += x;
     return total;
 }
+
+// One part's outcome, kept until every part is done (they may finish in any order).
+struct PartOutcome {
+    std::vector<schedule::Stage> stages;
+    double costMs = 0;
+    PartStatistics stats;
+};
 
 } // namespace
 
 uint64_t countStates(const ir::PreparedModel& model) {
     detail::SearchClock clock;
-    return totalStates(model.dags(), partGraphs(model.dags()), clock);
+    return sum(partStates(model.dags(), partGraphs(model.dags()), clock));
 }
 
 Result optimize(const ir::PreparedModel& model, const Options& options, const cost::CostModel& cost,
@@ -106,7 +127,8 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
 
     detail::SearchClock clock;
     clock.control = control;
-    clock.total = totalStates(dags, graphs, clock);
+    const std::vector<uint64_t> states = partStates(dags, graphs, clock);
+    clock.total = sum(states);
     clock.check();
 
     Result result;
@@ -119,23 +141,47 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
         }
     }
     StateSpace* record = result.stateSpace ? &*result.stateSpace : nullptr;
+
+    // Parts are independent: they run on up to options.threads threads, each with its own
+    // memo, and are put together in order below, so the result does not depend on the thread
+    // count. The recorded state space numbers states across parts: recording runs on one.
+    std::vector<std::pair<size_t, size_t>> parts; // (block, part)
+    for (size_t b = 0; b < dags.size(); ++b)
+        for (size_t p = 0; p < graphs[b].size(); ++p)
+            parts.emplace_back(b, p);
+    std::vector<PartOutcome> outcomes(parts.size());
+    const int threads = record != nullptr ? 1 : options.threads;
+    runJobs(control, states, threads, [&](size_t i, SearchControl& job) {
+        const auto [b, p] = parts[i];
+        detail::SearchClock partClock;
+        partClock.control = &job;
+        partClock.total = states[i];
+        detail::PartSearch search(dags[b], graphs[b][p], options, cost, partClock, record,
+                                  static_cast<int>(b), static_cast<int>(p));
+        outcomes[i].stages = search.run();
+        outcomes[i].costMs = search.costMs;
+        outcomes[i].stats = search.stats;
+    });
+
     result.stats.schedules = BigUint(1);
-    for (size_t b = 0; b < dags.size(); ++b) {
-        schedule::BlockSchedule& bs = result.schedule.blocks.emplace_back();
-        for (size_t p = 0; p < graphs[b].size(); ++p) {
-            detail::PartSearch search(dags[b], graphs[b][p], options, cost, clock, record,
-                                      static_cast<int>(b), static_cast<int>(p));
-            for (schedule::Stage& st : search.run())
-                bs.stages.push_back(std::move(st));
-            result.latencyMs += search.costMs;
-            Statistics& s = result.stats;
-            s.states += search.stats.states;
-            s.transitions += search.stats.transitions;
-            s.schedules *= search.stats.schedules;
-            s.schedulesSaturated |= search.stats.schedulesSaturated;
-            s.parts.push_back(search.stats);
-        }
+    for (size_t b = 0; b < dags.size(); ++b)
+        result.schedule.blocks.emplace_back();
+    for (size_t i = 0; i < parts.size(); ++i) {
+        PartOutcome& part = outcomes[i];
+        schedule::BlockSchedule& bs = result.schedule.blocks[parts[i].first];
+        for (schedule::Stage& st : part.stages)
+            bs.stages.push_back(std::move(st));
+        result.latencyMs += part.costMs;
+        Statistics& s = result.stats;
+        s.states += part.stats.states;
+        s.transitions += part.stats.transitions;
+        s.stages += part.stats.stages;
+        s.stagesPriced += part.stats.stagesPriced;
+        s.schedules *= part.stats.schedules;
+        s.schedulesSaturated |= part.stats.schedulesSaturated;
+        s.parts.push_back(part.stats);
     }
+    clock.done = clock.total;
     if (control != nullptr && control->progress)
         control->progress(clock.done, clock.total);
     result.stats.seconds =

@@ -35,6 +35,9 @@ struct Options {
     Endings endings = Endings::Reference;
     bool recordStateSpace = false;               // fill Result::stateSpace (for the GUI)
     uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
+    // Parts searched at once (parallel_jobs.h); the result is the same for every count.
+    // Recording the state space runs on one thread.
+    int threads = 1;
 };
 
 // docs/algorithms.md §3. `schedules` is exact; schedulesSaturated is set when a part's count
@@ -49,6 +52,12 @@ struct PartStatistics {
     BigUint schedules;
     bool schedulesSaturated = false;
     double seconds = 0;
+    // Distinct stages the part priced through the cost model's stage latency (those the
+    // additive fast path prices are not counted), and how many of them the canonical stage
+    // memo did not already hold. Timing-dependent when parts run in parallel (whichever
+    // thread prices a shared stage first): for benchmarks, not for outputs.
+    uint64_t stages = 0;
+    uint64_t stagesPriced = 0;
 };
 
 struct Statistics {
@@ -57,6 +66,8 @@ struct Statistics {
     BigUint schedules;        // product over parts
     bool schedulesSaturated = false;
     double seconds = 0;
+    uint64_t stages = 0;               // summed over parts (PartStatistics::stages)
+    uint64_t stagesPriced = 0;         // summed over parts (PartStatistics::stagesPriced)
     std::vector<PartStatistics> parts; // block by block, part by part
 
     // The part with the most transitions (the "Table 1" row); nullptr when there are no parts.

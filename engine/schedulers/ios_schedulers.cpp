@@ -37,6 +37,7 @@ public:
         options.endings = params.endings;
         options.recordStateSpace = params.recordStateSpace;
         options.maxRecordedTransitions = params.maxRecordedTransitions;
+        options.threads = params.threads;
         Result result = optimize(model, options, cost, control);
         Outcome out;
         out.schedule = std::move(result.schedule);

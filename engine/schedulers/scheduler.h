@@ -45,6 +45,8 @@ struct Params {
     Endings endings = Endings::Reference;
     bool recordStateSpace = false;               // fill Outcome::stateSpace where supported
     uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
+    // Threads a scheduler may use (parallel_jobs.h); its outcome must not depend on it.
+    int threads = 1;
 };
 
 struct Outcome {

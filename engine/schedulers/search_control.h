@@ -27,11 +27,18 @@ struct SearchControl {
     using Clock = std::chrono::steady_clock;
 
     std::atomic<bool> cancel{false};
+    // A job's control inside runJobs (parallel_jobs.h): the caller's cancel counts too.
+    const SearchControl* parent = nullptr;
     std::function<void(uint64_t done, uint64_t total)> progress;
     Clock::time_point deadline = Clock::time_point::max();
     // For the message: what runs ("optimize inception_v3") and what to do about the limit.
     std::string task;
     std::string limitHint;
+
+    // cancel, or the parent's cancelled().
+    bool cancelled() const {
+        return cancel.load(std::memory_order_relaxed) || (parent != nullptr && parent->cancelled());
+    }
 
     bool hasDeadline() const { return deadline != Clock::time_point::max(); }
     // Throws TimeLimitReached when the deadline has passed; done of total (progress units, 0

@@ -18,10 +18,9 @@ struct SpecializationMatrix {
 };
 
 // Row i: `scheduler` run with `params` under settings[i], its schedule priced under every
-// setting with eval::totalLatencyMs. Deterministic when the scheduler is. Progress: the searches'
-// reports, row i mapped to (i * total + done, n * total) for n settings; the caller's
-// callback is restored on return. Throws ios::Cancelled when control->cancel is set (checked
-// before every row, and by the searches).
+// setting with eval::totalLatencyMs. Deterministic when the scheduler is, for every
+// params.threads (rows run as parallel jobs, parallel_jobs.h). Progress: 1000 units per row,
+// each row's share from its search's reports. Throws ios::Cancelled when control->cancel is set.
 SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 const std::vector<const cost::CostModel*>& settings,
                                 const Scheduler& scheduler, const Params& params,

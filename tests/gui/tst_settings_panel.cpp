@@ -90,6 +90,55 @@ private Q_SLOTS:
         QCOMPARE(r.runs.back().latencyMs, r.sequentialLatencyMs); // it schedules sequentially
     }
 
+    // Comparison and sweep jobs run their searches as parallel jobs: the same results for
+    // every thread count, in the same order.
+    void jobsSameForEveryThreadCount() {
+        JobSettings settings;
+        settings.model = views::loadModel(QStringLiteral("squeezenet"));
+        for (JobKind kind : {JobKind::Compare, JobKind::Sweep}) {
+            std::vector<JobResult> results;
+            for (int threads : {1, 3}) {
+                settings.threads = threads;
+                JobControl control;
+                results.push_back(EngineJobs().run(kind, settings, control));
+                QCOMPARE(control.progress.load(), 1.0);
+            }
+            QCOMPARE(results[0].runs.size(), results[1].runs.size());
+            for (size_t i = 0; i < results[0].runs.size(); ++i) {
+                const RunResult& a = results[0].runs[i];
+                const RunResult& b = results[1].runs[i];
+                QCOMPARE(a.strategy, b.strategy);
+                QCOMPARE(a.r, b.r);
+                QCOMPARE(a.s, b.s);
+                QCOMPARE(a.latencyMs, b.latencyMs);
+                QCOMPARE(a.schedule.blocks.size(), b.schedule.blocks.size());
+                for (size_t k = 0; k < a.schedule.blocks.size(); ++k)
+                    QCOMPARE(a.schedule.blocks[k].stages.size(),
+                             b.schedule.blocks[k].stages.size());
+            }
+            QCOMPARE(results[0].sweepR, results[1].sweepR);
+            QCOMPARE(results[0].sweepS, results[1].sweepS);
+        }
+    }
+
+    // The thread count is persisted; changing it starts no search (it changes no result).
+    void threadsPersistedWithoutRerun() {
+        {
+            SettingsPanel panel;
+            auto* threads = panel.findChild<QSpinBox*>(QStringLiteral("threads"));
+            QVERIFY(threads != nullptr);
+            QCOMPARE(threads->minimum(), 1);
+            QSignalSpy changed(&panel, &SettingsPanel::settingsChanged);
+            threads->setValue(3);
+            QCOMPARE(changed.count(), 0);
+            QCOMPARE(panel.settings().threads, 3);
+            panel.save();
+        }
+        SettingsPanel again;
+        again.load();
+        QCOMPARE(again.settings().threads, 3);
+    }
+
     void knobsEnableControls_data() {
         QTest::addColumn<QString>("strategy");
         QTest::addColumn<bool>("rs");

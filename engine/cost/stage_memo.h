@@ -1,0 +1,66 @@
+// The canonical stage memo (docs/performance.md "Canonical stage memo"): stages that launch
+// the same kernels on the same device cost the same, whatever their operators are called and
+// wherever they sit in the model, so a cost model that can say which operators are
+// interchangeable prices each such stage once. NasNet-A repeats its cells and RandWire's
+// nodes share a few shapes: most of the stages a search meets are repeats.
+#pragma once
+
+#include "cost/cost_model.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace ios::cost {
+
+// Latencies by canonical stage key: the stage kind, then per group (in stage order) its size
+// and its operators' classes (in group order). Thread-safe (sharded locks); a value, once in,
+// never changes, so concurrent searches read the same latencies whoever priced them first.
+class StageMemo {
+public:
+    using Key = std::vector<uint32_t>;
+
+    bool find(const Key& key, double& ms) const;
+    void insert(const Key& key, double ms);
+    size_t size() const;
+
+private:
+    struct KeyHash {
+        size_t operator()(const Key& key) const noexcept;
+    };
+    struct Shard {
+        mutable std::mutex mutex;
+        std::unordered_map<Key, double, KeyHash> map;
+    };
+    static constexpr size_t kShards = 32;
+    std::array<Shard, kShards> shards_;
+};
+
+// Prices the stages of one block DAG through the cost model's canonical memo when it has one
+// (CostModel::canonicalStageMemo), otherwise by checkedStageLatencyMs. Same values either way,
+// bit for bit. One per thread: it keeps a scratch key.
+class StagePricer {
+public:
+    StagePricer(const CostModel& cost, const ir::BlockDag& dag);
+
+    // checkedStageLatencyMs(cost, dag, stage), from the memo when an equal stage was priced.
+    double ms(const schedule::Stage& stage);
+
+    uint64_t calls() const { return calls_; }
+    uint64_t priced() const { return priced_; } // calls that ran the cost model
+    bool canonical() const { return memo_ != nullptr; }
+
+private:
+    const CostModel& cost_;
+    const ir::BlockDag& dag_;
+    StageMemo* memo_ = nullptr;
+    std::vector<uint32_t> classes_; // per dag.ops
+    StageMemo::Key key_;
+    uint64_t calls_ = 0;
+    uint64_t priced_ = 0;
+};
+
+} // namespace ios::cost

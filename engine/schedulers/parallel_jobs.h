@@ -1,0 +1,38 @@
+// Independent searches on several threads, deterministically (docs/performance.md "Threads"):
+// the parts of one IOS DP, the schedulers of a comparison, the cells of a pruning sweep, the
+// settings of a specialization. Every job writes only its own results, so the outcome does not
+// depend on the thread count or on timing; the calling thread reports progress and watches
+// cancellation and the time limit while the jobs run.
+#pragma once
+
+#include "schedulers/search_control.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ios::schedulers {
+
+// The thread count a front end uses when the user gives none: every core (at least 1).
+int defaultThreadCount();
+
+// The most threads any option accepts.
+inline constexpr int kMaxThreads = 256;
+
+// The threads each of `jobs` searches run at once on `threads` threads may use inside (>= 1).
+int innerThreads(int threads, size_t jobs);
+
+// Runs job(i, control_i) for every i in [0, weights.size()) on up to `threads` threads.
+// control_i is the job's own SearchControl: its cancel flag follows `control`'s, and its
+// progress (done of total, in the job's units) counts as that fraction of weights[i]; the
+// caller's control->progress receives (Σ fraction_i · weights[i], Σ weights[i]) at least every
+// 100 ms, from the calling thread, and control->checkDeadline is checked there with those
+// figures (either may throw: the jobs are then cancelled and the exception rethrown). Jobs
+// start in index order; when a job throws, jobs of higher index are cancelled (their
+// Cancelled is dropped) and not started, jobs of lower index finish, and the exception of the
+// lowest failing index is rethrown: the same one a run on one thread would give. With one
+// thread the jobs run on the calling thread, one after the other.
+void runJobs(SearchControl* control, const std::vector<uint64_t>& weights, int threads,
+             const std::function<void(size_t i, SearchControl& control)>& job);
+
+} // namespace ios::schedulers

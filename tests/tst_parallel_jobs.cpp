@@ -1,0 +1,160 @@
+// schedulers::runJobs (parallel_jobs.h): results in index order for every thread count, the
+// lowest failing job's exception (as on one thread), cancellation from the caller, progress
+// and the time limit reported from the calling thread.
+#include "schedulers/parallel_jobs.h"
+#include "util/error.h"
+
+#include <QTest>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+using namespace ios;
+using schedulers::SearchControl;
+
+class TestParallelJobs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void resultsInOrder_data() {
+        QTest::addColumn<int>("threads");
+        for (int t : {1, 2, 7})
+            QTest::addRow("%d threads", t) << t;
+    }
+    void resultsInOrder() {
+        QFETCH(int, threads);
+        std::vector<uint64_t> out(40, 0);
+        std::mutex m;
+        std::set<std::thread::id> ran;
+        schedulers::runJobs(nullptr, std::vector<uint64_t>(out.size(), 1), threads,
+                            [&](size_t i, SearchControl&) {
+                                out[i] = i * i + 1;
+                                std::lock_guard lock(m);
+                                ran.insert(std::this_thread::get_id());
+                            });
+        for (size_t i = 0; i < out.size(); ++i)
+            QCOMPARE(out[i], uint64_t(i * i + 1));
+        QVERIFY(ran.size() <= size_t(threads));
+        if (threads == 1)
+            QCOMPARE(*ran.begin(), std::this_thread::get_id());
+    }
+
+    // Job 3 fails late, job 7 at once: the caller sees job 3's error whatever the threads, as
+    // a run on one thread (which never reaches job 7) would.
+    void lowestFailureWins_data() { resultsInOrder_data(); }
+    void lowestFailureWins() {
+        QFETCH(int, threads);
+        std::atomic<int> started{0};
+        std::atomic<bool> startedAfterFailure{false};
+        try {
+            schedulers::runJobs(nullptr, std::vector<uint64_t>(12, 1), threads,
+                                [&](size_t i, SearchControl& job) {
+                                    ++started;
+                                    if (threads == 1 && i > 3)
+                                        startedAfterFailure = true;
+                                    if (i == 3) {
+                                        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                                        throw UserError("job 3 failed");
+                                    }
+                                    if (i == 7)
+                                        throw UserError("job 7 failed");
+                                    for (int k = 0; k < 20 && !job.cancelled(); ++k)
+                                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                });
+            QFAIL("no exception");
+        } catch (const UserError& e) {
+            QCOMPARE(QString::fromStdString(e.what()), QStringLiteral("job 3 failed"));
+        }
+        QVERIFY(!startedAfterFailure);
+        QVERIFY(started >= 4);
+    }
+
+    // The caller's cancel reaches every running job (job.cancelled()); Cancelled comes back.
+    void cancelReachesJobs_data() { resultsInOrder_data(); }
+    void cancelReachesJobs() {
+        QFETCH(int, threads);
+        SearchControl control;
+        std::atomic<int> sawCancel{0};
+        std::thread canceller([&control] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            control.cancel = true;
+        });
+        QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                 schedulers::runJobs(&control, std::vector<uint64_t>(6, 1), threads,
+                                                     [&](size_t, SearchControl& job) {
+                                                         while (!job.cancelled())
+                                                             std::this_thread::sleep_for(
+                                                                 std::chrono::milliseconds(1));
+                                                         ++sawCancel;
+                                                         throw Cancelled();
+                                                     }));
+        canceller.join();
+        QVERIFY(sawCancel >= 1);
+        QVERIFY(sawCancel <= threads);
+    }
+
+    // Progress: from the calling thread, never decreasing, weighted by the jobs' weights,
+    // ending at the total.
+    void progressFromCallingThread_data() { resultsInOrder_data(); }
+    void progressFromCallingThread() {
+        QFETCH(int, threads);
+        SearchControl control;
+        const auto caller = std::this_thread::get_id();
+        bool wrongThread = false;
+        uint64_t last = 0, lastTotal = 0;
+        bool decreased = false;
+        control.progress = [&](uint64_t done, uint64_t total) {
+            wrongThread |= std::this_thread::get_id() != caller;
+            decreased |= done < last;
+            last = done;
+            lastTotal = total;
+        };
+        const std::vector<uint64_t> weights{10, 30, 60};
+        schedulers::runJobs(&control, weights, threads, [](size_t i, SearchControl& job) {
+            for (uint64_t k = 0; k <= 4; ++k) {
+                job.progress(k, 4);
+                std::this_thread::sleep_for(std::chrono::milliseconds(15 * (i + 1)));
+            }
+        });
+        QVERIFY(!wrongThread);
+        QVERIFY(!decreased);
+        QCOMPARE(lastTotal, uint64_t(100));
+        QCOMPARE(last, uint64_t(100));
+    }
+
+    // A deadline in the past stops the jobs with TimeLimitReached naming the task.
+    void deadlineStops_data() { resultsInOrder_data(); }
+    void deadlineStops() {
+        QFETCH(int, threads);
+        SearchControl control;
+        control.task = "sweep squeezenet";
+        control.deadline = SearchControl::Clock::now();
+        try {
+            schedulers::runJobs(&control, std::vector<uint64_t>(4, 1), threads,
+                                [](size_t, SearchControl& job) {
+                                    for (int k = 0; k < 2000 && !job.cancelled(); ++k) {
+                                        job.progress(uint64_t(k), 2000);
+                                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                    }
+                                    if (job.cancelled())
+                                        throw Cancelled();
+                                });
+            QFAIL("no exception");
+        } catch (const schedulers::TimeLimitReached& e) {
+            QVERIFY(QString::fromStdString(e.what()).startsWith("sweep squeezenet: time limit"));
+        }
+    }
+
+    void innerThreads() {
+        QCOMPARE(schedulers::innerThreads(8, 1), 8);
+        QCOMPARE(schedulers::innerThreads(8, 2), 4);
+        QCOMPARE(schedulers::innerThreads(2, 5), 1);
+        QCOMPARE(schedulers::innerThreads(1, 0), 1);
+        QVERIFY(schedulers::defaultThreadCount() >= 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParallelJobs)
+#include "tst_parallel_jobs.moc"
