@@ -125,6 +125,8 @@ int runBench(const std::vector<std::string>& args) {
                                 {"states", s.states},
                                 {"transitions", s.transitions},
                                 {"schedules", s.schedules.toString()},
+                                {"parts", s.parts.size()},
+                                {"parts_searched", s.partsSearched},
                                 {"stages", s.stages},
                                 {"stages_priced", s.stagesPriced},
                                 {"memo_hit_rate", hitRate(s)},

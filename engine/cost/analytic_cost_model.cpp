@@ -127,6 +127,17 @@ std::string AnalyticCostModel::deviceName() const {
     return buf;
 }
 
+StageMemo* AnalyticCostModel::canonicalStageMemo(const ir::BlockDag& dag,
+                                                 std::vector<uint32_t>& classes) const {
+    return canonical_.classify(
+        dag,
+        [this](const std::string& name) -> const ir::TensorShape* {
+            const ir::Node* n = index_.find(name);
+            return n ? &n->outputShape : nullptr;
+        },
+        classes);
+}
+
 std::string AnalyticCostModel::describe() const {
     char buf[160];
     std::snprintf(buf, sizeof buf,

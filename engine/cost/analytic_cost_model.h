@@ -6,6 +6,7 @@
 
 #include "cost/cost_model.h"
 #include "cost/kernel_timeline.h"
+#include "cost/stage_memo.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
 
@@ -32,6 +33,8 @@ public:
     bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
                                 double& overheadMs) const override;
     std::string describe() const override;
+    StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
+                                  std::vector<uint32_t>& classes) const override;
     const KernelTimelineModel* kernelTimeline() const override { return this; }
 
     // The roofline's view of a stage: each group's operators back to back on its stream, one
@@ -57,6 +60,7 @@ private:
     // Per block (keyed by its first operator): operatorMs of each operator in BlockDag::ops
     // order, so a stage costs one hash lookup instead of one per operator.
     std::unordered_map<const ir::Node*, std::vector<double>> blockOpMs_;
+    CanonicalStages canonical_; // operators are priced from their signature alone
 };
 
 } // namespace ios::cost

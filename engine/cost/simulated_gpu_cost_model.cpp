@@ -85,85 +85,10 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
     return stageLatencyUs(kernels, stage.groups.size(), device_) / 1000.0;
 }
 
-// Everything operatorKernels() and schedule::mergedConv() read of a node, with each input
-// name replaced by the shape it is looked up to: equal signatures give equal kernels (and equal
-// merged convolutions), at this model's batch and device.
-void SimulatedGpuCostModel::appendSignature(const ir::Node& node, std::string& out) const {
-    auto num = [&out](int64_t v) {
-        out += std::to_string(v);
-        out += ',';
-    };
-    auto hw = [&num](const ir::Hw& v) {
-        num(v.h);
-        num(v.w);
-    };
-    num(static_cast<int64_t>(node.kind));
-    num(node.outputShape.c);
-    num(node.outputShape.h);
-    num(node.outputShape.w);
-    switch (node.kind) {
-    case ir::NodeKind::Conv:
-        num(node.conv.outChannels);
-        hw(node.conv.kernel);
-        hw(node.conv.stride);
-        hw(node.conv.padding);
-        num(node.conv.groups);
-        num(static_cast<int64_t>(node.conv.act));
-        break;
-    case ir::NodeKind::Pool:
-        num(static_cast<int64_t>(node.pool.type));
-        hw(node.pool.kernel);
-        hw(node.pool.stride);
-        hw(node.pool.padding);
-        break;
-    case ir::NodeKind::Activation:
-        num(static_cast<int64_t>(node.activation));
-        break;
-    case ir::NodeKind::Element:
-        num(static_cast<int64_t>(node.element));
-        break;
-    default:
-        break;
-    }
-    out += '[';
-    for (const ir::Term& term : node.inputs) {
-        out += '(';
-        for (const ir::ValueRef& v : term) {
-            if (const ir::TensorShape* shape = shapeOf(v.node)) {
-                num(shape->c);
-                num(shape->h);
-                num(shape->w);
-            } else {
-                out += "?,";
-            }
-            num(v.begin);
-            num(v.end);
-        }
-        out += ')';
-    }
-    out += ']';
-    out += '{';
-    for (const ir::Node& inner : node.nodes)
-        appendSignature(inner, out);
-    out += '}';
-}
-
 StageMemo* SimulatedGpuCostModel::canonicalStageMemo(const ir::BlockDag& dag,
                                                      std::vector<uint32_t>& classes) const {
-    classes.clear();
-    std::lock_guard lock(mutex_);
-    std::string signature;
-    for (const ir::Node* node : dag.ops) {
-        auto it = classOf_.find(node);
-        if (it == classOf_.end()) {
-            signature.clear();
-            appendSignature(*node, signature);
-            const auto id = classIds_.emplace(signature, static_cast<uint32_t>(classIds_.size()));
-            it = classOf_.emplace(node, id.first->second).first;
-        }
-        classes.push_back(it->second);
-    }
-    return &memo_;
+    return canonical_.classify(
+        dag, [this](const std::string& name) { return shapeOf(name); }, classes);
 }
 
 std::string SimulatedGpuCostModel::describe() const {

@@ -44,18 +44,13 @@ public:
 
 private:
     const ir::TensorShape* shapeOf(const std::string& name) const;
-    void appendSignature(const ir::Node& node, std::string& out) const;
 
     DeviceProfile device_;
     int batch_;
     ir::NodeIndex index_;
     mutable std::mutex mutex_;
     mutable std::map<const ir::Node*, std::vector<KernelDesc>> cache_;
-    // Canonical stage memo: operator class = everything its kernels (and a merged
-    // convolution of it) are computed from, with input names replaced by their shapes.
-    mutable std::map<const ir::Node*, uint32_t> classOf_;
-    mutable std::map<std::string, uint32_t> classIds_;
-    mutable StageMemo memo_;
+    CanonicalStages canonical_; // the canonical stage memo (stage_memo.h)
 };
 
 } // namespace ios::cost

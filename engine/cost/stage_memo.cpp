@@ -1,5 +1,7 @@
 #include "cost/stage_memo.h"
 
+#include "ir/block_dag.h"
+
 namespace ios::cost {
 
 size_t StageMemo::KeyHash::operator()(const Key& key) const noexcept {
@@ -35,6 +37,85 @@ size_t StageMemo::size() const {
         n += shard.map.size();
     }
     return n;
+}
+
+void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeOf,
+                             std::string& out) {
+    auto num = [&out](int64_t v) {
+        out += std::to_string(v);
+        out += ',';
+    };
+    auto hw = [&num](const ir::Hw& v) {
+        num(v.h);
+        num(v.w);
+    };
+    num(static_cast<int64_t>(node.kind));
+    num(node.outputShape.c);
+    num(node.outputShape.h);
+    num(node.outputShape.w);
+    switch (node.kind) {
+    case ir::NodeKind::Conv:
+        num(node.conv.outChannels);
+        hw(node.conv.kernel);
+        hw(node.conv.stride);
+        hw(node.conv.padding);
+        num(node.conv.groups);
+        num(static_cast<int64_t>(node.conv.act));
+        break;
+    case ir::NodeKind::Pool:
+        num(static_cast<int64_t>(node.pool.type));
+        hw(node.pool.kernel);
+        hw(node.pool.stride);
+        hw(node.pool.padding);
+        break;
+    case ir::NodeKind::Activation:
+        num(static_cast<int64_t>(node.activation));
+        break;
+    case ir::NodeKind::Element:
+        num(static_cast<int64_t>(node.element));
+        break;
+    default:
+        break;
+    }
+    out += '[';
+    for (const ir::Term& term : node.inputs) {
+        out += '(';
+        for (const ir::ValueRef& v : term) {
+            if (const ir::TensorShape* shape = shapeOf(v.node)) {
+                num(shape->c);
+                num(shape->h);
+                num(shape->w);
+            } else {
+                out += "?,";
+            }
+            num(v.begin);
+            num(v.end);
+        }
+        out += ')';
+    }
+    out += ']';
+    out += '{';
+    for (const ir::Node& inner : node.nodes)
+        appendOperatorSignature(inner, shapeOf, out);
+    out += '}';
+}
+
+StageMemo* CanonicalStages::classify(const ir::BlockDag& dag, const ir::ShapeLookup& shapeOf,
+                                     std::vector<uint32_t>& classes) const {
+    classes.clear();
+    std::lock_guard lock(mutex_);
+    std::string signature;
+    for (const ir::Node* node : dag.ops) {
+        auto it = classOf_.find(node);
+        if (it == classOf_.end()) {
+            signature.clear();
+            appendOperatorSignature(*node, shapeOf, signature);
+            const auto id = classIds_.emplace(signature, static_cast<uint32_t>(classIds_.size()));
+            it = classOf_.emplace(node, id.first->second).first;
+        }
+        classes.push_back(it->second);
+    }
+    return &memo_;
 }
 
 StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag) : cost_(cost), dag_(dag) {

@@ -6,11 +6,14 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "ir/validate.h"
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +41,28 @@ private:
     static constexpr size_t kShards = 32;
     std::array<Shard, kShards> shards_;
 };
+
+// What a cost model that prices operators from their attributes and input shapes alone (the
+// simulated GPU, the analytic roofline) needs for canonicalStageMemo: operator classes by
+// signature — kind, output shape, attributes, each input as the shape it is looked up to
+// and its channel range, nested nodes — so equal classes mean equal kernels and equal merged
+// convolutions, whatever the names; and the memo. Thread-safe.
+class CanonicalStages {
+public:
+    // Fills classes (per dag.ops) and returns the memo.
+    StageMemo* classify(const ir::BlockDag& dag, const ir::ShapeLookup& shapeOf,
+                        std::vector<uint32_t>& classes) const;
+
+private:
+    mutable std::mutex mutex_;
+    mutable std::map<const ir::Node*, uint32_t> classOf_;
+    mutable std::map<std::string, uint32_t> classIds_;
+    mutable StageMemo memo_;
+};
+
+// The operator signature CanonicalStages compares (appended to `out`).
+void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeOf,
+                             std::string& out);
 
 // Prices the stages of one block DAG through the cost model's canonical memo when it has one
 // (CostModel::canonicalStageMemo), otherwise by checkedStageLatencyMs. Same values either way,

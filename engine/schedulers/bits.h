@@ -36,6 +36,13 @@ template <class F> inline void forEachBit(Bits b, F&& f) {
 template <class V> class BitsMap {
 public:
     BitsMap() { reset(1024); }
+    ~BitsMap() { // keep the largest table for this thread's next map (no fresh pages)
+        std::vector<Slot>& spare = spareSlots();
+        if (slots_.capacity() > spare.capacity())
+            spare = std::move(slots_);
+    }
+    BitsMap(const BitsMap&) = delete;
+    BitsMap& operator=(const BitsMap&) = delete;
 
     V* find(Bits key) {
         for (size_t i = slotOf(key);; i = (i + 1) & mask_) {
@@ -44,6 +51,14 @@ public:
             if (slots_[i].key == 0)
                 return nullptr;
         }
+    }
+    // Room for n keys without growing (the DP knows its state count before it starts).
+    void reserve(size_t n) {
+        size_t capacity = slots_.size();
+        while (capacity < 2 * n + 2)
+            capacity *= 2;
+        if (capacity != slots_.size() && size_ == 0)
+            reset(capacity);
     }
     // Starts loading key's first slot into the cache (a lookup that follows soon hits it).
     void prefetch(Bits key) const { __builtin_prefetch(&slots_[slotOf(key)]); }
@@ -69,6 +84,9 @@ private:
         return static_cast<size_t>(h) & mask_;
     }
     void reset(size_t capacity) {
+        std::vector<Slot>& spare = spareSlots();
+        if (slots_.capacity() < capacity && spare.capacity() >= capacity)
+            slots_.swap(spare);
         slots_.assign(capacity, Slot{});
         mask_ = capacity - 1;
         size_ = 0;
@@ -85,6 +103,10 @@ private:
         Bits key = 0;
         V value{};
     };
+    static std::vector<Slot>& spareSlots() {
+        thread_local std::vector<Slot> spare;
+        return spare;
+    }
     std::vector<Slot> slots_;
     size_t mask_ = 0;
     size_t size_ = 0;

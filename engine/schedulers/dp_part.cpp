@@ -115,6 +115,9 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
         for (int op : g.ops)
             opMs_.push_back(blockOpMs.at(static_cast<size_t>(op)));
     }
+    classSinks_.assign(static_cast<size_t>(g.classCount), 0);
+    memo_.reserve(clock.total); // the part's states, counted before the search (no rehashing)
+    choices_.reserve(clock.total);
     stats.block = block;
     stats.part = part;
     stats.n = n;
@@ -133,17 +136,22 @@ std::vector<schedule::Stage> PartSearch::run() {
         // where they enter), so every solved state has a non-empty best stage within it; the
         // check keeps a broken invariant from spinning here forever.
         for (Bits s = g_.all; s != 0;) {
-            const Choice* v = choices_.find(s);
+            const Value* value = memo_.find(s);
+            const Choice* v = value != nullptr && value->choice < choices_.size()
+                                  ? &choices_[value->choice]
+                                  : nullptr;
             if (v == nullptr || v->stage == 0 || (v->stage & ~s) != 0)
                 throw std::logic_error("DP reconstruction made no progress (block " +
                                        std::to_string(block_) + ", part " + std::to_string(part_) +
                                        ")");
-            stages.push_back(makeStage(v->stage, v->merge));
+            stages.push_back(makeStage(g_, v->stage, v->merge));
+            chosen.emplace_back(v->stage, v->merge);
             if (record_ != nullptr && v->transition != UINT32_MAX)
                 record_->chosen.push_back(v->transition);
             s &= ~v->stage;
         }
         std::reverse(stages.begin(), stages.end());
+        std::reverse(chosen.begin(), chosen.end());
     } else {
         stats.schedules = BigUint(1);
     }
@@ -169,11 +177,8 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     if (s == 0) {
         Value empty;
         empty.count = 1;
-        if (record_ != nullptr) {
-            if (emptyState_ == UINT32_MAX)
-                emptyState_ = recordState(0);
-            empty.stateIndex = emptyState_;
-        }
+        if (record_ != nullptr && emptyState_ == UINT32_MAX)
+            emptyState_ = recordState(0);
         return empty;
     }
     if (const Value* v = memo_.find(s))
@@ -182,7 +187,7 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     Choice choice;
     best.cost = std::numeric_limits<double>::infinity();
     if (record_ != nullptr)
-        best.stateIndex = recordState(s);
+        choice.stateIndex = recordState(s);
     std::vector<Candidate>& cands = candidates_[depth];
     cands.clear();
     enumerate(s, cands);
@@ -204,27 +209,33 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
         best.saturated |= sub.saturated || best.count > kMax - sub.count;
         best.count = best.count > kMax - sub.count ? kMax : best.count + sub.count;
         uint32_t transition = UINT32_MAX;
-        if (record_ != nullptr && !record_->truncated && best.stateIndex != UINT32_MAX &&
-            sub.stateIndex != UINT32_MAX) {
+        const uint32_t subIndex = record_ == nullptr         ? UINT32_MAX
+                                  : sub.choice == UINT32_MAX ? emptyState_
+                                                             : choices_[sub.choice].stateIndex;
+        if (record_ != nullptr && !record_->truncated && choice.stateIndex != UINT32_MAX &&
+            subIndex != UINT32_MAX) {
             if (record_->transitions.size() >= opt_.maxRecordedTransitions) {
                 record_->truncated = true;
             } else {
                 record_->transitions.push_back(
-                    {best.stateIndex, sub.stateIndex,
+                    {choice.stateIndex, subIndex,
                      c.merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel, lat});
                 transition = static_cast<uint32_t>(record_->transitions.size() - 1);
             }
         }
         if (total < best.cost) { // strict: the first best candidate wins (deterministic)
             best.cost = total;
-            choice = {c.ops, c.merge, transition};
+            choice.stage = c.ops;
+            choice.merge = c.merge;
+            choice.transition = transition;
         }
     }
-    if (record_ != nullptr && best.stateIndex != UINT32_MAX)
-        record_->states[best.stateIndex].costMs = best.cost;
+    if (record_ != nullptr && choice.stateIndex != UINT32_MAX)
+        record_->states[choice.stateIndex].costMs = best.cost;
     ++clock_.done;
+    best.choice = static_cast<uint32_t>(choices_.size());
+    choices_.push_back(choice);
     memo_.insert(s, best);
-    choices_.insert(s, choice);
     return best;
 }
 
@@ -328,15 +339,26 @@ void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
     });
     if (g_.classCount == 0)
         return;
-    std::vector<int> members;
-    for (int c = 0; c < g_.classCount; ++c) {
-        members.clear();
-        forEachBit(sinks, [&](int u) {
-            if (g_.mergeClass[u] == c)
-                members.push_back(u);
-        });
-        if (members.size() < 2)
+    // Sinks by merge class in one pass; classes in increasing id, members in increasing
+    // local index (the enumeration order, which decides ties).
+    touchedClasses_.clear();
+    forEachBit(sinks, [&](int u) {
+        const int c = g_.mergeClass[static_cast<size_t>(u)];
+        if (c < 0)
+            return;
+        if (classSinks_[static_cast<size_t>(c)] == 0)
+            touchedClasses_.push_back(c);
+        classSinks_[static_cast<size_t>(c)] |= bit(u);
+    });
+    std::sort(touchedClasses_.begin(), touchedClasses_.end());
+    std::vector<int>& members = mergeMembers_;
+    for (int c : touchedClasses_) {
+        const Bits inClass = classSinks_[static_cast<size_t>(c)];
+        classSinks_[static_cast<size_t>(c)] = 0;
+        if (popcount(inClass) < 2)
             continue;
+        members.clear();
+        forEachBit(inClass, [&](int u) { members.push_back(u); });
         if (members.size() > 30)
             throw UserError("more than 30 mergeable convolutions share one input; the merge "
                             "enumeration would not finish",
@@ -358,7 +380,7 @@ double PartSearch::latency(Bits e, bool merge) {
     BitsMap<double>& memo = merge ? mergeLatency_ : parallelLatency_;
     if (const double* v = memo.find(e))
         return *v;
-    makeStage(e, merge, scratchStage_);
+    makeStage(g_, e, merge, scratchStage_);
     const double ms = pricer_.ms(scratchStage_);
     memo.insert(e, ms);
     return ms;
@@ -372,13 +394,14 @@ double PartSearch::groupMs(Bits group) const {
 
 // Groups of a parallel stage = weakly connected components of E, ordered by their first
 // operator, each in topological order; a merge stage is one group.
-schedule::Stage PartSearch::makeStage(Bits e, bool merge) const {
+schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge) {
     schedule::Stage stage;
-    makeStage(e, merge, stage);
+    makeStage(g, e, merge, stage);
     return stage;
 }
 
-void PartSearch::makeStage(Bits e, bool merge, schedule::Stage& stage) const {
+void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage) {
+    const PartGraph& g_ = g;
     stage.kind = merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel;
     size_t groups = 0;
     auto addGroup = [&](Bits set) { // reuses the vectors' capacity

@@ -66,6 +66,12 @@ struct SearchClock {
     void check();
 };
 
+// A stage of the part from local operators: the groups of a parallel stage are the weakly
+// connected components of e, ordered by their first operator, each in topological order; a
+// merge stage is one group. Operators are block operator indices (g.ops).
+void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage);
+schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge);
+
 class PartSearch {
 public:
     PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
@@ -77,6 +83,7 @@ public:
 
     PartStatistics stats;
     double costMs = 0;
+    std::vector<std::pair<Bits, bool>> chosen; // run()'s stages as (local operators, merge)
 
 private:
     // cost(S) and the schedule count: what every transition into S reads (32 bytes, so a
@@ -84,14 +91,16 @@ private:
     struct Value {
         UInt128 count = 0;
         double cost = 0;
-        uint32_t stateIndex = UINT32_MAX;
+        uint32_t choice = UINT32_MAX; // index into choices_ (UINT32_MAX: the empty state)
         bool saturated = false;
     };
-    // The best last stage of S (read only when the schedule is reconstructed).
+    // The best last stage of S (read when the schedule is reconstructed) and S's recorded
+    // state index.
     struct Choice {
         Bits stage = 0;
         bool merge = false;
         uint32_t transition = UINT32_MAX;
+        uint32_t stateIndex = UINT32_MAX;
     };
     struct Candidate {
         Bits ops;
@@ -109,8 +118,6 @@ private:
     double latency(Bits e, bool merge);
     double groupMs(Bits group) const; // additive fast path: Σ opMs_ in topological order
     double parallelMs(double slowest) const { return additive_ ? slowest + overheadMs_ : -1; }
-    void makeStage(Bits e, bool merge, schedule::Stage& stage) const;
-    schedule::Stage makeStage(Bits e, bool merge) const;
     uint32_t recordState(Bits s);
 
     const ir::BlockDag& dag_;
@@ -124,14 +131,17 @@ private:
     uint32_t emptyState_ = UINT32_MAX;
 
     BitsMap<Value> memo_;
-    BitsMap<Choice> choices_;
+    std::vector<Choice> choices_;
     BitsMap<double> parallelLatency_;
     BitsMap<double> mergeLatency_;
     std::vector<std::vector<Candidate>> candidates_; // per recursion depth
     std::vector<Bits> headClosure_;                  // tc_S(u) of the eligible heads of S
     std::vector<double> headMs_;                     // additive: groupMs(headClosure_[i])
-    std::vector<Bits> compStack_;                    // endings=all: components per DFS level
-    std::vector<double> compMsStack_;                // additive: groupMs of compStack_
+    std::vector<Bits> classSinks_;    // mergeCandidates: sinks per merge class (kept zero)
+    std::vector<int> touchedClasses_; // mergeCandidates: classes with a sink, this state
+    std::vector<int> mergeMembers_;
+    std::vector<Bits> compStack_;     // endings=all: components per DFS level
+    std::vector<double> compMsStack_; // additive: groupMs of compStack_
     // CostModel::additiveParallelStages: per local operator latency and the stage overhead.
     bool additive_ = false;
     std::vector<double> opMs_;

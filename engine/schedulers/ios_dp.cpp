@@ -6,6 +6,7 @@
 #include "util/error.h"
 
 #include <chrono>
+#include <map>
 
 namespace ios::schedulers {
 
@@ -106,10 +107,38 @@ uint64_t sum(const std::vector<uint64_t>& v) {
 
 // One part's outcome, kept until every part is done (they may finish in any order).
 struct PartOutcome {
-    std::vector<schedule::Stage> stages;
+    std::vector<std::pair<detail::Bits, bool>> chosen; // local operators, merge
     double costMs = 0;
     PartStatistics stats;
 };
+
+// Everything a part's DP reads, in local indices: its successor sets, merge classes and the
+// cost model's operator classes. Parts with equal keys (the repeated cells of NasNet-A, the
+// repeated blocks of a ResNet) have the same states, transitions, stage latencies (the
+// canonical stage memo's contract, cost/stage_memo.h) and so the same DP outcome; each is
+// searched once. Empty when the cost model has no operator classes (every part is searched).
+std::vector<std::vector<uint64_t>>
+partKeys(const std::vector<ir::BlockDag>& dags,
+         const std::vector<std::vector<detail::PartGraph>>& graphs, const cost::CostModel& cost) {
+    std::vector<std::vector<uint64_t>> keys;
+    std::vector<uint32_t> classes;
+    for (size_t b = 0; b < dags.size(); ++b) {
+        if (cost.canonicalStageMemo(dags[b], classes) == nullptr ||
+            classes.size() != dags[b].ops.size())
+            return {};
+        for (const detail::PartGraph& g : graphs[b]) {
+            std::vector<uint64_t>& key = keys.emplace_back();
+            key.push_back(g.ops.size());
+            for (size_t i = 0; i < g.ops.size(); ++i) {
+                key.push_back(static_cast<uint64_t>(g.succ[i]));
+                key.push_back(static_cast<uint64_t>(g.succ[i] >> 64));
+                key.push_back(static_cast<uint64_t>(static_cast<int64_t>(g.mergeClass[i])));
+                key.push_back(classes[static_cast<size_t>(g.ops[i])]);
+            }
+        }
+    }
+    return keys;
+}
 
 } // namespace
 
@@ -144,42 +173,74 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
 
     // Parts are independent: they run on up to options.threads threads, each with its own
     // memo, and are put together in order below, so the result does not depend on the thread
-    // count. The recorded state space numbers states across parts: recording runs on one.
+    // count. A part equal to an earlier one (partKeys) takes that part's outcome. The recorded
+    // state space numbers every part's states: recording searches every part, on one thread.
     std::vector<std::pair<size_t, size_t>> parts; // (block, part)
     for (size_t b = 0; b < dags.size(); ++b)
         for (size_t p = 0; p < graphs[b].size(); ++p)
             parts.emplace_back(b, p);
-    std::vector<PartOutcome> outcomes(parts.size());
+    const auto keys =
+        record != nullptr ? std::vector<std::vector<uint64_t>>{} : partKeys(dags, graphs, cost);
+    std::vector<size_t> searched;             // parts searched, in order
+    std::vector<size_t> source(parts.size()); // index into searched of each part's outcome
+    std::vector<uint64_t> weights;            // progress: the states of every part it stands for
+    {
+        std::map<std::vector<uint64_t>, size_t> first;
+        for (size_t i = 0; i < parts.size(); ++i) {
+            size_t at = searched.size();
+            if (!keys.empty())
+                at = first.emplace(keys[i], searched.size()).first->second;
+            if (at == searched.size()) {
+                searched.push_back(i);
+                weights.push_back(0);
+            }
+            source[i] = at;
+            weights[at] += states[i];
+        }
+    }
+    std::vector<PartOutcome> outcomes(searched.size());
     const int threads = record != nullptr ? 1 : options.threads;
-    runJobs(control, states, threads, [&](size_t i, SearchControl& job) {
+    runJobs(control, weights, threads, [&](size_t j, SearchControl& job) {
+        const size_t i = searched[j];
         const auto [b, p] = parts[i];
         detail::SearchClock partClock;
         partClock.control = &job;
         partClock.total = states[i];
         detail::PartSearch search(dags[b], graphs[b][p], options, cost, partClock, record,
                                   static_cast<int>(b), static_cast<int>(p));
-        outcomes[i].stages = search.run();
-        outcomes[i].costMs = search.costMs;
-        outcomes[i].stats = search.stats;
+        search.run();
+        outcomes[j].chosen = std::move(search.chosen);
+        outcomes[j].costMs = search.costMs;
+        outcomes[j].stats = search.stats;
     });
 
     result.stats.schedules = BigUint(1);
+    result.stats.partsSearched = searched.size();
     for (size_t b = 0; b < dags.size(); ++b)
         result.schedule.blocks.emplace_back();
     for (size_t i = 0; i < parts.size(); ++i) {
-        PartOutcome& part = outcomes[i];
-        schedule::BlockSchedule& bs = result.schedule.blocks[parts[i].first];
-        for (schedule::Stage& st : part.stages)
-            bs.stages.push_back(std::move(st));
+        const auto [b, p] = parts[i];
+        const PartOutcome& part = outcomes[source[i]];
+        schedule::BlockSchedule& bs = result.schedule.blocks[b];
+        for (const auto& [ops, merge] : part.chosen)
+            bs.stages.push_back(detail::makeStage(graphs[b][p], ops, merge));
         result.latencyMs += part.costMs;
+        PartStatistics stats = part.stats;
+        if (searched[source[i]] != i) { // the outcome of an equal part: nothing searched here
+            stats.block = static_cast<int>(b);
+            stats.part = static_cast<int>(p);
+            stats.seconds = 0;
+            stats.stages = 0;
+            stats.stagesPriced = 0;
+        }
         Statistics& s = result.stats;
-        s.states += part.stats.states;
-        s.transitions += part.stats.transitions;
-        s.stages += part.stats.stages;
-        s.stagesPriced += part.stats.stagesPriced;
-        s.schedules *= part.stats.schedules;
-        s.schedulesSaturated |= part.stats.schedulesSaturated;
-        s.parts.push_back(part.stats);
+        s.states += stats.states;
+        s.transitions += stats.transitions;
+        s.stages += stats.stages;
+        s.stagesPriced += stats.stagesPriced;
+        s.schedules *= stats.schedules;
+        s.schedulesSaturated |= stats.schedulesSaturated;
+        s.parts.push_back(stats);
     }
     clock.done = clock.total;
     if (control != nullptr && control->progress)

@@ -68,6 +68,7 @@ struct Statistics {
     double seconds = 0;
     uint64_t stages = 0;               // summed over parts (PartStatistics::stages)
     uint64_t stagesPriced = 0;         // summed over parts (PartStatistics::stagesPriced)
+    uint64_t partsSearched = 0;        // parts the DP ran on; the others equal an earlier one
     std::vector<PartStatistics> parts; // block by block, part by part
 
     // The part with the most transitions (the "Table 1" row); nullptr when there are no parts.
