@@ -5,6 +5,7 @@
 #include "command.h"
 #include "cost_options.h"
 #include "model_options.h"
+#include "randwire_generator.h"
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
 #include "strategies.h"
@@ -54,7 +55,8 @@ int runBench(const std::vector<std::string>& args) {
                      "benchmark networks) and report states, transitions, schedules and seconds.");
     parser.positional("MODELS", "model files or bundled names", false, true);
     parser.flag("--json", "Print a JSON array of {model, setting, strategy, r, s, states, "
-                          "transitions, schedules, seconds}");
+                          "transitions, schedules, operators, width, parts, parts_searched, "
+                          "stages, stages_priced, memo_hit_rate, seconds, ns_per_transition}");
     parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
     parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
                   std::to_string(ir::kDefaultMaxPartSize));
@@ -62,6 +64,10 @@ int runBench(const std::vector<std::string>& args) {
                   "Comma-separated settings to run, of: unpruned, r3s8, r1s8, merge, both "
                   "(default: all five)",
                   "unpruned,r3s8,r1s8,merge,both");
+    parser.flag("--scaling",
+                "Instead of MODELS: RandWire-style graphs (Watts-Strogatz, k 4, p 0.75) of 3w "
+                "nodes for w = 4..12, one block each, to see how the DP's cost grows with "
+                "states, transitions and distinct stages");
     addThreadsOption(parser);
     addCostOptions(parser);
     if (!parser.parse(args))
@@ -73,6 +79,12 @@ int runBench(const std::vector<std::string>& args) {
     const int threads = threadsOption(parser);
 
     std::vector<std::string> models = parser.positionals();
+    const bool scaling = parser.has("scaling");
+    if (scaling && !models.empty())
+        throw UserError("--scaling generates its own graphs: give no MODELS");
+    if (scaling)
+        for (int w = 4; w <= 12; ++w)
+            models.push_back(std::to_string(3 * w)); // node counts
     if (models.empty())
         for (const samples::BundledModel& m : samples::bundledModels())
             if (m.benchmark)
@@ -97,7 +109,8 @@ int runBench(const std::vector<std::string>& args) {
         std::cout << "model              setting                 states  transitions  "
                      "schedules    stages  priced   hit %   seconds  ns/transition\n";
     for (const std::string& name : models) {
-        const ir::Graph graph = loadModelArg(parser, name);
+        const ir::Graph graph =
+            scaling ? samples::randwireStyleGraph(std::stoi(name)) : loadModelArg(parser, name);
         const auto cost = makeCostModel(parser, graph);
         const ir::PreparedModel prepared(graph, maxPartSize);
         for (const Setting* setting : settings) {
@@ -125,6 +138,8 @@ int runBench(const std::vector<std::string>& args) {
                                 {"states", s.states},
                                 {"transitions", s.transitions},
                                 {"schedules", s.schedules.toString()},
+                                {"operators", graph.operatorCount()},
+                                {"width", s.largestPart() ? s.largestPart()->width : 0},
                                 {"parts", s.parts.size()},
                                 {"parts_searched", s.partsSearched},
                                 {"stages", s.stages},
