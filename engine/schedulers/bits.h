@@ -60,8 +60,6 @@ public:
         if (capacity != slots_.size() && size_ == 0)
             reset(capacity);
     }
-    // Starts loading key's first slot into the cache (a lookup that follows soon hits it).
-    void prefetch(Bits key) const { __builtin_prefetch(&slots_[slotOf(key)]); }
     V& insert(Bits key, const V& value) { // key must be absent and non-zero
         if ((size_ + 1) * 2 > slots_.size())
             grow();

@@ -192,15 +192,7 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     cands.clear();
     enumerate(s, cands);
     constexpr UInt128 kMax = ~UInt128{0};
-    const size_t n = cands.size();
-    if (n > 0)
-        memo_.prefetch(s & ~cands[0].ops);
-    for (size_t k = 0; k < n; ++k) { // no insert into candidates_[depth] below this point
-        const Candidate& c = cands[k];
-        // Most sub-states are solved already: their lookup is one cache miss, started here
-        // one candidate ahead so that it overlaps this candidate's work.
-        if (k + 1 < n)
-            memo_.prefetch(s & ~cands[k + 1].ops);
+    for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
         clock_.tick();
         ++stats.transitions;
         const Value sub = solve(s & ~c.ops, depth + 1);
