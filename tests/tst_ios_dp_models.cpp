@@ -3,6 +3,8 @@
 // throws Cancelled and leaves no result; progress reaches the down-set total.
 #include "bundled_models.h"
 #include "cost/analytic_cost_model.h"
+#include "cost/device_profile.h"
+#include "cost/simulated_gpu_cost_model.h"
 #include "eval/evaluate.h"
 #include "io/ios_json.h"
 #include "schedule/ios_stages.h"
@@ -128,9 +130,10 @@ private slots:
     }
 
     // A cancel from another thread stops RandWire's unpruned search: Cancelled, no result.
+    // (Simulated: seconds long, where the analytic search may end before the cancel.)
     void cancel() {
         const ir::Graph g = samples::loadBundledModel("randwire_large");
-        const cost::AnalyticCostModel cost(g);
+        const cost::SimulatedGpuCostModel cost(g, cost::loadDevice("V100"));
         schedulers::Options o;
         o.strategy = schedulers::Strategy::Parallel;
         o.r = o.s = 100;
