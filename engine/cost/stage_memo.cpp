@@ -2,39 +2,79 @@
 
 #include "ir/block_dag.h"
 
+#include <algorithm>
+
 namespace ios::cost {
 
-size_t StageMemo::KeyHash::operator()(const Key& key) const noexcept {
+uint64_t StageMemo::hashOf(const Key& key) {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
     for (uint32_t v : key) {
         h ^= v;
         h *= 0xff51afd7ed558ccdull;
         h ^= h >> 32;
     }
-    return static_cast<size_t>(h);
+    return h;
+}
+
+const StageMemo::Slot* StageMemo::lookup(const Shard& shard, const Key& key, uint64_t hash) {
+    const size_t mask = shard.slots.size() - 1;
+    for (size_t i = (hash >> 5) & mask;; i = (i + 1) & mask) {
+        const Slot& slot = shard.slots[i];
+        if (slot.length == 0)
+            return &slot; // free: the key is absent, and would go here
+        if (slot.hash == hash && slot.length == key.size() &&
+            std::equal(key.begin(), key.end(), shard.arena.begin() + slot.offset))
+            return &slot;
+    }
+}
+
+void StageMemo::grow(Shard& shard) {
+    std::vector<Slot> old(shard.slots.size() * 2);
+    old.swap(shard.slots);
+    const size_t mask = shard.slots.size() - 1;
+    for (const Slot& slot : old)
+        if (slot.length != 0) {
+            size_t i = (slot.hash >> 5) & mask;
+            while (shard.slots[i].length != 0)
+                i = (i + 1) & mask;
+            shard.slots[i] = slot;
+        }
 }
 
 bool StageMemo::find(const Key& key, double& ms) const {
-    const Shard& shard = shards_[KeyHash{}(key) % kShards];
+    const uint64_t hash = hashOf(key);
+    const Shard& shard = shards_[hash % kShards];
     std::lock_guard lock(shard.mutex);
-    const auto it = shard.map.find(key);
-    if (it == shard.map.end())
+    const Slot* slot = lookup(shard, key, hash);
+    if (slot->length == 0)
         return false;
-    ms = it->second;
+    ms = slot->ms;
     return true;
 }
 
 void StageMemo::insert(const Key& key, double ms) {
-    Shard& shard = shards_[KeyHash{}(key) % kShards];
+    if (key.empty() || key.size() > UINT32_MAX)
+        return;
+    const uint64_t hash = hashOf(key);
+    Shard& shard = shards_[hash % kShards];
     std::lock_guard lock(shard.mutex);
-    shard.map.emplace(key, ms); // an equal key priced concurrently holds the same value
+    if (lookup(shard, key, hash)->length != 0)
+        return; // an equal key priced concurrently holds the same value
+    if (shard.arena.size() + key.size() > UINT32_MAX)
+        return; // full: the stage is priced again next time
+    if ((shard.size + 1) * 2 > shard.slots.size())
+        grow(shard);
+    Slot& slot = const_cast<Slot&>(*lookup(shard, key, hash));
+    slot = {hash, static_cast<uint32_t>(shard.arena.size()), static_cast<uint32_t>(key.size()), ms};
+    shard.arena.insert(shard.arena.end(), key.begin(), key.end());
+    ++shard.size;
 }
 
 size_t StageMemo::size() const {
     size_t n = 0;
     for (const Shard& shard : shards_) {
         std::lock_guard lock(shard.mutex);
-        n += shard.map.size();
+        n += shard.size;
     }
     return n;
 }

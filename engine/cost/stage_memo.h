@@ -14,7 +14,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ios::cost {
@@ -31,13 +30,23 @@ public:
     size_t size() const;
 
 private:
-    struct KeyHash {
-        size_t operator()(const Key& key) const noexcept;
+    // Open addressing per shard: slots hold the key's hash, where its words start in the
+    // shard's arena, its length and the latency (no allocation per entry).
+    struct Slot {
+        uint64_t hash = 0;
+        uint32_t offset = 0;
+        uint32_t length = 0; // 0: free (keys are never empty)
+        double ms = 0;
     };
     struct Shard {
         mutable std::mutex mutex;
-        std::unordered_map<Key, double, KeyHash> map;
+        std::vector<Slot> slots = std::vector<Slot>(1024);
+        std::vector<uint32_t> arena;
+        size_t size = 0;
     };
+    static uint64_t hashOf(const Key& key);
+    static const Slot* lookup(const Shard& shard, const Key& key, uint64_t hash);
+    static void grow(Shard& shard);
     static constexpr size_t kShards = 32;
     std::array<Shard, kShards> shards_;
 };
