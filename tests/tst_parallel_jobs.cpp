@@ -149,9 +149,11 @@ private slots:
 
     void innerThreads() {
         QCOMPARE(schedulers::innerThreads(8, 1), 8);
-        QCOMPARE(schedulers::innerThreads(8, 2), 4);
-        QCOMPARE(schedulers::innerThreads(2, 5), 1);
+        QCOMPARE(schedulers::innerThreads(8, 2), 8);   // 2 outer x 8 inner <= 4 x 8
+        QCOMPARE(schedulers::innerThreads(16, 32), 4); // 16 outer x 4 inner = 4 x 16
+        QCOMPARE(schedulers::innerThreads(2, 5), 2);
         QCOMPARE(schedulers::innerThreads(1, 0), 1);
+        QCOMPARE(schedulers::innerThreads(0, 3), 1);
         QVERIFY(schedulers::defaultThreadCount() >= 1);
     }
 };

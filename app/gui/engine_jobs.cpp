@@ -100,8 +100,8 @@ struct Setting {
 // One schedule optimised per setting, each priced under every setting (IOS paper §7.2).
 SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettings& settings,
                                 const schedulers::Scheduler& scheduler,
-                                const std::vector<Setting>& grid, const QString& title,
-                                const ProgressSlice& slice) {
+                                const std::vector<Setting>& grid, const QString& title, int threads,
+                                schedulers::SearchControl& search) {
     std::vector<std::unique_ptr<cost::CostModel>> owned;
     std::vector<const cost::CostModel*> costs;
     SpecializeMatrix m;
@@ -111,13 +111,10 @@ SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettin
         costs.push_back(owned.back().get());
         m.labels.push_back(st.label);
     }
-    slice.install();
     m.latencyMs = schedulers::specialize(
                       model.prepared(), costs, scheduler,
-                      searchParams(settings, settings.r, settings.s, false, settings.threads),
-                      &slice.control.search)
+                      searchParams(settings, settings.r, settings.s, false, threads), &search)
                       .latencyMs;
-    slice.control.progress = slice.end;
     return m;
 }
 
@@ -132,25 +129,33 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     for (const std::string& name : cost::bundledDeviceNames())
         devices.push_back(
             {QString::fromStdString(name), QString::fromStdString(name), settings.batch});
-    // One failing matrix (e.g. a cost model error at a large batch) must not hide the other.
-    auto guarded = [&](const std::vector<Setting>& grid, const QString& title, double begin,
-                       double end) {
-        try {
-            return specializeOver(model, settings, scheduler, grid, title, {control, begin, end});
-        } catch (const Cancelled&) {
-            throw;
-        } catch (const std::exception& e) {
-            SpecializeMatrix failed;
-            failed.title = QObject::tr("%1: failed (%2)").arg(title, QString::fromUtf8(e.what()));
-            return failed;
-        }
-    };
     const QString label = strategyLabel(
         QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
-    return {guarded(batches, QObject::tr("%1, batch sizes on %2").arg(label, settings.device), 0.0,
-                    0.4),
-            guarded(devices, QObject::tr("%1, devices at batch %2").arg(label).arg(settings.batch),
-                    0.4, 1.0)};
+    const std::vector<Setting>* grids[] = {&batches, &devices};
+    const QString titles[] = {
+        QObject::tr("%1, batch sizes on %2").arg(label, settings.device),
+        QObject::tr("%1, devices at batch %2").arg(label).arg(settings.batch)};
+    // Both matrices at once (parallel jobs), their rows too. One failing matrix (e.g. a cost
+    // model error at a large batch) must not hide the other.
+    std::vector<SpecializeMatrix> out(2);
+    const int inner = schedulers::innerThreads(settings.threads, 2);
+    ProgressSlice{control, 0.0, 1.0}.install();
+    schedulers::runJobs(
+        &control.search, {batches.size(), devices.size()}, settings.threads,
+        [&](size_t i, schedulers::SearchControl& job) {
+            try {
+                out[i] =
+                    specializeOver(model, settings, scheduler, *grids[i], titles[i], inner, job);
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                out[i] = SpecializeMatrix{};
+                out[i].title =
+                    QObject::tr("%1: failed (%2)").arg(titles[i], QString::fromUtf8(e.what()));
+            }
+        });
+    control.progress = 1.0;
+    return out;
 }
 
 } // namespace

@@ -17,9 +17,13 @@ int defaultThreadCount() {
 }
 
 int innerThreads(int threads, size_t jobs) {
+    threads = std::clamp(threads, 1, kMaxThreads);
     if (jobs <= 1)
-        return std::max(1, threads);
-    return std::max(1, threads / static_cast<int>(std::min<size_t>(jobs, kMaxThreads)));
+        return threads;
+    // Up to 4x oversubscribed while all outer jobs run, so that the last, longest job still
+    // uses every core when the others are done (e.g. the batch-128 row of a specialization).
+    const int outer = static_cast<int>(std::min<size_t>(jobs, static_cast<size_t>(threads)));
+    return std::clamp(4 * threads / outer, 1, threads);
 }
 
 namespace {

@@ -19,7 +19,8 @@ int defaultThreadCount();
 // The most threads any option accepts.
 inline constexpr int kMaxThreads = 256;
 
-// The threads each of `jobs` searches run at once on `threads` threads may use inside (>= 1).
+// The threads each of `jobs` searches, run at once on `threads` threads, may use inside: at
+// most `threads`, and the total at most 4x `threads` while every outer thread is busy.
 int innerThreads(int threads, size_t jobs);
 
 // Runs job(i, control_i) for every i in [0, weights.size()) on up to `threads` threads.
