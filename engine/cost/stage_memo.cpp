@@ -158,11 +158,22 @@ StageMemo* CanonicalStages::classify(const ir::BlockDag& dag, const ir::ShapeLoo
     return &memo_;
 }
 
-StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag) : cost_(cost), dag_(dag) {
-    memo_ = cost.canonicalStageMemo(dag, classes_);
-    if (memo_ != nullptr && classes_.size() != dag.ops.size())
-        memo_ = nullptr; // a model that filled the classes wrongly gets no memo
+OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag) {
+    OperatorClasses out;
+    out.memo = cost.canonicalStageMemo(dag, out.classes);
+    if (out.memo != nullptr && out.classes.size() != dag.ops.size())
+        out.memo = nullptr; // a model that filled the classes wrongly gets no memo
+    if (out.memo == nullptr)
+        out.classes.clear();
+    return out;
 }
+
+StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag)
+    : StagePricer(cost, dag, operatorClasses(cost, dag)) {}
+
+StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag,
+                         const OperatorClasses& classes)
+    : cost_(cost), dag_(dag), memo_(classes.memo), classes_(classes.classes) {}
 
 double StagePricer::ms(const schedule::Stage& stage) {
     ++calls_;

@@ -73,12 +73,22 @@ private:
 void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeOf,
                              std::string& out);
 
+// What a cost model's canonicalStageMemo gives for one DAG: its memo (nullptr: none, or
+// classes that do not cover the DAG) and the classes of dag.ops.
+struct OperatorClasses {
+    StageMemo* memo = nullptr;
+    std::vector<uint32_t> classes;
+};
+OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag);
+
 // Prices the stages of one block DAG through the cost model's canonical memo when it has one
 // (CostModel::canonicalStageMemo), otherwise by checkedStageLatencyMs. Same values either way,
 // bit for bit. One per thread: it keeps a scratch key.
 class StagePricer {
 public:
     StagePricer(const CostModel& cost, const ir::BlockDag& dag);
+    // With operatorClasses(cost, dag) already at hand (the DP takes them once per block).
+    StagePricer(const CostModel& cost, const ir::BlockDag& dag, const OperatorClasses& classes);
 
     // checkedStageLatencyMs(cost, dag, stage), from the memo when an equal stage was priced.
     double ms(const schedule::Stage& stage);

@@ -101,10 +101,10 @@ void SearchClock::check() {
 }
 
 PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
-                       const cost::CostModel& cost, SearchClock& clock, StateSpace* record,
-                       int block, int part)
+                       const cost::CostModel& cost, const cost::OperatorClasses& classes,
+                       SearchClock& clock, StateSpace* record, int block, int part)
     : dag_(dag), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record), block_(block),
-      part_(part), pricer_(cost, dag) {
+      part_(part), pricer_(cost, dag, classes) {
     const int n = static_cast<int>(g.ops.size());
     candidates_.resize(n + 2);
     compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
@@ -123,9 +123,9 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
     stats.n = n;
 }
 
-std::vector<schedule::Stage> PartSearch::run() {
+std::vector<std::pair<Bits, bool>> PartSearch::run() {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<schedule::Stage> stages;
+    std::vector<std::pair<Bits, bool>> chosen;
     if (g_.all != 0) {
         const Value root = solve(g_.all, 0);
         costMs = root.cost;
@@ -144,13 +144,11 @@ std::vector<schedule::Stage> PartSearch::run() {
                 throw std::logic_error("DP reconstruction made no progress (block " +
                                        std::to_string(block_) + ", part " + std::to_string(part_) +
                                        ")");
-            stages.push_back(makeStage(g_, v->stage, v->merge));
             chosen.emplace_back(v->stage, v->merge);
             if (record_ != nullptr && v->transition != UINT32_MAX)
                 record_->chosen.push_back(v->transition);
             s &= ~v->stage;
         }
-        std::reverse(stages.begin(), stages.end());
         std::reverse(chosen.begin(), chosen.end());
     } else {
         stats.schedules = BigUint(1);
@@ -159,7 +157,7 @@ std::vector<schedule::Stage> PartSearch::run() {
     stats.stages = pricer_.calls();
     stats.stagesPriced = pricer_.priced();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return stages;
+    return chosen;
 }
 
 uint32_t PartSearch::recordState(Bits s) {
@@ -393,7 +391,6 @@ schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge) {
 }
 
 void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage) {
-    const PartGraph& g_ = g;
     stage.kind = merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel;
     size_t groups = 0;
     auto addGroup = [&](Bits set) { // reuses the vectors' capacity
@@ -401,7 +398,7 @@ void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage) {
             stage.groups.emplace_back();
         schedule::Group& group = stage.groups[groups++];
         group.clear();
-        forEachBit(set, [&](int i) { group.push_back(g_.ops[i]); });
+        forEachBit(set, [&](int i) { group.push_back(g.ops[i]); });
     };
     if (merge) {
         addGroup(e);
@@ -410,7 +407,7 @@ void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage) {
             Bits comp = bit(lowestBit(rest));
             for (Bits frontier = comp; frontier != 0;) {
                 Bits grown = comp;
-                forEachBit(frontier, [&](int i) { grown |= g_.adj[i] & e; });
+                forEachBit(frontier, [&](int i) { grown |= g.adj[i] & e; });
                 frontier = grown & ~comp;
                 comp = grown;
             }

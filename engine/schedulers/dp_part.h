@@ -74,16 +74,17 @@ schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge);
 
 class PartSearch {
 public:
+    // `classes`: cost::operatorClasses(cost, dag), taken once per block by the caller.
     PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
-               const cost::CostModel& cost, SearchClock& clock, StateSpace* record, int block,
-               int part);
+               const cost::CostModel& cost, const cost::OperatorClasses& classes,
+               SearchClock& clock, StateSpace* record, int block, int part);
 
-    // Runs the DP from the whole part; returns the chosen stages (block operator indices).
-    std::vector<schedule::Stage> run();
+    // Runs the DP from the whole part; returns the chosen stages in order as (local
+    // operators, merge): makeStage turns them into stages of this part, or of an equal one.
+    std::vector<std::pair<Bits, bool>> run();
 
     PartStatistics stats;
     double costMs = 0;
-    std::vector<std::pair<Bits, bool>> chosen; // run()'s stages as (local operators, merge)
 
 private:
     // cost(S) and the schedule count: what every transition into S reads (32 bytes, so a

@@ -118,13 +118,12 @@ struct PartOutcome {
 // canonical stage memo's contract, cost/stage_memo.h) and so the same DP outcome; each is
 // searched once. Empty when the cost model has no operator classes (every part is searched).
 std::vector<std::vector<uint64_t>>
-partKeys(const std::vector<ir::BlockDag>& dags,
-         const std::vector<std::vector<detail::PartGraph>>& graphs, const cost::CostModel& cost) {
+partKeys(const std::vector<std::vector<detail::PartGraph>>& graphs,
+         const std::vector<cost::OperatorClasses>& blockClasses) {
     std::vector<std::vector<uint64_t>> keys;
-    std::vector<uint32_t> classes;
-    for (size_t b = 0; b < dags.size(); ++b) {
-        if (cost.canonicalStageMemo(dags[b], classes) == nullptr ||
-            classes.size() != dags[b].ops.size())
+    for (size_t b = 0; b < graphs.size(); ++b) {
+        const std::vector<uint32_t>& classes = blockClasses[b].classes;
+        if (blockClasses[b].memo == nullptr)
             return {};
         for (const detail::PartGraph& g : graphs[b]) {
             std::vector<uint64_t>& key = keys.emplace_back();
@@ -179,8 +178,11 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
     for (size_t b = 0; b < dags.size(); ++b)
         for (size_t p = 0; p < graphs[b].size(); ++p)
             parts.emplace_back(b, p);
+    std::vector<cost::OperatorClasses> blockClasses; // once per block, for keys and pricing
+    for (const ir::BlockDag& dag : dags)
+        blockClasses.push_back(cost::operatorClasses(cost, dag));
     const auto keys =
-        record != nullptr ? std::vector<std::vector<uint64_t>>{} : partKeys(dags, graphs, cost);
+        record != nullptr ? std::vector<std::vector<uint64_t>>{} : partKeys(graphs, blockClasses);
     std::vector<size_t> searched;             // parts searched, in order
     std::vector<size_t> source(parts.size()); // index into searched of each part's outcome
     std::vector<uint64_t> weights;            // progress: the states of every part it stands for
@@ -206,10 +208,9 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
         detail::SearchClock partClock;
         partClock.control = &job;
         partClock.total = states[i];
-        detail::PartSearch search(dags[b], graphs[b][p], options, cost, partClock, record,
-                                  static_cast<int>(b), static_cast<int>(p));
-        search.run();
-        outcomes[j].chosen = std::move(search.chosen);
+        detail::PartSearch search(dags[b], graphs[b][p], options, cost, blockClasses[b], partClock,
+                                  record, static_cast<int>(b), static_cast<int>(p));
+        outcomes[j].chosen = search.run();
         outcomes[j].costMs = search.costMs;
         outcomes[j].stats = search.stats;
     });
