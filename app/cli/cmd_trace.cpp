@@ -96,7 +96,7 @@ int runTrace(const std::vector<std::string>& args) {
     const std::vector<ir::BlockDag>& dags = prepared.dags();
     const StrategyRun run =
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
-    const eval::Timeline timeline = eval::buildTimeline(dags, run.outcome.schedule, *kernels);
+    const eval::Timeline timeline = schedulers::outcomeTimeline(dags, run.outcome, *model);
     const std::string out = parser.get("output");
     output.stage(out, io::timelineText(out, timeline, {graph.name, strategy}));
     output.commit();

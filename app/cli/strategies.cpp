@@ -100,7 +100,7 @@ StrategyRun runStrategy(const ir::PreparedModel& model, const schedulers::Schedu
     }
     StrategyRun run;
     run.outcome = scheduler.run(model, params, cost, control);
-    run.latencyMs = eval::totalLatencyMs(model.dags(), run.outcome.schedule, cost);
+    run.latencyMs = schedulers::outcomeLatencyMs(model.dags(), run.outcome, cost);
     return run;
 }
 

@@ -52,13 +52,8 @@ double AnalyticCostModel::operatorMs(const ir::Node& node) const {
 double AnalyticCostModel::stageLatencyMs(const ir::BlockDag& dag,
                                          const schedule::Stage& stage) const {
     const double sync = params_.syncOverheadUs * 1e-3;
-    if (stage.kind == schedule::StageKind::Merge && stage.operatorCount() > 1) {
-        std::vector<const ir::Node*> members;
-        for (int op : stage.groups.front())
-            members.push_back(dag.ops[op]);
-        const ir::Node merged = schedule::mergedConv(members);
-        return metricsMs(ir::computeMetrics(merged, index_), 1) + sync;
-    }
+    if (stage.kind == schedule::StageKind::Merge && stage.operatorCount() > 1)
+        return mergedMs(dag, stage.groups.front()) + sync;
     const std::vector<double>* opMs = precomputedOpMs(dag);
     double slowest = 0;
     for (const schedule::Group& g : stage.groups) {
@@ -68,6 +63,31 @@ double AnalyticCostModel::stageLatencyMs(const ir::BlockDag& dag,
         slowest = std::max(slowest, ms);
     }
     return slowest + sync;
+}
+
+double AnalyticCostModel::mergedMs(const ir::BlockDag& dag, const std::vector<int>& ops) const {
+    std::vector<const ir::Node*> members;
+    for (int op : ops)
+        members.push_back(dag.ops[static_cast<size_t>(op)]);
+    const ir::Node merged = schedule::mergedConv(members);
+    return metricsMs(ir::computeMetrics(merged, index_), 1);
+}
+
+ProgramRun AnalyticCostModel::simulateProgram(const ir::BlockDag& dag,
+                                              const schedule::StreamProgram& program,
+                                              bool timeline) const {
+    const std::vector<double>* opMs = precomputedOpMs(dag);
+    return simulateProgramDataflow(
+        dag, program, timeline,
+        [&](const schedule::Instruction& in) {
+            if (in.ops.empty())
+                return 0.0;
+            if (in.ops.size() > 1)
+                return mergedMs(dag, in.ops);
+            const auto op = static_cast<size_t>(in.ops.front());
+            return opMs != nullptr ? (*opMs)[op] : operatorMs(*dag.ops[op]);
+        },
+        [&](const ProgramSegment&) { return params_.syncOverheadUs * 1e-3; });
 }
 
 // A dag of this model's block: its precomputed per-operator latencies, else null.

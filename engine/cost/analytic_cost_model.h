@@ -36,6 +36,10 @@ public:
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
     const KernelTimelineModel* kernelTimeline() const override { return this; }
+    // Dataflow of operatorMs per launch; every segment with launches pays the sync overhead,
+    // as every stage does.
+    ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,
+                               bool timeline) const override;
 
     // The roofline's view of a stage: each group's operators back to back on its stream, one
     // kernel per operator (a merge stage: one merged kernel), then the sync overhead. No
@@ -51,6 +55,7 @@ public:
 
 private:
     double metricsMs(const ir::OperatorMetrics& m, int launches) const;
+    double mergedMs(const ir::BlockDag& dag, const std::vector<int>& ops) const;
     const ir::OperatorMetrics& metricsOf(const ir::Node& node) const;
     const std::vector<double>* precomputedOpMs(const ir::BlockDag& dag) const;
 

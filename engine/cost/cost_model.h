@@ -1,8 +1,10 @@
 // Stage latency source for the schedulers and for schedule evaluation (docs/algorithms.md §5).
 #pragma once
 
+#include "cost/program_simulator.h"
 #include "ir/block_dag.h"
 #include "schedule/schedule.h"
+#include "schedule/stream_program.h"
 
 #include <cstdint>
 #include <string>
@@ -47,6 +49,15 @@ public:
     // The model's kernel-level view of stages (for timelines), or nullptr when it has none
     // (e.g. replayed measurements, which know stage latencies only).
     virtual const KernelTimelineModel* kernelTimeline() const { return nullptr; }
+
+    // One block's stream program simulated (cost/program_simulator.h). segmentMs (per segment,
+    // in order) must sum to stage latencies for a lowered stage schedule: segment i of
+    // lowerBlock(bs) costs what stageLatencyMs(bs's stage) does, bit for bit. Default
+    // (models that know stage latencies only, e.g. measurements): operator-level dataflow, each
+    // launch taking its one-operator stage latency (a merged launch: its merge stage's), streams
+    // not slowing each other. Throws UserError for an invalid program.
+    virtual ProgramRun simulateProgram(const ir::BlockDag& dag,
+                                       const schedule::StreamProgram& program, bool timeline) const;
 
     // Short human-readable description, e.g. "analytic (V100)" or "simulated V100, batch 1".
     virtual std::string describe() const = 0;

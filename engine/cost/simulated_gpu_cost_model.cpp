@@ -3,6 +3,7 @@
 #include "schedule/merge.h"
 #include "util/error.h"
 
+#include <deque>
 #include <sstream>
 
 namespace ios::cost {
@@ -83,6 +84,28 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
             for (const KernelDesc& k : kernelsOf(*dag.ops[static_cast<size_t>(op)]))
                 kernels.push_back({&k, static_cast<int>(g)});
     return stageLatencyUs(kernels, stage.groups.size(), device_) / 1000.0;
+}
+
+ProgramRun SimulatedGpuCostModel::simulateProgram(const ir::BlockDag& dag,
+                                                  const schedule::StreamProgram& program,
+                                                  bool timeline) const {
+    std::deque<std::vector<KernelDesc>> merged; // kernels of merged launches, kept alive
+    static const std::vector<KernelDesc> kNone;
+    return simulateProgramKernels(
+        program, device_, timeline,
+        [&](const schedule::Instruction& in) -> const std::vector<KernelDesc>& {
+            if (in.ops.empty())
+                return kNone;
+            if (in.ops.size() == 1)
+                return kernelsOf(*dag.ops[static_cast<size_t>(in.ops.front())]);
+            schedule::Stage stage{schedule::StageKind::Merge, {in.ops}};
+            merged.push_back(std::move(stageKernels(dag, stage).front().front().kernels));
+            return merged.back();
+        },
+        [&](const schedule::Instruction& in) {
+            return in.ops.size() > 1 ? "merged(" + schedule::launchName(dag, in) + ")"
+                                     : schedule::launchName(dag, in);
+        });
 }
 
 StageMemo* SimulatedGpuCostModel::canonicalStageMemo(const ir::BlockDag& dag,

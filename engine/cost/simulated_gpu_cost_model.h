@@ -28,6 +28,9 @@ public:
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
     const KernelTimelineModel* kernelTimeline() const override { return this; }
+    // Kernel-level: every launch's kernels on its stream, SMs shared (program_simulator.h).
+    ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,
+                               bool timeline) const override;
 
     // The full simulation of a stage (kernels per stream, utilisation), for timelines.
     StageRun simulate(const ir::BlockDag& dag, const schedule::Stage& stage) const override;

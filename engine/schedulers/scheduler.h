@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "eval/timeline.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
 #include "schedulers/ios_dp.h"
@@ -45,13 +46,19 @@ struct Params {
     Endings endings = Endings::Reference;
     bool recordStateSpace = false;               // fill Outcome::stateSpace where supported
     uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
+    // RAF's stream policies: a synthetic tuple node before every concatenation (docs/raf.md).
+    bool rafTuples = true;
     // Threads a scheduler may use (parallel_jobs.h); its outcome must not depend on it.
     int threads = 1;
 };
 
 struct Outcome {
     schedule::Schedule schedule;
-    double latencyMs = 0; // the schedule's latency under the cost model it was searched with
+    // Per block, when the scheduler's result is a stream program (RAF's policies: streams,
+    // events, barriers); then `schedule` is its stage form where it has one, else its
+    // operators in issue order, one per stage. Empty: the result is `schedule` (lowered).
+    schedule::Program programs;
+    double latencyMs = 0; // the result's latency under the cost model it was searched with
     std::optional<Statistics> stats; // searches that count states/transitions (the IOS DP)
     std::optional<StateSpace> stateSpace;
     double searchSeconds = 0;
@@ -77,6 +84,18 @@ public:
     virtual Outcome run(const ir::PreparedModel& model, const Params& params,
                         const cost::CostModel& cost, SearchControl* control) const = 0;
 };
+
+// The outcome as a stream program per block: its own, else its schedule lowered.
+schedule::Program programOf(const Outcome& outcome);
+
+// The outcome's latency under `cost`: its program's when it has one, else its schedule's.
+double outcomeLatencyMs(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
+                        const cost::CostModel& cost);
+
+// The outcome laid out in time under `cost`: its program's timeline (eval/program_eval.h) when
+// it has one, else its stages' (a UserError when the model describes no kernels).
+eval::Timeline outcomeTimeline(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
+                               const cost::CostModel& cost);
 
 // Every registered scheduler, by rank then key. Valid for the life of the process.
 std::vector<const Scheduler*> registeredSchedulers();

@@ -1,6 +1,5 @@
 #include "specialize.h"
 
-#include "eval/evaluate.h"
 #include "schedulers/parallel_jobs.h"
 #include "util/error.h"
 
@@ -20,12 +19,13 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
     m.latencyMs.resize(n);
     Params inner = params;
     inner.threads = innerThreads(params.threads, n);
-    runJobs(
-        control, std::vector<uint64_t>(n, 1000), params.threads, [&](size_t i, SearchControl& job) {
-            m.schedules[i] = scheduler.run(model, inner, *settings[i], &job).schedule;
-            for (const cost::CostModel* cost : settings)
-                m.latencyMs[i].push_back(eval::totalLatencyMs(model.dags(), m.schedules[i], *cost));
-        });
+    runJobs(control, std::vector<uint64_t>(n, 1000), params.threads,
+            [&](size_t i, SearchControl& job) {
+                const Outcome outcome = scheduler.run(model, inner, *settings[i], &job);
+                for (const cost::CostModel* cost : settings)
+                    m.latencyMs[i].push_back(outcomeLatencyMs(model.dags(), outcome, *cost));
+                m.schedules[i] = outcome.schedule;
+            });
     return m;
 }
 

@@ -1,0 +1,351 @@
+#include "cost/gpu_simulation.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace ios::cost::detail {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kEps = 1e-9;
+constexpr size_t kNone = kNoKernel;
+
+Buffers& threadBuffers() {
+    thread_local Buffers buffers;
+    return buffers;
+}
+
+} // namespace
+
+GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bool timeline,
+                             bool launchLatency, bool joinOverhead)
+    : b_(threadBuffers()), device_(device), model_(device.sm), rateModel_(device),
+      timeline_(timeline), joinOverhead_(joinOverhead) {
+    run_.synchronized = launchLatency || joinOverhead;
+    latency_ = launchLatency ? device.launchLatencyUs : 0.0;
+    b_.kernels.clear();
+    b_.cohorts.clear();
+    b_.depEdges.clear();
+    b_.head.assign(streamCount, kNone);
+    b_.tail.assign(streamCount, kNone);
+    b_.ready.assign(streamCount, 0.0);
+}
+
+size_t GpuSimulation::add(const KernelDesc& k, int stream, int op, const std::string* label) {
+    const auto g = static_cast<size_t>(stream);
+    assert(g < b_.head.size());
+    const size_t index = b_.kernels.size();
+    if (b_.tail[g] == kNone)
+        b_.head[g] = index;
+    else
+        b_.kernels[b_.tail[g]].next = index;
+    b_.tail[g] = index;
+    KernelState s;
+    s.desc = &k;
+    s.group = stream;
+    s.op = op;
+    s.label = label;
+    s.rate = rateModel_.prepare(k);
+    s.ctasPerSm = occupancy(k, device_).ctasPerSm;
+    // Half-launch units times 0.5 are exact, so a stage's issue times are index × overhead.
+    s.issue = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
+    hostHalves_ += 2;
+    s.arrival = s.issue + latency_;
+    s.pending = std::max<int64_t>(1, k.ctas);
+    if (index > 0 && s.arrival < b_.kernels.back().arrival)
+        arrivalOrdered_ = false;
+    b_.kernels.push_back(s);
+    return index;
+}
+
+void GpuSimulation::addDependency(size_t before, size_t after) {
+    assert(before < after && after < b_.kernels.size());
+    b_.depEdges.emplace_back(before, after);
+    ++b_.kernels[after].unmet;
+}
+
+double GpuSimulation::kernelStartUs(size_t kernel) const {
+    return b_.kernels[kernel].start;
+}
+double GpuSimulation::kernelEndUs(size_t kernel) const {
+    return b_.kernels[kernel].end;
+}
+
+double GpuSimulation::run() {
+    std::vector<KernelState>& kernels = b_.kernels;
+    std::vector<Cohort>& cohorts = b_.cohorts;
+    const double issueEnd = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
+    start();
+    double t = 0;
+    // Every iteration retires a cohort (at least one CTA) or admits a kernel, so the CTAs
+    // and kernels bound the loop; exceeding it means a bug, not a slow stage.
+    size_t guard = 16;
+    for (const KernelState& k : kernels)
+        guard += 2 + 2 * static_cast<size_t>(k.pending);
+    while (true) {
+        if (guard-- == 0)
+            throw std::logic_error("stage simulation did not converge");
+        dispatch(t);
+        const double next = nextArrival(t);
+        if (cohorts.empty() && next == kInf)
+            break;
+        if (cohortsChanged_) // the rates depend on the resident cohorts alone
+            updateRates();
+        const double* rates = b_.rates.data();
+        if (timeline_)
+            sample(t);
+        double dt = next - t;
+        for (size_t i = 0; i < cohorts.size(); ++i)
+            dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
+        assert(dt >= 0 && dt < kInf);
+        // A whole wave: one cohort, fresh, that runs to its end.
+        const Cohort wave =
+            cohorts.size() == 1 && cohorts[0].progress == 0 && dt == (1.0 - 0.0) / rates[0]
+                ? cohorts[0]
+                : Cohort{-1, 0, 0};
+        t += dt;
+        for (size_t i = 0; i < cohorts.size(); ++i)
+            cohorts[i].progress += rates[i] * dt;
+        retire(t);
+        if (wave.kernel >= 0 && cohorts.empty() && !timeline_)
+            t = repeatWaves(t, wave, dt);
+    }
+    double end = std::max(t, issueEnd);
+    if (joinOverhead_)
+        end += device_.syncOverheadUs;
+    run_.latencyUs = end;
+    if (timeline_) {
+        run_.samples.push_back({t, 0, 0, 0});
+        summarise();
+    }
+    return end;
+}
+
+StageRun GpuSimulation::timeline() {
+    return std::move(run_);
+}
+
+// Ranks the kernels by (arrival, index), the order in which the CTA scheduler serves
+// them, and puts every stream's first kernel on the waiting heap.
+void GpuSimulation::start() {
+    std::vector<KernelState>& kernels = b_.kernels;
+    b_.byRank.resize(kernels.size());
+    std::iota(b_.byRank.begin(), b_.byRank.end(), size_t{0});
+    if (!arrivalOrdered_) // arrivals grow with the index unless the overhead is negative
+        std::stable_sort(b_.byRank.begin(), b_.byRank.end(), [&](size_t a, size_t b) {
+            return kernels[a].arrival < kernels[b].arrival;
+        });
+    int maxCps = 0;
+    for (size_t r = 0; r < kernels.size(); ++r) {
+        kernels[b_.byRank[r]].rank = r;
+        maxCps = std::max(maxCps, kernels[r].ctasPerSm);
+    }
+    b_.queued.reset(kernels.size());
+    b_.cpsCount.assign(static_cast<size_t>(maxCps) + 1, 0);
+    queuedMaxCps_ = 0;
+    b_.waiting.clear();
+    // Dependents of each kernel, grouped (counting sort by dependency).
+    b_.depFirst.assign(kernels.size() + 1, 0);
+    for (const auto& [before, after] : b_.depEdges)
+        ++b_.depFirst[before + 1];
+    for (size_t i = 0; i < kernels.size(); ++i)
+        b_.depFirst[i + 1] += b_.depFirst[i];
+    b_.dependents.resize(b_.depEdges.size());
+    b_.depCursor.assign(b_.depFirst.begin(), b_.depFirst.end() - 1);
+    for (const auto& [before, after] : b_.depEdges)
+        b_.dependents[b_.depCursor[before]++] = after;
+    for (size_t s = 0; s < b_.head.size(); ++s)
+        wait(s);
+}
+
+// Puts stream s's head kernel, if any, on the waiting heap.
+void GpuSimulation::wait(size_t s) {
+    if (b_.head[s] == kNone)
+        return;
+    const KernelState& k = b_.kernels[b_.head[s]];
+    if (k.unmet > 0)
+        return; // admitted once its last dependency finishes
+    b_.waiting.emplace_back(std::max(std::max(k.arrival, b_.ready[s]), k.depReady), s);
+    std::push_heap(b_.waiting.begin(), b_.waiting.end(), std::greater<>());
+}
+
+void GpuSimulation::enqueue(const KernelState& k) {
+    b_.queued.insert(k.rank);
+    ++b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
+    queuedMaxCps_ = std::max(queuedMaxCps_, k.ctasPerSm);
+}
+
+void GpuSimulation::dequeue(const KernelState& k) {
+    b_.queued.erase(k.rank);
+    --b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
+    while (queuedMaxCps_ > 0 && b_.cpsCount[static_cast<size_t>(queuedMaxCps_)] == 0)
+        --queuedMaxCps_;
+}
+
+// Whether any queued kernel could place a CTA in the free SM slots (fit grows with
+// ctasPerSm, so the largest decides).
+bool GpuSimulation::anyFits() const {
+    const double free = device_.smCount - usedSms_;
+    return std::floor(free * queuedMaxCps_ + kEps) > 0;
+}
+
+// Admits the ready head kernel of each stream, then fills free SM slots with pending
+// CTAs in launch order (the hardware CTA scheduler favours the earlier kernel).
+void GpuSimulation::dispatch(double t) {
+    std::vector<KernelState>& kernels = b_.kernels;
+    std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
+    while (!waiting.empty() && waiting.front().first <= t + kEps) {
+        std::pop_heap(waiting.begin(), waiting.end(), std::greater<>());
+        KernelState& k = kernels[b_.head[waiting.back().second]];
+        waiting.pop_back();
+        k.admitted = true;
+        enqueue(k); // pending >= 1 until it is dispatched
+    }
+    for (size_t r = b_.queued.next(0); r != RankSet::npos && anyFits(); r = b_.queued.next(r + 1)) {
+        const size_t i = b_.byRank[r];
+        KernelState& k = kernels[i];
+        const double free = device_.smCount - usedSms_;
+        const auto fit = static_cast<int64_t>(std::floor(free * k.ctasPerSm + kEps));
+        const int64_t n = std::min(k.pending, fit);
+        if (n <= 0)
+            continue;
+        if (k.start < 0)
+            k.start = t;
+        k.pending -= n;
+        k.resident += n;
+        if (k.pending == 0)
+            dequeue(k);
+        usedSms_ += static_cast<double>(n) / k.ctasPerSm;
+        b_.cohorts.push_back({static_cast<int>(i), n, 0.0});
+        cohortsChanged_ = true;
+    }
+}
+
+double GpuSimulation::nextArrival(double t) const {
+    return b_.waiting.empty() ? kInf : std::max(b_.waiting.front().first, t);
+}
+
+// After `wave` (all the free SMs' worth of one kernel's CTAs, dt long) retired at t with
+// nothing else resident: while the same kernel refills the same slots and nothing
+// arrives, every further wave is the same, so the main loop's steps reduce to t += dt
+// (the same additions, so the same latency to the bit). Stops before the kernel's last
+// full wave and leaves it, and the tail, to the main loop. Returns the new t.
+double GpuSimulation::repeatWaves(double t, const Cohort& wave, double dt) {
+    KernelState& k = b_.kernels[static_cast<size_t>(wave.kernel)];
+    const int64_t full = static_cast<int64_t>(std::floor(device_.smCount * k.ctasPerSm + kEps));
+    if (wave.count != full || k.pending <= wave.count || b_.queued.next(0) != k.rank)
+        return t;
+    // Refilled, the wave leaves no room for another queued kernel.
+    const double used = 0.0 + static_cast<double>(wave.count) / k.ctasPerSm;
+    if (std::floor((device_.smCount - used) * queuedMaxCps_ + kEps) > 0)
+        return t;
+    const std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
+    while (k.pending > wave.count) {
+        const double next = waiting.empty() ? kInf : std::max(waiting.front().first, t);
+        if (next <= t + kEps || next - t < dt)
+            break; // an admission or an arrival inside the wave: the main loop's case
+        t += dt;
+        k.pending -= wave.count;
+    }
+    return t;
+}
+
+// ctaRates of the resident cohorts (a kernel's working set counted once).
+void GpuSimulation::updateRates() {
+    const size_t n = b_.cohorts.size();
+    b_.resident.resize(n);
+    b_.rates.resize(n);
+    ++evaluation_;
+    for (size_t i = 0; i < n; ++i) {
+        KernelState& k = b_.kernels[static_cast<size_t>(b_.cohorts[i].kernel)];
+        b_.resident[i] = {&k.rate, b_.cohorts[i].count, k.counted != evaluation_};
+        k.counted = evaluation_;
+    }
+    rateModel_.rates(b_.resident.data(), n, b_.rates.data());
+    cohortsChanged_ = false;
+}
+
+void GpuSimulation::sample(double t) {
+    int64_t ctas = 0;
+    double warps = 0;
+    double flopsPerUs = 0;
+    for (size_t i = 0; i < b_.cohorts.size(); ++i) {
+        const Cohort& c = b_.cohorts[i];
+        const KernelDesc& k = *b_.kernels[static_cast<size_t>(c.kernel)].desc;
+        ctas += c.count;
+        warps += static_cast<double>(c.count) * k.warpsPerCta();
+        flopsPerUs += static_cast<double>(c.count) * b_.rates[i] * k.flops /
+                      static_cast<double>(std::max<int64_t>(1, k.ctas));
+    }
+    UtilisationSample s;
+    s.timeUs = t;
+    s.activeSms = static_cast<int>(std::min<int64_t>(device_.smCount, ctas));
+    s.warpOccupancy = std::min(1.0, warps / (device_.smCount * device_.maxWarpsPerSm()));
+    s.flopUtilisation = std::min(1.0, flopsPerUs / (device_.fp32PeakTflops * 1e6));
+    if (!run_.samples.empty() && run_.samples.back().timeUs == t)
+        run_.samples.back() = s;
+    else
+        run_.samples.push_back(s);
+}
+
+void GpuSimulation::retire(double t) {
+    std::vector<Cohort>& cohorts = b_.cohorts;
+    size_t kept = 0;
+    for (size_t i = 0; i < cohorts.size(); ++i) {
+        const Cohort c = cohorts[i];
+        if (c.progress < 1.0 - kEps) {
+            cohorts[kept++] = c;
+            continue;
+        }
+        KernelState& k = b_.kernels[static_cast<size_t>(c.kernel)];
+        k.resident -= c.count;
+        usedSms_ -= static_cast<double>(c.count) / k.ctasPerSm;
+        cohortsChanged_ = true;
+        if (k.pending == 0 && k.resident == 0) {
+            k.end = t;
+            const auto s = static_cast<size_t>(k.group);
+            b_.head[s] = k.next;
+            b_.ready[s] = t + model_.kernelGapUs;
+            wait(s);
+            const auto self = static_cast<size_t>(c.kernel);
+            for (size_t d = b_.depFirst[self]; d < b_.depFirst[self + 1]; ++d) {
+                KernelState& after = b_.kernels[b_.dependents[d]];
+                after.depReady = std::max(after.depReady, t + model_.kernelGapUs);
+                const auto as = static_cast<size_t>(after.group);
+                if (--after.unmet == 0 && b_.head[as] == b_.dependents[d])
+                    wait(as);
+            }
+        }
+    }
+    cohorts.resize(kept);
+    if (cohorts.empty())
+        usedSms_ = 0; // drop accumulated rounding
+}
+
+void GpuSimulation::summarise() {
+    for (const KernelState& k : b_.kernels)
+        run_.kernels.push_back({k.group, k.op, *k.label, k.desc->name,
+                                std::max<int64_t>(1, k.desc->ctas), k.issue, k.start, k.end});
+    const double total = run_.latencyUs;
+    if (total <= 0)
+        return;
+    const auto& s = run_.samples;
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+        const double dt = s[i + 1].timeUs - s[i].timeUs;
+        run_.meanActiveSmFraction += dt * s[i].activeSms / device_.smCount;
+        run_.meanWarpOccupancy += dt * s[i].warpOccupancy;
+        run_.meanFlopUtilisation += dt * s[i].flopUtilisation;
+    }
+    run_.meanActiveSmFraction /= total;
+    run_.meanWarpOccupancy /= total;
+    run_.meanFlopUtilisation /= total;
+}
+
+} // namespace ios::cost::detail

@@ -1,0 +1,178 @@
+// The discrete-event GPU simulation behind stage and program latencies (stage_simulator.h,
+// program_simulator.h): kernels issued by the host one every launchOverheadUs, run in order
+// per stream, optionally after kernels of other streams (events); their CTAs fill free SM
+// slots in launch order and share the SMs' issue slots, the L2 and the DRAM bandwidth
+// (kernel_model.h, ctaRates). Internal to the cost layer.
+#pragma once
+
+#include "cost/device_profile.h"
+#include "cost/kernel_model.h"
+#include "cost/kernel_timeline.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ios::cost::detail {
+
+inline constexpr size_t kNoKernel = static_cast<size_t>(-1);
+
+struct KernelState {
+    const KernelDesc* desc = nullptr;
+    int group = 0;
+    int op = 0;
+    const std::string* label = nullptr; // null when only the latency is simulated
+    size_t next = kNoKernel;            // the stream's next kernel
+    uint32_t unmet = 0;                 // dependencies on other streams not finished yet
+    double depReady =
+        -std::numeric_limits<double>::infinity(); // earliest start allowed by finished dependencies
+    CtaRateModel::Kernel rate;
+    int ctasPerSm = 0;
+    double issue = 0;
+    double arrival = 0; // reaches the GPU
+    int64_t pending = 0;
+    int64_t resident = 0;
+    bool admitted = false; // launched on the GPU: its CTAs may take free SM slots
+    double start = -1;
+    double end = -1;
+    uint64_t counted = 0; // the rate evaluation that last counted its working set
+    size_t rank = 0;      // position in (arrival, index) order: the CTA scheduler's priority
+};
+
+struct Cohort {
+    int kernel = 0; // index into kernels
+    int64_t count = 0;
+    double progress = 0; // fraction of the CTAs' work done
+};
+
+// A set of ranks 0..n-1 visited in ascending order: a two-level bitset (finding the next
+// member skips 4096 absent ranks per summary word), no allocation once grown.
+class RankSet {
+public:
+    static constexpr size_t npos = static_cast<size_t>(-1);
+
+    void reset(size_t n) {
+        words_.assign((n + 63) / 64, 0);
+        summary_.assign((words_.size() + 63) / 64, 0);
+    }
+    void insert(size_t r) {
+        words_[r / 64] |= bit(r % 64);
+        summary_[r / 4096] |= bit(r / 64 % 64);
+    }
+    void erase(size_t r) {
+        uint64_t& w = words_[r / 64];
+        w &= ~bit(r % 64);
+        if (w == 0)
+            summary_[r / 4096] &= ~bit(r / 64 % 64);
+    }
+    // The smallest member >= r, or npos.
+    size_t next(size_t r) const {
+        size_t word = r / 64;
+        if (word >= words_.size())
+            return npos;
+        if (const uint64_t w = words_[word] & (~uint64_t{0} << (r % 64)); w != 0)
+            return word * 64 + static_cast<size_t>(std::countr_zero(w));
+        ++word;
+        size_t si = word / 64;
+        if (si >= summary_.size())
+            return npos;
+        uint64_t s = summary_[si] & (~uint64_t{0} << (word % 64));
+        while (s == 0) {
+            if (++si >= summary_.size())
+                return npos;
+            s = summary_[si];
+        }
+        word = si * 64 + static_cast<size_t>(std::countr_zero(s));
+        return word * 64 + static_cast<size_t>(std::countr_zero(words_[word]));
+    }
+
+private:
+    static uint64_t bit(size_t i) { return uint64_t{1} << i; }
+    std::vector<uint64_t> words_;
+    std::vector<uint64_t> summary_;
+};
+
+// A simulation's working memory, kept per thread between simulations (the search simulates
+// many small stages; the buffers stop growing after the first few).
+struct Buffers {
+    std::vector<KernelState> kernels;
+    // Stream s runs its kernels in issue order (a list through KernelState::next); head[s] is
+    // the next one to finish, tail[s] the last issued.
+    std::vector<size_t> head;
+    std::vector<size_t> tail;
+    // Cross-stream dependencies: kernel i's dependents are dependents[depFirst[i] ..
+    // depFirst[i + 1]) once start() built them from depEdges (dependency, dependent).
+    std::vector<std::pair<size_t, size_t>> depEdges;
+    std::vector<size_t> depFirst;
+    std::vector<size_t> dependents;
+    std::vector<size_t> depCursor;
+    std::vector<double> ready; // earliest start of the stream's next kernel
+    // Min-heap of (admission time, stream) over the streams whose head kernel waits to be
+    // admitted: admission time = max(arrival, ready) of the head.
+    std::vector<std::pair<double, size_t>> waiting;
+    // The admitted kernels with pending CTAs, by rank; byRank[rank] = kernel index.
+    RankSet queued;
+    std::vector<size_t> byRank;
+    std::vector<int> cpsCount; // queued kernels per ctasPerSm
+    std::vector<Cohort> cohorts;
+    std::vector<CtaRateModel::Resident> resident;
+    std::vector<double> rates;
+};
+
+class GpuSimulation {
+public:
+    // `streamCount` dense streams 0..n-1. `launchLatency`: the first kernels arrive
+    // launchLatencyUs after their issue (the host had been blocked); `joinOverhead`: the run
+    // ends with a cross-stream join costing syncOverheadUs. `timeline`: also record samples
+    // and per-kernel runs (kernels then need labels).
+    GpuSimulation(size_t streamCount, const DeviceProfile& device, bool timeline,
+                  bool launchLatency, bool joinOverhead);
+
+    // Issues a kernel on `stream` in the host's next launch slot; returns its index.
+    size_t add(const KernelDesc& k, int stream, int op, const std::string* label);
+    // The last added kernel `after` waits for the earlier kernel `before` (another stream).
+    void addDependency(size_t before, size_t after);
+    // The host spends half a launch slot (an event record or wait).
+    void hostHalfSlot() { ++hostHalves_; }
+
+    // Simulates; returns the latency in µs: the last kernel's end or the host's issue end,
+    // whichever is later, plus the join overhead.
+    double run();
+    StageRun timeline();
+    double kernelStartUs(size_t kernel) const;
+    double kernelEndUs(size_t kernel) const;
+    size_t kernelCount() const { return b_.kernels.size(); }
+
+private:
+    void start();
+    void wait(size_t s);
+    void enqueue(const KernelState& k);
+    void dequeue(const KernelState& k);
+    bool anyFits() const;
+    void dispatch(double t);
+    double nextArrival(double t) const;
+    double repeatWaves(double t, const Cohort& wave, double dt);
+    void updateRates();
+    void sample(double t);
+    void retire(double t);
+    void summarise();
+
+    Buffers& b_;
+    const DeviceProfile& device_;
+    const SmModel& model_;
+    const CtaRateModel rateModel_;
+    const bool timeline_;
+    const bool joinOverhead_;
+    double latency_ = 0;
+    uint64_t hostHalves_ = 0; // host issue clock in half launch slots
+    bool arrivalOrdered_ = true;
+    bool cohortsChanged_ = true;
+    uint64_t evaluation_ = 0;
+    double usedSms_ = 0;
+    int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
+    StageRun run_;
+};
+
+} // namespace ios::cost::detail

@@ -1,0 +1,82 @@
+#include "eval/program_eval.h"
+
+#include "schedule/program_verify.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ios::eval {
+
+namespace {
+
+double checkedBlockMs(const cost::ProgramRun& run, const cost::CostModel& cost, size_t block) {
+    double ms = 0;
+    for (double seg : run.segmentMs) {
+        if (!std::isfinite(seg) || seg < 0 || seg > cost::kMaxStageLatencyMs)
+            throw UserError("block " + std::to_string(block) + ": the cost model (" +
+                            cost.describe() + ") priced a program segment at " +
+                            std::to_string(seg) + " ms");
+        ms += seg;
+    }
+    return ms;
+}
+
+} // namespace
+
+double programLatencyMs(const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
+                        const cost::CostModel& cost) {
+    schedule::verifyProgram(dags, program);
+    double ms = 0;
+    for (size_t b = 0; b < dags.size(); ++b)
+        ms += checkedBlockMs(cost.simulateProgram(dags[b], program[b], false), cost, b);
+    return ms;
+}
+
+Timeline buildProgramTimeline(const std::vector<ir::BlockDag>& dags,
+                              const schedule::Program& program, const cost::CostModel& cost) {
+    schedule::verifyProgram(dags, program);
+    Timeline tl;
+    if (const cost::KernelTimelineModel* k = cost.kernelTimeline()) {
+        tl.device = k->deviceName();
+        tl.smCount = k->smCount();
+        tl.batch = k->batch();
+    } else {
+        tl.device = cost.describe();
+    }
+    double offset = 0;
+    for (size_t b = 0; b < dags.size(); ++b) {
+        const cost::ProgramRun run = cost.simulateProgram(dags[b], program[b], true);
+        checkedBlockMs(run, cost, b);
+        const int block = static_cast<int>(b);
+        for (const cost::KernelRun& k : run.kernels) {
+            int segment = 0;
+            while (static_cast<size_t>(segment) + 1 < run.segments.size() &&
+                   run.segments[static_cast<size_t>(segment)].endUs <= k.startUs)
+                ++segment;
+            tl.streams = std::max(tl.streams, k.group + 1);
+            tl.kernels.push_back({block, segment, k.group, k.op, k.label, k.kernel, k.ctas,
+                                  offset + k.startUs, offset + k.endUs});
+        }
+        for (size_t s = 0; s < run.segments.size(); ++s) {
+            const cost::ProgramSegment& seg = run.segments[s];
+            tl.stages.push_back({block, static_cast<int>(s), schedule::StageKind::Parallel,
+                                 seg.streams, offset + seg.startUs, offset + seg.endUs, 0, 0, 0});
+        }
+        for (const cost::UtilisationSample& u : run.samples) {
+            const TimelineSample ts{offset + u.timeUs, u.activeSms, u.warpOccupancy,
+                                    u.flopUtilisation};
+            if (!tl.samples.empty() && tl.samples.back().timeUs >= ts.timeUs)
+                tl.samples.back() = ts;
+            else
+                tl.samples.push_back(ts);
+        }
+        offset += run.latencyUs;
+    }
+    if (!tl.samples.empty() && tl.samples.back().timeUs < offset)
+        tl.samples.push_back({offset, 0, 0, 0});
+    tl.latencyUs = offset;
+    return tl;
+}
+
+} // namespace ios::eval

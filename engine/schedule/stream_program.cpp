@@ -1,0 +1,82 @@
+#include "schedule/stream_program.h"
+
+#include <set>
+
+namespace ios::schedule {
+
+StreamProgram lowerBlock(const BlockSchedule& bs) {
+    StreamProgram p;
+    for (size_t s = 0; s < bs.stages.size(); ++s) {
+        const Stage& stage = bs.stages[s];
+        if (s > 0)
+            p.instructions.push_back(Instruction::barrier());
+        if (stage.kind == StageKind::Merge && stage.operatorCount() > 1) {
+            Instruction merged = Instruction::launch(0, 0);
+            merged.ops.clear();
+            for (const Group& g : stage.groups)
+                merged.ops.insert(merged.ops.end(), g.begin(), g.end());
+            p.instructions.push_back(std::move(merged));
+            continue;
+        }
+        if (stage.groups.size() > 1)
+            p.instructions.push_back(Instruction::sync());
+        for (size_t g = 0; g < stage.groups.size(); ++g)
+            for (int op : stage.groups[g])
+                p.instructions.push_back(Instruction::launch(op, static_cast<int>(g)));
+    }
+    return p;
+}
+
+Program lower(const Schedule& schedule) {
+    Program program;
+    program.reserve(schedule.blocks.size());
+    for (const BlockSchedule& bs : schedule.blocks)
+        program.push_back(lowerBlock(bs));
+    return program;
+}
+
+ProgramCounts counts(const StreamProgram& program) {
+    ProgramCounts c;
+    std::set<int> streams;
+    std::set<int> events;
+    for (const Instruction& in : program.instructions) {
+        switch (in.kind) {
+        case InstrKind::Launch:
+            ++c.launches;
+            streams.insert(in.stream);
+            break;
+        case InstrKind::Record:
+            ++c.records;
+            events.insert(in.event);
+            break;
+        case InstrKind::Wait:
+            ++c.waits;
+            break;
+        case InstrKind::Barrier:
+            ++c.barriers;
+            break;
+        case InstrKind::Sync:
+            ++c.syncs;
+            break;
+        }
+    }
+    c.streams = static_cast<int>(streams.size());
+    c.events = static_cast<int>(events.size());
+    return c;
+}
+
+std::string launchName(const ir::BlockDag& dag, const Instruction& launch) {
+    if (launch.ops.empty())
+        return launch.synthetic;
+    std::string name;
+    for (int op : launch.ops) {
+        if (!name.empty())
+            name += '+';
+        name += op >= 0 && static_cast<size_t>(op) < dag.ops.size()
+                    ? dag.ops[static_cast<size_t>(op)]->name
+                    : "#" + std::to_string(op);
+    }
+    return name;
+}
+
+} // namespace ios::schedule

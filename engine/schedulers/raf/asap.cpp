@@ -1,0 +1,136 @@
+// RAF's ASAP policy (docs/raf.md "ASAP"; RAF stream_schedule_asap.cc): heavy chains on one
+// stream each, streams reused when a finished chain reaches the next one (newest stream first),
+// an event on every light edge. Has no stage form.
+#include "schedulers/raf/program_scheduler.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+
+namespace ios::schedulers::raf {
+
+namespace {
+
+BlockProgram asap(const RafGraph& g) {
+    const auto& nodes = g.nodes;
+    const size_t n = nodes.size();
+    // depth(v): nodes on the longest path from v to a sink (nodes are topologically ordered).
+    std::vector<int> depth(n, 1);
+    for (size_t i = n; i-- > 0;)
+        for (int c : nodes[i].consumers)
+            depth[i] = std::max(depth[i], depth[static_cast<size_t>(c)] + 1);
+    // Heavy edges: by depth descending (stable), each node claims its first unclaimed input.
+    std::vector<int> byDepth(n);
+    for (size_t i = 0; i < n; ++i)
+        byDepth[i] = static_cast<int>(i);
+    std::stable_sort(byDepth.begin(), byDepth.end(), [&](int a, int b) {
+        return depth[static_cast<size_t>(a)] > depth[static_cast<size_t>(b)];
+    });
+    std::vector<int> heavyChild(n, -1);
+    std::vector<int> heavyParent(n, -1);
+    for (int v : byDepth)
+        for (int u : nodes[static_cast<size_t>(v)].inputs)
+            if (heavyParent[static_cast<size_t>(u)] < 0) {
+                heavyParent[static_cast<size_t>(u)] = v;
+                heavyChild[static_cast<size_t>(v)] = u;
+                break;
+            }
+    // reach[u] holds v when a path u ⇝ v exists (u itself included).
+    const size_t words = (n + 63) / 64;
+    std::vector<uint64_t> reach(n * words, 0);
+    for (size_t i = n; i-- > 0;) {
+        reach[i * words + i / 64] |= uint64_t{1} << (i % 64);
+        for (int c : nodes[i].consumers)
+            for (size_t w = 0; w < words; ++w)
+                reach[i * words + w] |= reach[static_cast<size_t>(c) * words + w];
+    }
+    auto reaches = [&](size_t u, size_t v) {
+        return (reach[u * words + v / 64] >> (v % 64) & 1) != 0;
+    };
+
+    // Issue order: a stack of ready nodes sorted by depth ascending, popped from the back; a
+    // node's heavy parent, once ready, goes on top so that it issues next.
+    auto byDepthAscending = [&](int a, int b) {
+        return depth[static_cast<size_t>(a)] < depth[static_cast<size_t>(b)];
+    };
+    std::vector<size_t> pending(n);
+    std::vector<int> stack;
+    for (size_t i = 0; i < n; ++i) {
+        pending[i] = nodes[i].inputs.size();
+        if (pending[i] == 0)
+            stack.push_back(static_cast<int>(i));
+    }
+    std::sort(stack.begin(), stack.end(), byDepthAscending);
+    BlockProgram out;
+    auto& program = out.program.instructions;
+    std::vector<int> streamOf(n, -1);
+    std::vector<int> eventOf(n, -1);
+    std::map<int, int> streamLast; // stream → its last node whose chain has finished, or -1
+    int events = 0;
+    while (!stack.empty()) {
+        const int v = stack.back();
+        stack.pop_back();
+        const auto vi = static_cast<size_t>(v);
+        int stream = -1;
+        if (heavyChild[vi] >= 0) {
+            stream = streamOf[static_cast<size_t>(heavyChild[vi])];
+        } else {
+            for (auto it = streamLast.rbegin(); it != streamLast.rend() && stream < 0; ++it)
+                if (it->second >= 0 && reaches(static_cast<size_t>(it->second), vi))
+                    stream = it->first;
+            if (stream < 0)
+                stream = streamLast.empty() ? 1 : streamLast.rbegin()->first + 1;
+        }
+        streamOf[vi] = stream;
+        for (int u : nodes[vi].inputs)
+            if (u != heavyChild[vi])
+                program.push_back(
+                    schedule::Instruction::wait(eventOf[static_cast<size_t>(u)], stream));
+        program.push_back(launchOf(nodes[vi], stream));
+        bool light = false;
+        for (int c : nodes[vi].consumers)
+            light = light || c != heavyParent[vi];
+        if (light) {
+            eventOf[vi] = events++;
+            program.push_back(schedule::Instruction::record(eventOf[vi], stream));
+        }
+        // The stream's chain is finished when v has no heavy parent.
+        streamLast[stream] = heavyParent[vi] < 0 ? v : -1;
+        bool parentReady = false;
+        for (int c : nodes[vi].consumers)
+            if (--pending[static_cast<size_t>(c)] == 0) {
+                if (c == heavyParent[vi])
+                    parentReady = true;
+                else
+                    stack.push_back(c);
+            }
+        std::sort(stack.begin(), stack.end(), byDepthAscending);
+        if (parentReady)
+            stack.push_back(heavyParent[vi]);
+    }
+    return out;
+}
+
+class AsapScheduler final : public ProgramScheduler {
+public:
+    std::string_view key() const override { return "raf-asap"; }
+    std::string_view label() const override { return "RAF ASAP"; }
+    std::string_view description() const override {
+        return "RAF: heavy chains on streams, events on light edges, streams reused (no stages)";
+    }
+    std::vector<std::string_view> aliases() const override { return {"asap"}; }
+    int rank() const override { return 210; }
+
+protected:
+    BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
+                          const cost::CostModel& /*cost*/,
+                          SearchControl* /*control*/) const override {
+        return asap(g);
+    }
+};
+
+} // namespace
+
+IOS_REGISTER_SCHEDULER(AsapScheduler);
+
+} // namespace ios::schedulers::raf

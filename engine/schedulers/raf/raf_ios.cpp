@@ -1,0 +1,261 @@
+// RAF's own IOS variant (docs/raf.md "RAF-IOS"; RAF stream_schedule_ios.cc): the block cut at
+// the nodes every path to the sink passes through and chunked to at most 20 nodes; per chunk a
+// DP over remaining sets whose candidates are EVERY ending of at most 10 nodes, grouped into
+// its weakly connected components (the smallest merged into the next smallest until at most 5);
+// consecutive single-group stages concatenated; group j on stream j, barriers between stages;
+// no merge stages.
+#include "cost/cost_model.h"
+#include "schedulers/raf/program_scheduler.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace ios::schedulers::raf {
+
+namespace {
+
+constexpr size_t kBlockMaxSize = 20; // RAF block_max_size
+constexpr int kMaxStageOps = 10;     // RAF max_stage_ops
+constexpr size_t kMaxStreams = 5;    // RAF max_stream_num
+
+using Groups = std::vector<std::vector<int>>; // node indices
+
+// Chunks of node indices, in node order: cut after every node all paths to the sink pass
+// through, then into pieces of at most kBlockMaxSize.
+std::vector<std::vector<int>> chunks(const RafGraph& g) {
+    const size_t n = g.nodes.size();
+    const size_t words = (n + 63) / 64;
+    std::vector<uint64_t> anc(n * words, 0);
+    std::vector<uint64_t> desc(n * words, 0);
+    for (size_t v = 0; v < n; ++v)
+        for (int u : g.nodes[v].inputs) {
+            anc[v * words + static_cast<size_t>(u) / 64] |= uint64_t{1} << (u % 64);
+            for (size_t w = 0; w < words; ++w)
+                anc[v * words + w] |= anc[static_cast<size_t>(u) * words + w];
+        }
+    for (size_t v = n; v-- > 0;)
+        for (int c : g.nodes[v].consumers) {
+            desc[v * words + static_cast<size_t>(c) / 64] |= uint64_t{1} << (c % 64);
+            for (size_t w = 0; w < words; ++w)
+                desc[v * words + w] |= desc[static_cast<size_t>(c) * words + w];
+        }
+    auto count = [&](const std::vector<uint64_t>& bits, size_t v) {
+        size_t c = 0;
+        for (size_t w = 0; w < words; ++w)
+            c += static_cast<size_t>(std::popcount(bits[v * words + w]));
+        return c;
+    };
+    std::vector<std::vector<int>> out;
+    std::vector<int> current;
+    auto flush = [&] {
+        for (size_t i = 0; i < current.size(); i += kBlockMaxSize)
+            out.emplace_back(current.begin() + static_cast<long>(i),
+                             current.begin() +
+                                 static_cast<long>(std::min(current.size(), i + kBlockMaxSize)));
+        current.clear();
+    };
+    for (size_t v = 0; v < n; ++v) {
+        current.push_back(static_cast<int>(v));
+        if (count(anc, v) + count(desc, v) + 1 == n)
+            flush();
+    }
+    flush();
+    return out;
+}
+
+class ChunkSearch {
+public:
+    ChunkSearch(const ir::BlockDag& dag, const RafGraph& g, std::vector<int> nodes,
+                const cost::CostModel& cost, SearchControl* control)
+        : dag_(dag), g_(g), nodes_(std::move(nodes)), cost_(cost), control_(control) {
+        const size_t m = nodes_.size();
+        std::unordered_map<int, size_t> local;
+        for (size_t i = 0; i < m; ++i)
+            local.emplace(nodes_[i], i);
+        succ_.assign(m, 0);
+        adj_.assign(m, 0);
+        for (size_t i = 0; i < m; ++i)
+            for (int c : g_.nodes[static_cast<size_t>(nodes_[i])].consumers)
+                if (auto it = local.find(c); it != local.end()) {
+                    succ_[i] |= uint32_t{1} << it->second;
+                    adj_[i] |= uint32_t{1} << it->second;
+                    adj_[it->second] |= uint32_t{1} << i;
+                }
+    }
+
+    // Stages (groups of node indices) in execution order.
+    std::vector<Groups> run() {
+        const uint32_t all =
+            nodes_.size() == 32 ? ~uint32_t{0} : (uint32_t{1} << nodes_.size()) - 1;
+        best(all);
+        std::vector<Groups> stages;
+        for (uint32_t s = all; s != 0;) {
+            const uint32_t e = memo_.at(s).ending;
+            stages.push_back(groups(e));
+            s &= ~e;
+        }
+        std::reverse(stages.begin(), stages.end());
+        return stages;
+    }
+
+private:
+    struct Entry {
+        double ms = 0;
+        uint32_t ending = 0;
+    };
+
+    double best(uint32_t s) {
+        if (s == 0)
+            return 0;
+        if (auto it = memo_.find(s); it != memo_.end())
+            return it->second.ms;
+        if (control_ != nullptr && (++visits_ & 1023) == 0) {
+            if (control_->cancelled())
+                throw Cancelled();
+            control_->checkDeadline();
+        }
+        Entry e{std::numeric_limits<double>::infinity(), 0};
+        // Endings: subsets E of s, |E| <= kMaxStageOps, closed under successors within s.
+        // Decide nodes from the last (a node's successors come after it) to the first.
+        std::vector<int> members;
+        for (uint32_t r = s; r != 0; r &= r - 1)
+            members.push_back(std::countr_zero(r));
+        enumerate(s, members, static_cast<int>(members.size()) - 1, 0, 0, e);
+        memo_.emplace(s, e);
+        return e.ms;
+    }
+
+    void enumerate(uint32_t s, const std::vector<int>& members, int i, uint32_t chosen, int size,
+                   Entry& e) {
+        if (i < 0) {
+            if (chosen == 0)
+                return;
+            const double ms = stageMs(chosen) + best(s & ~chosen);
+            if (ms < e.ms) {
+                e.ms = ms;
+                e.ending = chosen;
+            }
+            return;
+        }
+        const int v = members[static_cast<size_t>(i)];
+        enumerate(s, members, i - 1, chosen, size, e); // v stays
+        // v may end the set when its successors in s all do.
+        if (size < kMaxStageOps && (succ_[static_cast<size_t>(v)] & s & ~chosen) == 0)
+            enumerate(s, members, i - 1, chosen | uint32_t{1} << v, size + 1, e);
+    }
+
+    // Weakly connected components of the ending, the smallest merged into the next smallest
+    // until at most kMaxStreams; groups ordered by their first node, members in node order.
+    Groups groups(uint32_t ending) const {
+        std::vector<uint32_t> comps;
+        for (uint32_t left = ending; left != 0;) {
+            uint32_t comp = left & (~left + 1);
+            for (uint32_t grow = comp; grow != 0;) {
+                uint32_t next = 0;
+                for (uint32_t r = grow; r != 0; r &= r - 1)
+                    next |= adj_[static_cast<size_t>(std::countr_zero(r))];
+                next &= ending & ~comp;
+                comp |= next;
+                grow = next;
+            }
+            comps.push_back(comp);
+            left &= ~comp;
+        }
+        while (comps.size() > kMaxStreams) {
+            std::stable_sort(comps.begin(), comps.end(), [](uint32_t a, uint32_t b) {
+                return std::popcount(a) < std::popcount(b);
+            });
+            comps[1] |= comps[0];
+            comps.erase(comps.begin());
+        }
+        std::sort(comps.begin(), comps.end(),
+                  [](uint32_t a, uint32_t b) { return std::countr_zero(a) < std::countr_zero(b); });
+        Groups out;
+        for (uint32_t c : comps) {
+            std::vector<int> group;
+            for (uint32_t r = c; r != 0; r &= r - 1)
+                group.push_back(nodes_[static_cast<size_t>(std::countr_zero(r))]);
+            out.push_back(std::move(group));
+        }
+        return out;
+    }
+
+    double stageMs(uint32_t ending) {
+        if (auto it = stageMs_.find(ending); it != stageMs_.end())
+            return it->second;
+        schedule::Stage stage;
+        for (const auto& group : groups(ending)) {
+            schedule::Group ops;
+            for (int v : group)
+                if (g_.nodes[static_cast<size_t>(v)].op >= 0)
+                    ops.push_back(g_.nodes[static_cast<size_t>(v)].op);
+            if (!ops.empty())
+                stage.groups.push_back(std::move(ops));
+        }
+        const double ms =
+            stage.groups.empty() ? 0.0 : cost::checkedStageLatencyMs(cost_, dag_, stage);
+        stageMs_.emplace(ending, ms);
+        return ms;
+    }
+
+    const ir::BlockDag& dag_;
+    const RafGraph& g_;
+    std::vector<int> nodes_;
+    const cost::CostModel& cost_;
+    SearchControl* control_;
+    std::vector<uint32_t> succ_;
+    std::vector<uint32_t> adj_;
+    std::unordered_map<uint32_t, Entry> memo_;
+    std::unordered_map<uint32_t, double> stageMs_;
+    uint64_t visits_ = 0;
+};
+
+class RafIosScheduler final : public ProgramScheduler {
+public:
+    std::string_view key() const override { return "raf-ios"; }
+    std::string_view label() const override { return "RAF IOS"; }
+    std::string_view description() const override {
+        return "RAF's IOS: blocks of <= 20 nodes, every ending of <= 10 ops, <= 5 streams, no "
+               "merges";
+    }
+    int rank() const override { return 220; }
+
+protected:
+    BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g, const cost::CostModel& cost,
+                          SearchControl* control) const override {
+        std::vector<Groups> stages;
+        for (std::vector<int>& chunk : chunks(g)) {
+            std::vector<Groups> part = ChunkSearch(dag, g, std::move(chunk), cost, control).run();
+            for (Groups& stage : part) {
+                // Consecutive single-group stages run as one.
+                if (stage.size() == 1 && !stages.empty() && stages.back().size() == 1)
+                    stages.back().front().insert(stages.back().front().end(), stage.front().begin(),
+                                                 stage.front().end());
+                else
+                    stages.push_back(std::move(stage));
+            }
+        }
+        BlockProgram out;
+        for (size_t i = 0; i < stages.size(); ++i) {
+            if (i > 0)
+                out.program.instructions.push_back(schedule::Instruction::barrier());
+            for (size_t j = 0; j < stages[i].size(); ++j)
+                for (int v : stages[i][j])
+                    out.program.instructions.push_back(
+                        launchOf(g.nodes[static_cast<size_t>(v)], static_cast<int>(j)));
+        }
+        out.stages = toStages(g, stages);
+        return out;
+    }
+};
+
+} // namespace
+
+IOS_REGISTER_SCHEDULER(RafIosScheduler);
+
+} // namespace ios::schedulers::raf
