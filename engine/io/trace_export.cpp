@@ -4,6 +4,7 @@
 #include "util/file_util.h"
 #include "util/json_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -17,6 +18,9 @@ namespace {
 
 using trace::kPid;
 using trace::kStageTid;
+
+// Flow arrows: a stream program's events, from a record to a wait (the importer skips them).
+constexpr const char* kFlowCategory = "event";
 
 // Nanosecond resolution keeps the files small and identical across runs and platforms.
 double roundUs(double us) {
@@ -63,13 +67,29 @@ std::string fixed(double v, int decimals) {
 
 } // namespace
 
+std::vector<TraceFlow> traceFlows(const std::vector<eval::ProgramFlow>& flows) {
+    std::vector<TraceFlow> out;
+    out.reserve(flows.size());
+    for (const eval::ProgramFlow& f : flows)
+        out.push_back({f.fromStream, f.fromUs, f.toStream, f.toUs, "e" + std::to_string(f.event)});
+    return out;
+}
+
 std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info) {
+    return chromeTraceJson(tl, info, {});
+}
+
+std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
+                            const std::vector<TraceFlow>& flows) {
     Json events = Json::array();
     events.push_back(
         metadata("process_name", kStageTid,
                  tl.device + " (" + info.source + ", batch " + std::to_string(tl.batch) + ")"));
     events.push_back(metadata("thread_name", kStageTid, "stages"));
-    for (int s = 0; s < tl.streams; ++s)
+    int streams = tl.streams; // a stream that only records or waits still gets its track name
+    for (const TraceFlow& f : flows)
+        streams = std::max({streams, f.fromStream + 1, f.toStream + 1});
+    for (int s = 0; s < streams; ++s)
         events.push_back(metadata("thread_name", s + 1, "stream " + std::to_string(s)));
 
     for (const eval::TimelineStage& s : tl.stages) {
@@ -94,6 +114,24 @@ std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info) {
                              {"ctas", k.ctas},
                              {"block", k.block},
                              {"stage", k.stage}};
+            events.push_back(std::move(e));
+        }
+    }
+    // Flow events bind to the slices around them on their tracks: "s" to the one enclosing it
+    // (the recorded work ends there), "f" with "bp": "e" to the one enclosing it too.
+    for (size_t i = 0; i < flows.size(); ++i) {
+        const TraceFlow& f = flows[i];
+        for (const bool start : {true, false}) {
+            Json e;
+            e["name"] = f.name;
+            e["cat"] = kFlowCategory;
+            e["ph"] = start ? "s" : "f";
+            if (!start)
+                e["bp"] = "e";
+            e["id"] = i + 1;
+            e["ts"] = roundUs(start ? f.fromUs : f.toUs);
+            e["pid"] = kPid;
+            e["tid"] = (start ? f.fromStream : f.toStream) + 1;
             events.push_back(std::move(e));
         }
     }
@@ -158,7 +196,13 @@ std::string timelineCsv(const eval::Timeline& tl) {
 
 std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
                          const TraceInfo& info) {
-    return path.extension() == ".csv" ? timelineCsv(timeline) : chromeTraceJson(timeline, info);
+    return timelineText(path, timeline, info, {});
+}
+
+std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
+                         const TraceInfo& info, const std::vector<TraceFlow>& flows) {
+    return path.extension() == ".csv" ? timelineCsv(timeline)
+                                      : chromeTraceJson(timeline, info, flows);
 }
 
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,

@@ -1,40 +1,50 @@
 // RAF's ASAP policy (docs/raf.md "ASAP"; RAF stream_schedule_asap.cc): heavy chains on one
 // stream each, streams reused when a finished chain reaches the next one (newest stream first),
 // an event on every light edge. Has no stage form.
+#include "schedulers/raf/policies.h"
 #include "schedulers/raf/program_scheduler.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 
 namespace ios::schedulers::raf {
 
-namespace {
-
-BlockProgram asap(const RafGraph& g) {
+HeavyEdges heavyEdges(const RafGraph& g) {
     const auto& nodes = g.nodes;
     const size_t n = nodes.size();
+    HeavyEdges h;
     // depth(v): nodes on the longest path from v to a sink (nodes are topologically ordered).
-    std::vector<int> depth(n, 1);
+    h.depth.assign(n, 1);
     for (size_t i = n; i-- > 0;)
         for (int c : nodes[i].consumers)
-            depth[i] = std::max(depth[i], depth[static_cast<size_t>(c)] + 1);
-    // Heavy edges: by depth descending (stable), each node claims its first unclaimed input.
+            h.depth[i] = std::max(h.depth[i], h.depth[static_cast<size_t>(c)] + 1);
+    // By depth descending (stable), each node claims its first input not claimed yet.
     std::vector<int> byDepth(n);
-    for (size_t i = 0; i < n; ++i)
-        byDepth[i] = static_cast<int>(i);
+    std::iota(byDepth.begin(), byDepth.end(), 0);
     std::stable_sort(byDepth.begin(), byDepth.end(), [&](int a, int b) {
-        return depth[static_cast<size_t>(a)] > depth[static_cast<size_t>(b)];
+        return h.depth[static_cast<size_t>(a)] > h.depth[static_cast<size_t>(b)];
     });
-    std::vector<int> heavyChild(n, -1);
-    std::vector<int> heavyParent(n, -1);
+    h.heavyChild.assign(n, -1);
+    h.heavyParent.assign(n, -1);
     for (int v : byDepth)
         for (int u : nodes[static_cast<size_t>(v)].inputs)
-            if (heavyParent[static_cast<size_t>(u)] < 0) {
-                heavyParent[static_cast<size_t>(u)] = v;
-                heavyChild[static_cast<size_t>(v)] = u;
+            if (h.heavyParent[static_cast<size_t>(u)] < 0) {
+                h.heavyParent[static_cast<size_t>(u)] = v;
+                h.heavyChild[static_cast<size_t>(v)] = u;
                 break;
             }
+    return h;
+}
+
+schedule::StreamProgram asapProgram(const RafGraph& g) {
+    const auto& nodes = g.nodes;
+    const size_t n = nodes.size();
+    const HeavyEdges h = heavyEdges(g);
+    const std::vector<int>& depth = h.depth;
+    const std::vector<int>& heavyChild = h.heavyChild;
+    const std::vector<int>& heavyParent = h.heavyParent;
     // reach[u] holds v when a path u ⇝ v exists (u itself included).
     const size_t words = (n + 63) / 64;
     std::vector<uint64_t> reach(n * words, 0);
@@ -61,8 +71,8 @@ BlockProgram asap(const RafGraph& g) {
             stack.push_back(static_cast<int>(i));
     }
     std::sort(stack.begin(), stack.end(), byDepthAscending);
-    BlockProgram out;
-    auto& program = out.program.instructions;
+    schedule::StreamProgram out;
+    auto& program = out.instructions;
     std::vector<int> streamOf(n, -1);
     std::vector<int> eventOf(n, -1);
     std::map<int, int> streamLast; // stream → its last node whose chain has finished, or -1
@@ -111,6 +121,8 @@ BlockProgram asap(const RafGraph& g) {
     return out;
 }
 
+namespace {
+
 class AsapScheduler final : public ProgramScheduler {
 public:
     std::string_view key() const override { return "raf-asap"; }
@@ -125,7 +137,7 @@ protected:
     BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
                           const cost::CostModel& /*cost*/,
                           SearchControl* /*control*/) const override {
-        return asap(g);
+        return {asapProgram(g), std::nullopt};
     }
 };
 

@@ -5,6 +5,7 @@
 // consecutive single-group stages concatenated; group j on stream j, barriers between stages;
 // no merge stages.
 #include "cost/cost_model.h"
+#include "cost/stage_memo.h"
 #include "schedulers/raf/program_scheduler.h"
 #include "util/error.h"
 
@@ -70,9 +71,9 @@ std::vector<std::vector<int>> chunks(const RafGraph& g) {
 
 class ChunkSearch {
 public:
-    ChunkSearch(const ir::BlockDag& dag, const RafGraph& g, std::vector<int> nodes,
-                const cost::CostModel& cost, SearchControl* control)
-        : dag_(dag), g_(g), nodes_(std::move(nodes)), cost_(cost), control_(control) {
+    ChunkSearch(const RafGraph& g, std::vector<int> nodes, cost::StagePricer& pricer,
+                SearchControl* control)
+        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), control_(control) {
         const size_t m = nodes_.size();
         std::unordered_map<int, size_t> local;
         for (size_t i = 0; i < m; ++i)
@@ -197,16 +198,14 @@ private:
             if (!ops.empty())
                 stage.groups.push_back(std::move(ops));
         }
-        const double ms =
-            stage.groups.empty() ? 0.0 : cost::checkedStageLatencyMs(cost_, dag_, stage);
+        const double ms = stage.groups.empty() ? 0.0 : pricer_.ms(stage);
         stageMs_.emplace(ending, ms);
         return ms;
     }
 
-    const ir::BlockDag& dag_;
     const RafGraph& g_;
     std::vector<int> nodes_;
-    const cost::CostModel& cost_;
+    cost::StagePricer& pricer_; // equal stages priced once (the cost model's canonical memo)
     SearchControl* control_;
     std::vector<uint32_t> succ_;
     std::vector<uint32_t> adj_;
@@ -229,8 +228,9 @@ protected:
     BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g, const cost::CostModel& cost,
                           SearchControl* control) const override {
         std::vector<Groups> stages;
+        cost::StagePricer pricer(cost, dag);
         for (std::vector<int>& chunk : chunks(g)) {
-            std::vector<Groups> part = ChunkSearch(dag, g, std::move(chunk), cost, control).run();
+            std::vector<Groups> part = ChunkSearch(g, std::move(chunk), pricer, control).run();
             for (Groups& stage : part) {
                 // Consecutive single-group stages run as one.
                 if (stage.size() == 1 && !stages.empty() && stages.back().size() == 1)

@@ -1,13 +1,11 @@
 // RAF's wavefront policy (docs/raf.md "Wavefront"; RAF stream_schedule_wavefront.cc): waves of
 // chains, chain j of a wave on stream j, a stream barrier between waves.
+#include "schedulers/raf/policies.h"
 #include "schedulers/raf/program_scheduler.h"
 
 namespace ios::schedulers::raf {
 
-namespace {
-
-// Waves of chains of node indices.
-std::vector<std::vector<std::vector<int>>> waves(const RafGraph& g) {
+std::vector<std::vector<std::vector<int>>> wavefrontChains(const RafGraph& g) {
     const auto& nodes = g.nodes;
     std::vector<size_t> pending(nodes.size());
     std::vector<int> free;
@@ -45,6 +43,8 @@ std::vector<std::vector<std::vector<int>>> waves(const RafGraph& g) {
     return result;
 }
 
+namespace {
+
 class WavefrontScheduler final : public ProgramScheduler {
 public:
     std::string_view key() const override { return "raf-wavefront"; }
@@ -59,7 +59,7 @@ protected:
     BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
                           const cost::CostModel& /*cost*/,
                           SearchControl* /*control*/) const override {
-        const auto w = waves(g);
+        const auto w = wavefrontChains(g);
         BlockProgram out;
         for (size_t i = 0; i < w.size(); ++i) {
             if (i > 0)

@@ -1,0 +1,56 @@
+// Stream programs as JSON (docs/formats.md "Stream programs"): per block, the instructions of
+// schedule::StreamProgram in issue order, operators named by their node names. `ios-sched
+// streams` prints and writes them (--json, -o) and reads them back (--load).
+#pragma once
+
+#include "ir/block_dag.h"
+#include "schedule/stream_program.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ios::io {
+
+// The largest stream and event numbers a program file may use: a stream is a track of the
+// trace and a row of the text output, so a hostile 2^31 must not make either huge.
+inline constexpr int kMaxProgramStream = 4095;
+inline constexpr int kMaxProgramEvent = 1 << 30;
+
+// {"model", "policy", "latency_ms", "blocks": [{"block", "streams", "events", "program"}]},
+// one entry per block in order; `program[b]` must be a program of `dags[b]`.
+nlohmann::ordered_json programJson(const std::string& model, const std::string& policy,
+                                   double latencyMs, const std::vector<ir::BlockDag>& dags,
+                                   const schedule::Program& program);
+
+// The program a document describes, checked strictly and verified (schedule::verifyProgram):
+// a UserError naming `file`, the block, the instruction and the node for an unknown field or
+// op, an unknown node, a missing or out-of-range stream or event, counts that disagree, a
+// synthetic name that is a model node, a wrong block count or an invalid program. A non-empty
+// `model` must equal the document's "model".
+schedule::Program programFromJson(const nlohmann::json& doc, const std::vector<ir::BlockDag>& dags,
+                                  const std::string& file, const std::string& model = {});
+// The same for an insertion-ordered document (what util::parseJsonText gives).
+schedule::Program programFromJson(const nlohmann::ordered_json& doc,
+                                  const std::vector<ir::BlockDag>& dags, const std::string& file,
+                                  const std::string& model = {});
+
+// The text the writer puts in a file: programJson pretty-printed (two-space indent, as
+// `--json` prints it) plus a newline.
+std::string programFileText(const std::string& model, const std::string& policy, double latencyMs,
+                            const std::vector<ir::BlockDag>& dags,
+                            const schedule::Program& program);
+
+// Reads a program file (util::readInputFile, the schedule-file cap) for a model with `dags`.
+schedule::Program readProgramFile(const std::filesystem::path& path,
+                                  const std::vector<ir::BlockDag>& dags,
+                                  const std::string& model = {});
+
+// Writes programFileText atomically (util::writeFileAtomically); commands that write several
+// outputs stage programFileText in their util::OutputTransaction instead.
+void writeProgramFile(const std::filesystem::path& path, const std::string& model,
+                      const std::string& policy, double latencyMs,
+                      const std::vector<ir::BlockDag>& dags, const schedule::Program& program);
+
+} // namespace ios::io
