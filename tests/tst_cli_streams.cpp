@@ -50,6 +50,23 @@ class TestCliStreams : public QObject {
     Q_OBJECT
 
 private slots:
+    // optimize names a stream program's streams and events instead of stage counts.
+    void optimizeReportsPrograms() {
+        const testing::CliRun text = runCli({"optimize", "inception_v3", "--strategy", "raf-asap"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find("stream program: ") != std::string::npos, text.out.c_str());
+        QVERIFY(text.out.find(" stages,") == std::string::npos);
+        const testing::CliRun json =
+            runCli({"optimize", "inception_v3", "--strategy", "raf-wavefront", "--json"});
+        QCOMPARE(json.code, 0);
+        const QJsonObject program =
+            jsonObject(QByteArray::fromStdString(json.out)).value("program").toObject();
+        QVERIFY(program.value("barriers").toInt() > 0);
+        QCOMPARE(program.value("events").toInt(), 0);
+        const testing::CliRun stages = runCli({"optimize", "inception_v3", "--json"});
+        QVERIFY(!jsonObject(QByteArray::fromStdString(stages.out)).contains("program"));
+    }
+
     void text() {
         const testing::CliRun r = runCli({"streams", "inception_v3", "--policy", "raf-asap"});
         QCOMPARE(r.code, 0);

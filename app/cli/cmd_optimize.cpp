@@ -9,6 +9,7 @@
 #include "ir/block_dag.h"
 #include "model_options.h"
 #include "schedule/ios_stages.h"
+#include "schedule/stream_program.h"
 #include "schedule/verify.h"
 #include "schedulers/scheduler.h"
 #include "search_progress.h"
@@ -18,6 +19,7 @@
 #include "util/json_number.h"
 #include "util/output_file.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -27,6 +29,25 @@ namespace ios::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+struct ProgramTotals {
+    int streams = 0; // the most of any block
+    int events = 0;
+    int waits = 0;
+    int barriers = 0;
+};
+
+ProgramTotals programTotals(const schedule::Program& program) {
+    ProgramTotals t;
+    for (const schedule::StreamProgram& block : program) {
+        const schedule::ProgramCounts c = schedule::counts(block);
+        t.streams = std::max(t.streams, c.streams);
+        t.events += c.events;
+        t.waits += c.waits;
+        t.barriers += c.barriers;
+    }
+    return t;
+}
 
 int runOptimize(const std::vector<std::string>& args) {
     ArgParser parser(
@@ -103,6 +124,13 @@ int runOptimize(const std::vector<std::string>& args) {
         total["latency_ms"] = latencyMs;
         total["seconds"] = seconds;
         j["total"] = std::move(total);
+        if (!outcome.programs.empty()) {
+            const ProgramTotals t = programTotals(outcome.programs);
+            j["program"] = {{"streams", t.streams},
+                            {"events", t.events},
+                            {"waits", t.waits},
+                            {"barriers", t.barriers}};
+        }
         if (showStats) {
             Json parts = Json::array();
             for (const schedulers::PartStatistics& p : stats->parts)
@@ -125,8 +153,16 @@ int runOptimize(const std::vector<std::string>& args) {
     if (scheduler.reads(schedulers::Knob::MaxGroupSize))
         std::cout << " (r " << params.r << ", s " << params.s << ", endings "
                   << schedulers::toString(params.endings) << ")";
-    std::cout << ", " << stageCount << " stages, latency " << fixed(latencyMs, 4) << " ms ("
-              << cost->describe() << "), " << fixed(seconds, 3) << " s\n";
+    if (outcome.programs.empty()) {
+        std::cout << ", " << stageCount << " stages";
+    } else {
+        // A stream program (docs/raf.md); -o and --save-schedule write its stage form.
+        const ProgramTotals t = programTotals(outcome.programs);
+        std::cout << ", stream program: " << t.streams << " streams, " << t.events << " events, "
+                  << t.waits << " waits, " << t.barriers << " barriers";
+    }
+    std::cout << ", latency " << fixed(latencyMs, 4) << " ms (" << cost->describe() << "), "
+              << fixed(seconds, 3) << " s\n";
     if (showStats) {
         std::cout << "states " << stats->states << ", transitions " << stats->transitions
                   << ", schedules " << stats->schedules.toString()
