@@ -325,6 +325,30 @@ private slots:
         QVERIFY(overlap);
     }
 
+    // RAF-IOS's search reports progress in operators and stops when cancelled.
+    void rafIosProgressAndCancel() {
+        const ir::Graph g = samples::loadBundledModel("nasnet_large");
+        const ir::PreparedModel model(g);
+        const cost::SimulatedGpuCostModel cost(g, cost::loadDevice("V100"));
+        uint64_t ops = 0;
+        for (const ir::BlockDag& dag : model.dags())
+            ops += dag.ops.size();
+        schedulers::SearchControl control;
+        std::vector<std::pair<uint64_t, uint64_t>> reports;
+        control.progress = [&](uint64_t done, uint64_t total) {
+            reports.emplace_back(done, total);
+            if (done > 0)
+                control.cancel = true; // the search must stop at its next poll
+        };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, schedulers::schedulerByName("raf-ios").run(
+                                                model, schedulers::Params{}, cost, &control));
+        QVERIFY(reports.size() >= 2);
+        for (const auto& [done, total] : reports) {
+            QCOMPARE(total, ops);
+            QVERIFY(done <= total);
+        }
+    }
+
 private:
     // #waits = light edges, #records = nodes with a light consumer (docs/raf.md "ASAP").
     static void checkAsapCounts(const ir::PreparedModel& model, const cost::CostModel& cost) {

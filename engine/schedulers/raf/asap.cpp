@@ -135,8 +135,7 @@ public:
 
 protected:
     BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
-                          const cost::CostModel& /*cost*/,
-                          SearchControl* /*control*/) const override {
+                          PolicyRun& /*run*/) const override {
         return {asapProgram(g), std::nullopt};
     }
 };

@@ -15,6 +15,26 @@ struct BlockProgram {
     std::optional<schedule::BlockSchedule> stages; // none: the program has no stage form
 };
 
+// What a policy uses while it schedules a block: the cost model, and poll(), to call often
+// (at least every few ms of work): it throws Cancelled or TimeLimitReached and reports
+// progress — operators of the finished blocks plus `partial` of this one, of all blocks'
+// operators — at most every 50 ms.
+class PolicyRun {
+public:
+    PolicyRun(const cost::CostModel& cost, SearchControl* control, uint64_t totalOps)
+        : cost_(cost), control_(control), total_(totalOps) {}
+    const cost::CostModel& cost() const { return cost_; }
+    void poll(uint64_t partial = 0);
+    void finishBlock(uint64_t ops);
+
+private:
+    const cost::CostModel& cost_;
+    SearchControl* control_;
+    uint64_t total_;
+    uint64_t done_ = 0;
+    SearchControl::Clock::time_point reported_{};
+};
+
 class ProgramScheduler : public Scheduler {
 public:
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
@@ -23,7 +43,7 @@ public:
 
 protected:
     virtual BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& graph,
-                                  const cost::CostModel& cost, SearchControl* control) const = 0;
+                                  PolicyRun& run) const = 0;
 };
 
 } // namespace ios::schedulers::raf

@@ -72,8 +72,8 @@ std::vector<std::vector<int>> chunks(const RafGraph& g) {
 class ChunkSearch {
 public:
     ChunkSearch(const RafGraph& g, std::vector<int> nodes, cost::StagePricer& pricer,
-                SearchControl* control)
-        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), control_(control) {
+                PolicyRun& run, uint64_t partial)
+        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), run_(run), partial_(partial) {
         const size_t m = nodes_.size();
         std::unordered_map<int, size_t> local;
         for (size_t i = 0; i < m; ++i)
@@ -115,11 +115,8 @@ private:
             return 0;
         if (auto it = memo_.find(s); it != memo_.end())
             return it->second.ms;
-        if (control_ != nullptr && (++visits_ & 1023) == 0) {
-            if (control_->cancelled())
-                throw Cancelled();
-            control_->checkDeadline();
-        }
+        if ((++visits_ & 255) == 0)
+            run_.poll(partial_);
         Entry e{std::numeric_limits<double>::infinity(), 0};
         // Endings: subsets E of s, |E| <= kMaxStageOps, closed under successors within s.
         // Decide nodes from the last (a node's successors come after it) to the first.
@@ -206,7 +203,8 @@ private:
     const RafGraph& g_;
     std::vector<int> nodes_;
     cost::StagePricer& pricer_; // equal stages priced once (the cost model's canonical memo)
-    SearchControl* control_;
+    PolicyRun& run_;
+    uint64_t partial_; // operators of the block's earlier chunks (progress)
     std::vector<uint32_t> succ_;
     std::vector<uint32_t> adj_;
     std::unordered_map<uint32_t, Entry> memo_;
@@ -225,12 +223,17 @@ public:
     int rank() const override { return 220; }
 
 protected:
-    BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g, const cost::CostModel& cost,
-                          SearchControl* control) const override {
+    BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g,
+                          PolicyRun& run) const override {
         std::vector<Groups> stages;
-        cost::StagePricer pricer(cost, dag);
+        cost::StagePricer pricer(run.cost(), dag);
+        uint64_t partial = 0;
         for (std::vector<int>& chunk : chunks(g)) {
-            std::vector<Groups> part = ChunkSearch(g, std::move(chunk), pricer, control).run();
+            uint64_t ops = 0;
+            for (int v : chunk)
+                ops += g.nodes[static_cast<size_t>(v)].op >= 0 ? 1 : 0;
+            std::vector<Groups> part = ChunkSearch(g, std::move(chunk), pricer, run, partial).run();
+            partial += ops;
             for (Groups& stage : part) {
                 // Consecutive single-group stages run as one.
                 if (stage.size() == 1 && !stages.empty() && stages.back().size() == 1)

@@ -57,8 +57,7 @@ public:
 
 protected:
     BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
-                          const cost::CostModel& /*cost*/,
-                          SearchControl* /*control*/) const override {
+                          PolicyRun& /*run*/) const override {
         const auto w = wavefrontChains(g);
         BlockProgram out;
         for (size_t i = 0; i < w.size(); ++i) {
