@@ -350,7 +350,7 @@ StreamId Executor::stream(size_t index) {
 
 // Group g runs on stream g; streams 1.. wait for stream 0 at the stage start and stream 0
 // waits for all of them at its end: the IOS runtime's synchronisation at stage boundaries.
-void Executor::issueProgram(const StageProgram& p, int stageOrdinal) {
+void Executor::issueStageProgram(const StageProgram& p, int stageOrdinal) {
     const StreamId main = stream(0);
     if (p.groups.size() > 1) {
         backend_.record(fork_, main);
@@ -370,7 +370,7 @@ void Executor::issueProgram(const StageProgram& p, int stageOrdinal) {
 }
 
 void Executor::issueStage(const ir::BlockDag& dag, const schedule::Stage& stage) {
-    issueProgram(program(dag, stage));
+    issueStageProgram(program(dag, stage));
 }
 
 void Executor::issueSchedule(const std::vector<ir::BlockDag>& dags,
@@ -381,7 +381,7 @@ void Executor::issueSchedule(const std::vector<ir::BlockDag>& dags,
     int ordinal = 0;
     for (size_t b = 0; b < dags.size(); ++b)
         for (const schedule::Stage& stage : schedule.blocks[b].stages)
-            issueProgram(program(dags[b], stage), tagStages ? ++ordinal : 0);
+            issueStageProgram(program(dags[b], stage), tagStages ? ++ordinal : 0);
     if (tagStages)
         backend_.setTraceTag(0);
 }
@@ -391,15 +391,18 @@ GraphId Executor::capture(const std::function<void()>& issueOnce) {
     issueOnce(); // create every stream, program and workspace before capturing
     backend_.synchronize();
     backend_.beginCapture(main);
+    capturing_ = true;
     try {
         issueOnce();
     } catch (...) {
+        capturing_ = false;
         try { // end the broken capture so the stream stays usable
             backend_.endCapture(main);
         } catch (...) {
         }
         throw;
     }
+    capturing_ = false;
     return backend_.endCapture(main);
 }
 

@@ -3,12 +3,15 @@
 // lowered once to kernels, a parallel stage runs its groups on separate streams joined by
 // events at the stage boundary, a merge stage runs as ONE convolution with the members'
 // filters concatenated (zero-padded to the largest kernel) and its output split back.
+// Stream programs (schedule/stream_program.h, RAF's policies) run instruction by instruction
+// on one backend stream per program stream (executor_program.cpp).
 #pragma once
 
 #include "gpu_backend.h"
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "schedule/schedule.h"
+#include "schedule/stream_program.h"
 
 #include <cstdint>
 #include <functional>
@@ -69,6 +72,26 @@ public:
                             const schedule::Schedule& schedule);
     StreamId mainStream() { return stream(0); }
 
+    // Stream programs, one per block (dags from ir::buildDags of the same graph). Program
+    // streams map to executor streams in order of first use over the whole program (the first
+    // is the main stream), program events to backend events (a re-record reuses its event).
+    // Each segment of a block (cost::programSegments: cut at barriers and syncs) forks the
+    // streams it uses other than main from the main stream and joins them back into it at its
+    // end, so a run is ordered after the previous one, the timing events bracket all of it, and
+    // a barrier joins every stream. A sync is a device synchronize (a barrier under capture); a
+    // launch of several operators is the merged convolution of a merge stage; a synthetic
+    // launch issues nothing. The program is not verified (schedule::verifyProgram does that);
+    // only what cannot be issued is a UserError: a block count that differs from the model's, an
+    // operator outside the block, a negative stream or event, members that cannot merge, a wait
+    // on an event not recorded before it in the block. With `tag`, kernels carry
+    // makeTraceTag(k + 1, op) for the k-th segment of the program (blocks in order).
+    void issueProgram(const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
+                      bool tag = false);
+    std::vector<double> timeProgram(const std::vector<ir::BlockDag>& dags,
+                                    const schedule::Program& program, const TimingOptions& options);
+    // As captureSchedule: issued once, then captured; replay on mainStream().
+    GraphId captureProgram(const std::vector<ir::BlockDag>& dags, const schedule::Program& program);
+
     // Fills every activation buffer (not weights, not the input) with NaN, so an operator a
     // schedule forgot shows up in the numeric check.
     void poisonActivations();
@@ -106,7 +129,13 @@ private:
     std::vector<float> hostBias(const ir::Node& node) const;
     StageProgram buildMergeProgram(const ir::BlockDag& dag, const schedule::Group& group);
     const StageProgram& program(const ir::BlockDag& dag, const schedule::Stage& stage);
-    void issueProgram(const StageProgram& program, int stageOrdinal = 0);
+    void issueStageProgram(const StageProgram& program, int stageOrdinal = 0);
+    struct ProgramPlan; // a stream program as backend calls (executor_program.cpp)
+    ProgramPlan planProgram(const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
+                            bool tag);
+    void appendLaunch(ProgramPlan& plan, const ir::BlockDag& dag, const schedule::Instruction& in,
+                      StreamId stream, int segmentOrdinal);
+    void runPlan(const ProgramPlan& plan);
     StreamId stream(size_t index);
     GraphId capture(const std::function<void()>& issueOnce);
     std::vector<double> timeRuns(const std::function<void()>& issueOnce,
@@ -122,7 +151,9 @@ private:
     std::vector<Tensor> activations_;
     std::vector<StreamId> streams_;
     EventId fork_ = -1, start_ = -1, stop_ = -1;
-    std::vector<EventId> joins_;
+    std::vector<EventId> joins_;         // per stream
+    std::vector<EventId> programEvents_; // program events, by order of first use
+    bool capturing_ = false;             // capture() is issuing under stream capture
 };
 
 } // namespace ios::profiling

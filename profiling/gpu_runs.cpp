@@ -2,10 +2,13 @@
 
 #include "cost/cost_model_factory.h"
 #include "cost/measurement_cache.h"
+#include "cost/program_simulator.h"
 #include "gpu_trace.h"
 #include "measured_cost_model.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 namespace ios::profiling {
@@ -19,17 +22,21 @@ LatencySummary summarize(std::vector<double> samples) {
     return s;
 }
 
-MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
-                            const schedule::Schedule& schedule, uint64_t warpIntervalNs) {
+namespace {
+
+// One warm run, then a recorded one (issue(true) tags kernels with the ordinals of `stages()`).
+MeasuredTrace tracedRun(Executor& executor, const std::function<void(bool)>& issue,
+                        const std::function<std::vector<TracedStage>()>& stages,
+                        uint64_t warpIntervalNs) {
     GpuBackend& backend = executor.backend();
-    executor.issueSchedule(dags, schedule); // warm: streams, algorithms, workspaces
+    issue(false); // warm: streams, algorithms, workspaces
     backend.synchronize();
 
     std::unique_ptr<KernelRecorder> recorder = backend.kernelRecorder();
     std::unique_ptr<WarpSampler> sampler = backend.warpSampler();
     recorder->begin();
     const std::string refused = sampler->begin(warpIntervalNs);
-    executor.issueSchedule(dags, schedule, true);
+    issue(true);
     backend.synchronize();
     WarpSamples warps = refused.empty() ? sampler->end() : WarpSamples{};
     if (!refused.empty())
@@ -42,16 +49,7 @@ MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>&
     in.warps = warps;
     for (StreamId s : executor.streams())
         in.streamIds.push_back(backend.traceStreamId(s));
-    for (size_t b = 0; b < dags.size(); ++b) {
-        std::vector<std::string> names;
-        for (const ir::Node* op : dags[b].ops)
-            names.push_back(op->name);
-        for (size_t st = 0; st < schedule.blocks[b].stages.size(); ++st) {
-            const schedule::Stage& stage = schedule.blocks[b].stages[st];
-            in.stages.push_back({static_cast<int>(b), static_cast<int>(st), stage.kind,
-                                 static_cast<int>(stage.groups.size()), names});
-        }
-    }
+    in.stages = stages();
     MeasuredTrace out;
     out.timeline = buildMeasuredTimeline(in);
     out.warpMetric = warps.metric;
@@ -61,10 +59,15 @@ MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>&
     return out;
 }
 
-ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
-                        const schedule::Schedule& schedule, int replays, uint64_t intervalNs) {
+std::vector<std::string> opNames(const ir::BlockDag& dag) {
+    std::vector<std::string> names;
+    for (const ir::Node* op : dag.ops)
+        names.push_back(op->name);
+    return names;
+}
+
+ReplayWarps sampleReplays(Executor& executor, GraphId graph, int replays, uint64_t intervalNs) {
     GpuBackend& backend = executor.backend();
-    const GraphId graph = executor.captureSchedule(dags, schedule);
     backend.launchGraph(graph, executor.mainStream());
     backend.synchronize();
     std::unique_ptr<WarpSampler> sampler = backend.warpSampler();
@@ -93,6 +96,56 @@ ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dag
     return out;
 }
 
+} // namespace
+
+MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Schedule& schedule, uint64_t warpIntervalNs) {
+    return tracedRun(
+        executor, [&](bool tag) { executor.issueSchedule(dags, schedule, tag); },
+        [&] {
+            std::vector<TracedStage> stages;
+            for (size_t b = 0; b < dags.size(); ++b) {
+                const std::vector<std::string> names = opNames(dags[b]);
+                for (size_t st = 0; st < schedule.blocks[b].stages.size(); ++st) {
+                    const schedule::Stage& stage = schedule.blocks[b].stages[st];
+                    stages.push_back({static_cast<int>(b), static_cast<int>(st), stage.kind,
+                                      static_cast<int>(stage.groups.size()), names});
+                }
+            }
+            return stages;
+        },
+        warpIntervalNs);
+}
+
+// Stages = segments, numbered as Executor::issueProgram tags them.
+MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Program& program, uint64_t warpIntervalNs) {
+    return tracedRun(
+        executor, [&](bool tag) { executor.issueProgram(dags, program, tag); },
+        [&] {
+            std::vector<TracedStage> stages;
+            for (size_t b = 0; b < dags.size(); ++b) {
+                const std::vector<std::string> names = opNames(dags[b]);
+                const auto segments = cost::programSegments(program[b]);
+                for (size_t s = 0; s < segments.size(); ++s)
+                    stages.push_back({static_cast<int>(b), static_cast<int>(s),
+                                      schedule::StageKind::Parallel, segments[s].streams, names});
+            }
+            return stages;
+        },
+        warpIntervalNs);
+}
+
+ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                        const schedule::Schedule& schedule, int replays, uint64_t intervalNs) {
+    return sampleReplays(executor, executor.captureSchedule(dags, schedule), replays, intervalNs);
+}
+
+ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                        const schedule::Program& program, int replays, uint64_t intervalNs) {
+    return sampleReplays(executor, executor.captureProgram(dags, program), replays, intervalNs);
+}
+
 MeasuredTrace traceOnGpu(const ir::Graph& graph, const schedule::Schedule& schedule, int batch) {
     std::unique_ptr<GpuBackend> backend = requireCudaBackend();
     Executor executor(graph, *backend, batch);
@@ -104,6 +157,21 @@ NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& 
                            const std::vector<float>& reference) {
     executor.poisonActivations();
     executor.issueSchedule(dags, schedule);
+    return compareOutputs(executor.output(), reference);
+}
+
+NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                           const schedule::Program& program, const std::vector<float>& reference,
+                           bool cudaGraph) {
+    if (cudaGraph) {
+        // Capturing issues the program once eagerly first: poison after it, then replay.
+        const GraphId graph = executor.captureProgram(dags, program);
+        executor.poisonActivations();
+        executor.backend().launchGraph(graph, executor.mainStream());
+    } else {
+        executor.poisonActivations();
+        executor.issueProgram(dags, program);
+    }
     return compareOutputs(executor.output(), reference);
 }
 

@@ -30,6 +30,11 @@ struct MeasuredTrace {
 // One warm run, then one run with kernel records (and PM sampling every warpIntervalNs).
 MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
                             const schedule::Schedule& schedule, uint64_t warpIntervalNs = 10000);
+// A stream program's: its timeline's stages are the program's segments (cut at barriers and
+// syncs; kind Parallel, groups = streams launched on), as eval::buildProgramTimeline's are;
+// kernel tracks are executor streams.
+MeasuredTrace traceSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Program& program, uint64_t warpIntervalNs = 10000);
 
 // Active warps while the GPU does nothing but the schedule: PM sampling over `replays`
 // back-to-back CUDA-graph replays (no host gaps, unlike an eager traced run). The mean is
@@ -43,6 +48,9 @@ struct ReplayWarps {
 ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
                         const schedule::Schedule& schedule, int replays = 20,
                         uint64_t intervalNs = 10000);
+ReplayWarps replayWarps(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                        const schedule::Program& program, int replays = 20,
+                        uint64_t intervalNs = 10000);
 
 // `trace --gpu`: opens the CUDA device (UserError "no CUDA device available: …" without one),
 // allocates the model at `batch` and traces one run of `schedule`.
@@ -51,6 +59,11 @@ MeasuredTrace traceOnGpu(const ir::Graph& graph, const schedule::Schedule& sched
 // Runs `schedule` with poisoned activations and compares the output with `reference`.
 NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
                            const schedule::Schedule& schedule, const std::vector<float>& reference);
+// The same for a stream program (reference: the sequential schedule's output). With
+// `cudaGraph`, the program is captured and its graph replayed instead of issued eagerly.
+NumericCheck checkSchedule(Executor& executor, const std::vector<ir::BlockDag>& dags,
+                           const schedule::Program& program, const std::vector<float>& reference,
+                           bool cudaGraph = false);
 
 // `--cost measured`: a GPU backend, an executor and a MeasuredCostModel in one object that
 // saves its measurements to `cacheFile` (every 200 new stages and at destruction). Throws

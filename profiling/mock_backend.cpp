@@ -30,7 +30,82 @@ float activate(ir::ActType act, float v) {
     return v;
 }
 
+void joinInto(std::vector<uint64_t>& into, const std::vector<uint64_t>& from) {
+    if (into.size() < from.size())
+        into.resize(from.size(), 0);
+    for (size_t i = 0; i < from.size(); ++i)
+        into[i] = std::max(into[i], from[i]);
+}
+
+// The buffers a kernel reads (up to three) and the one it writes.
+struct KernelBuffers {
+    BufferId reads[3] = {-1, -1, -1};
+    BufferId write = -1;
+};
+KernelBuffers buffersOf(const Kernel& kernel) {
+    return std::visit(Overload{[](const CopyKernel& k) {
+                                   return KernelBuffers{{k.src.buffer}, k.dst.buffer};
+                               },
+                               [](const AccumulateKernel& k) {
+                                   return KernelBuffers{{k.src.buffer, k.dst.buffer}, k.dst.buffer};
+                               },
+                               [](const ConvKernel& k) {
+                                   return KernelBuffers{{k.in, k.weights, k.bias}, k.out};
+                               },
+                               [](const PoolKernel& k) {
+                                   return KernelBuffers{{k.in}, k.out};
+                               },
+                               [](const ActivationKernel& k) {
+                                   return KernelBuffers{{k.in}, k.out};
+                               }},
+                      kernel);
+}
+
+template <class T> T& grow(std::vector<T>& v, size_t i, const T& fill = T{}) {
+    if (v.size() <= i)
+        v.resize(i + 1, fill);
+    return v[i];
+}
+
 } // namespace
+
+uint64_t MockBackend::Clocks::kernel(StreamId s) {
+    std::vector<uint64_t>& c = stream(s);
+    return ++grow(c, static_cast<size_t>(s));
+}
+
+// A stream first used after a host synchronization starts from the synchronized clock: every
+// earlier kernel was done before its work was issued.
+std::vector<uint64_t>& MockBackend::Clocks::stream(StreamId s) {
+    const auto i = static_cast<size_t>(s);
+    while (streams.size() <= i)
+        streams.push_back(synced);
+    return streams[i];
+}
+
+void MockBackend::Clocks::record(EventId e, StreamId s) {
+    grow(events, static_cast<size_t>(e)) = stream(s);
+}
+
+// A wait on an event never recorded returns at once (cudaStreamWaitEvent).
+void MockBackend::Clocks::wait(StreamId s, EventId e) {
+    if (static_cast<size_t>(e) < events.size())
+        joinInto(stream(s), events[static_cast<size_t>(e)]);
+}
+
+void MockBackend::Clocks::joinAll() {
+    for (const std::vector<uint64_t>& c : streams)
+        joinInto(synced, c);
+    for (std::vector<uint64_t>& c : streams)
+        c = synced;
+}
+
+bool MockBackend::Clocks::ordered(StreamId from, uint64_t epoch, StreamId to) {
+    if (from < 0 || from == to)
+        return true;
+    const std::vector<uint64_t>& c = stream(to);
+    return static_cast<size_t>(from) < c.size() && c[static_cast<size_t>(from)] >= epoch;
+}
 
 class MockRecorder final : public KernelRecorder {
 public:
@@ -105,6 +180,7 @@ std::vector<float>& MockBackend::buf(BufferId id) {
 BufferId MockBackend::allocate(int64_t floats) {
     // Without compute, buffers stay empty: large models cost no host memory.
     buffers_.emplace_back(options_.compute ? static_cast<size_t>(floats) : 0, 0.f);
+    uses_.emplace_back();
     return static_cast<BufferId>(buffers_.size() - 1);
 }
 
@@ -115,7 +191,17 @@ int64_t MockBackend::floatsAllocated() const {
     return n;
 }
 
+// Host copies synchronize the device first, as the CUDA backend's do.
+void MockBackend::hostSync(const char* what) {
+    if (capturing_)
+        throw std::runtime_error(std::string("mock backend: ") + what +
+                                 " while a stream is being captured (CUDA refuses it: "
+                                 "cudaErrorStreamCaptureUnsupported, and the capture is lost)");
+    order_.joinAll();
+}
+
 void MockBackend::upload(BufferId buffer, const std::vector<float>& values) {
+    hostSync("upload");
     if (!options_.compute)
         return;
     std::vector<float>& b = buf(buffer);
@@ -125,6 +211,7 @@ void MockBackend::upload(BufferId buffer, const std::vector<float>& values) {
 }
 
 std::vector<float> MockBackend::download(BufferId buffer) {
+    hostSync("download");
     return buf(buffer);
 }
 
@@ -148,6 +235,7 @@ double MockBackend::durationUs(const Kernel& kernel) const {
 }
 
 void MockBackend::run(StreamId stream, const Kernel& kernel) {
+    checkOrder(stream, kernel);
     double& clock = streamClockUs_.at(static_cast<size_t>(stream));
     const double start = clock;
     clock += durationUs(kernel);
@@ -168,30 +256,108 @@ void MockBackend::run(StreamId stream, const Kernel& kernel) {
         execute(kernel);
 }
 
+// Read after write, write after write and write after read must each be ordered (the same
+// stream, or an event / synchronize chain between the streams).
+void MockBackend::checkOrder(StreamId stream, const Kernel& kernel) {
+    const uint64_t epoch = order_.kernel(stream);
+    const KernelBuffers b = buffersOf(kernel);
+    auto who = [&] { return kernelKindName(kernel) + " on stream " + std::to_string(stream); };
+    auto unordered = [&](const Access& a) { return !order_.ordered(a.stream, a.epoch, stream); };
+    for (BufferId r : b.reads) {
+        if (r < 0)
+            continue;
+        BufferUse& use = uses_.at(static_cast<size_t>(r));
+        if (unordered(use.write))
+            hazard(who() + " reads buffer " + std::to_string(r) + " before the write of stream " +
+                   std::to_string(use.write.stream) + " is ordered before it");
+        auto it = std::find_if(use.reads.begin(), use.reads.end(),
+                               [&](const Access& a) { return a.stream == stream; });
+        if (it == use.reads.end())
+            use.reads.push_back({stream, epoch});
+        else
+            it->epoch = epoch;
+    }
+    BufferUse& use = uses_.at(static_cast<size_t>(b.write));
+    if (unordered(use.write))
+        hazard(who() + " writes buffer " + std::to_string(b.write) +
+               " not ordered after the write of stream " + std::to_string(use.write.stream));
+    for (const Access& a : use.reads)
+        if (unordered(a))
+            hazard(who() + " writes buffer " + std::to_string(b.write) +
+                   " not ordered after a read on stream " + std::to_string(a.stream));
+    use.write = {stream, epoch};
+    use.reads.clear();
+}
+
+void MockBackend::hazard(const std::string& text) {
+    if (hazards_.size() < 100)
+        hazards_.push_back(text);
+    ++hazardCount_;
+}
+
+void MockBackend::log(MockCall call) {
+    if (options_.logCalls)
+        calls_.push_back(std::move(call));
+}
+
+void MockBackend::requireCaptured(StreamId stream, const char* what) const {
+    const auto s = static_cast<size_t>(stream);
+    if (s >= inCapture_.size() || !inCapture_[s])
+        throw std::runtime_error(
+            "mock backend: stream " + std::to_string(stream) + " " + what +
+            " while another stream is captured, but it never joined the capture (waited on an "
+            "event recorded in it): the work would run outside the graph");
+}
+
 void MockBackend::enqueue(StreamId stream, const Kernel& kernel) {
-    if (capturing_)
+    log({MockCall::Kind::Enqueue, stream, -1, tag_, kernelKindName(kernel)});
+    if (capturing_) {
+        requireCaptured(stream, "launches a kernel");
+        captureOrder_.kernel(stream);
         captured_.push_back([this, stream, kernel] { run(stream, kernel); });
-    else
+    } else {
         run(stream, kernel);
+    }
 }
 
 void MockBackend::record(EventId event, StreamId stream) {
+    log({MockCall::Kind::Record, stream, event, 0, {}});
+    if (capturing_) {
+        requireCaptured(stream, "records an event");
+        captureOrder_.record(event, stream);
+        grow(eventCaptured_, static_cast<size_t>(event)) = 1;
+    }
     auto f = [this, event, stream] {
         eventClockUs_.at(static_cast<size_t>(event)) =
             streamClockUs_.at(static_cast<size_t>(stream));
+        order_.record(event, stream);
     };
     capturing_ ? captured_.push_back(f) : f();
 }
 
 void MockBackend::wait(StreamId stream, EventId event) {
+    log({MockCall::Kind::Wait, stream, event, 0, {}});
+    if (capturing_) {
+        const auto e = static_cast<size_t>(event);
+        if (e >= eventCaptured_.size() || !eventCaptured_[e])
+            throw std::runtime_error("mock backend: stream " + std::to_string(stream) +
+                                     " waits during a capture on event " + std::to_string(event) +
+                                     ", which was not recorded in the capture "
+                                     "(cudaErrorStreamCaptureIsolation)");
+        grow(inCapture_, static_cast<size_t>(stream)) = 1;
+        captureOrder_.wait(stream, event);
+    }
     auto f = [this, event, stream] {
         double& c = streamClockUs_.at(static_cast<size_t>(stream));
         c = std::max(c, eventClockUs_.at(static_cast<size_t>(event)));
+        order_.wait(stream, event);
     };
     capturing_ ? captured_.push_back(f) : f();
 }
 
 void MockBackend::synchronize() {
+    log({MockCall::Kind::Synchronize, -1, -1, 0, {}});
+    hostSync("synchronize");
     const double now = streamClockUs_.empty()
                            ? 0
                            : *std::max_element(streamClockUs_.begin(), streamClockUs_.end());
@@ -206,21 +372,47 @@ double MockBackend::elapsedMs(EventId from, EventId to) {
     return us / 1000 * factor;
 }
 
-void MockBackend::beginCapture(StreamId) {
+void MockBackend::beginCapture(StreamId stream) {
+    log({MockCall::Kind::BeginCapture, stream, -1, 0, {}});
     if (capturing_)
         throw std::logic_error("mock backend: nested capture");
     capturing_ = true;
     captured_.clear();
+    captureOrigin_ = stream;
+    captureOrder_ = Clocks{};
+    inCapture_.assign(streamClockUs_.size(), 0);
+    grow(inCapture_, static_cast<size_t>(stream)) = 1;
+    eventCaptured_.assign(eventClockUs_.size(), 0);
 }
 
-GraphId MockBackend::endCapture(StreamId) {
+// CUDA ends a capture only when every stream that joined it has joined back into the origin
+// stream (cudaErrorStreamCaptureUnjoined otherwise); streams that launched nothing are let be.
+GraphId MockBackend::endCapture(StreamId stream) {
+    log({MockCall::Kind::EndCapture, stream, -1, 0, {}});
     capturing_ = false;
-    graphs_.push_back(std::move(captured_));
+    std::vector<std::function<void()>> work = std::move(captured_);
     captured_.clear();
+    if (stream != captureOrigin_)
+        throw std::runtime_error("mock backend: capture ended on stream " + std::to_string(stream) +
+                                 ", begun on stream " + std::to_string(captureOrigin_));
+    for (size_t s = 0; s < inCapture_.size(); ++s) {
+        const auto id = static_cast<StreamId>(s);
+        if (!inCapture_[s] || id == stream)
+            continue;
+        const std::vector<uint64_t>& clock = captureOrder_.stream(id);
+        const uint64_t last = s < clock.size() ? clock[s] : 0;
+        if (last > 0 && !captureOrder_.ordered(id, last, stream))
+            throw std::runtime_error("mock backend: capture ended with stream " +
+                                     std::to_string(s) +
+                                     " not joined back into the origin stream "
+                                     "(cudaErrorStreamCaptureUnjoined)");
+    }
+    graphs_.push_back(std::move(work));
     return static_cast<GraphId>(graphs_.size() - 1);
 }
 
-void MockBackend::launchGraph(GraphId graph, StreamId) {
+void MockBackend::launchGraph(GraphId graph, StreamId stream) {
+    log({MockCall::Kind::LaunchGraph, stream, graph, 0, {}});
     ++graphsLaunched_;
     for (const auto& f : graphs_.at(static_cast<size_t>(graph)))
         f();

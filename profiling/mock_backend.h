@@ -2,6 +2,17 @@
 // numeric checks) and advance a virtual clock per stream; events carry stream clocks, so
 // concurrency between streams shows up in elapsed times and in synthetic kernel records the
 // same way CUPTI would report it. Deterministic, for tests without a GPU.
+//
+// Work runs in issue order, so a missing wait never changes the mock's values. Instead the mock
+// checks the ordering CUDA would guarantee: vector clocks per stream and event (a record copies
+// the stream's clock, a wait joins it, a synchronize or a host copy joins every stream) tell
+// whether a kernel's access to a buffer is ordered after the last kernel that wrote it (and a
+// write after the kernels that read it); unordered accesses are kept as hazards(). Stream
+// capture is checked as CUDA checks it: work on a stream that did not join the capture (by
+// waiting on an event recorded in it), a synchronize while capturing, a wait on an event
+// recorded outside the capture, and a capture that ends with a stream whose kernels were not
+// joined back into the origin stream are errors (std::runtime_error, as the CUDA backend
+// reports CUDA's errors).
 #pragma once
 
 #include "gpu_backend.h"
@@ -11,6 +22,24 @@
 #include <vector>
 
 namespace ios::profiling {
+
+// One backend call, as issued (MockOptions::logCalls); graph replays log only LaunchGraph.
+struct MockCall {
+    enum class Kind : uint8_t {
+        Enqueue,
+        Record,
+        Wait,
+        Synchronize,
+        BeginCapture,
+        EndCapture,
+        LaunchGraph
+    };
+    Kind kind = Kind::Enqueue;
+    int stream = -1;    // all but Synchronize
+    int event = -1;     // Record, Wait; LaunchGraph: the graph
+    uint64_t tag = 0;   // Enqueue: the trace tag it was issued with
+    std::string kernel; // Enqueue: kernelKindName
+};
 
 struct MockOptions {
     std::string deviceName = "Mock GPU";
@@ -24,6 +53,7 @@ struct MockOptions {
     // Active-warp sampling: empty = samples of the stream occupancy; otherwise begin()
     // refuses with this reason (as CUPTI does without counter permission).
     std::string refuseWarpSampling;
+    bool logCalls = false; // keep calls() (tests of what the executor issues)
 
     // Clocks and records only, no values: large models without host memory or CPU time.
     static MockOptions timingOnly(std::string name) {
@@ -61,11 +91,46 @@ public:
     int kernelsRun() const { return kernelsRun_; }
     int graphsLaunched() const { return graphsLaunched_; }
     int64_t floatsAllocated() const;
+    const std::vector<MockCall>& calls() const { return calls_; }
+    void clearCalls() { calls_.clear(); }
+    // Unordered buffer accesses (the first 100 described; hazardCount() counts all).
+    const std::vector<std::string>& hazards() const { return hazards_; }
+    int hazardCount() const { return hazardCount_; }
+    void clearHazards() {
+        hazards_.clear();
+        hazardCount_ = 0;
+    }
 
 private:
     friend class MockRecorder;
     friend class MockSampler;
+    // Happens-before by vector clocks: entry s of a stream's clock = how many kernels of
+    // stream s are ordered before its next work.
+    struct Clocks {
+        std::vector<std::vector<uint64_t>> streams, events;
+        std::vector<uint64_t> synced; // at the last joinAll
+        std::vector<uint64_t>& stream(StreamId s);
+        uint64_t kernel(StreamId s); // the kernel's epoch on its stream
+        void record(EventId e, StreamId s);
+        void wait(StreamId s, EventId e);
+        void joinAll();
+        // Whether the kernel of `epoch` on `from` is ordered before the next work on `to`.
+        bool ordered(StreamId from, uint64_t epoch, StreamId to);
+    };
+    struct Access {
+        StreamId stream = -1;
+        uint64_t epoch = 0;
+    };
+    struct BufferUse {
+        Access write;
+        std::vector<Access> reads; // the latest per stream since the write
+    };
     void run(StreamId stream, const Kernel& kernel);
+    void checkOrder(StreamId stream, const Kernel& kernel);
+    void hazard(const std::string& text);
+    void hostSync(const char* what);
+    void log(MockCall call);
+    void requireCaptured(StreamId stream, const char* what) const;
     void execute(const Kernel& kernel);
     double durationUs(const Kernel& kernel) const;
     std::vector<float>& buf(BufferId id);
@@ -84,6 +149,15 @@ private:
     bool recording_ = false;
     std::vector<KernelRecord> records_;
     uint32_t nextCorrelation_ = 1;
+    std::vector<MockCall> calls_;
+    Clocks order_;                // the device's ordering (eager work and graph replays)
+    std::vector<BufferUse> uses_; // per buffer
+    std::vector<std::string> hazards_;
+    int hazardCount_ = 0;
+    Clocks captureOrder_; // the ordering of what is being captured
+    StreamId captureOrigin_ = -1;
+    std::vector<char> inCapture_;     // per stream: joined the capture
+    std::vector<char> eventCaptured_; // per event: recorded during this capture
 };
 
 } // namespace ios::profiling

@@ -31,10 +31,12 @@ class TestSchedulerRegistry : public QObject {
 
 private slots:
     void builtinsInOrder() {
-        QVERIFY(keys() == (std::vector<std::string>{"sequential", "greedy", "ios-merge",
-                                                    "ios-parallel", "ios-both"}));
+        QVERIFY(keys() ==
+                (std::vector<std::string>{"sequential", "greedy", "ios-merge", "ios-parallel",
+                                          "ios-both", "raf-wavefront", "raf-asap", "raf-ios"}));
         QCOMPARE(schedulers::schedulerKeyList(),
-                 std::string("sequential, greedy, ios-merge, ios-parallel, ios-both"));
+                 std::string("sequential, greedy, ios-merge, ios-parallel, ios-both, "
+                             "raf-wavefront, raf-asap, raf-ios"));
         for (const schedulers::Scheduler* s : schedulers::registeredSchedulers()) {
             QVERIFY(!s->label().empty());
             QVERIFY(!s->description().empty());
@@ -104,7 +106,7 @@ private slots:
                 schedulers::schedulerByName(testing::kThrowawayKey).run(model, {}, cost, nullptr);
             schedule::verify(model.dags(), out.schedule);
         }
-        QCOMPARE(keys().size(), size_t{5});
+        QCOMPARE(keys().size(), size_t{8});
         QVERIFY(!schedulers::unregisterScheduler(testing::kThrowawayKey));
     }
 

@@ -1,7 +1,9 @@
 // `ios-sched measure MODEL --strategy S[,S…]`: run schedules on the CUDA GPU with cuDNN and
 // report latency median / p10 / p90 per strategy, the numeric check against the sequential
 // schedule, the simulator's estimate of the same schedule and, with --trace-prefix, kernel
-// timelines with active warps (issue "GPU profiling").
+// timelines with active warps (issue "GPU profiling"). Outcomes that are stream programs (RAF's
+// policies: Outcome::programs) are timed, checked, traced and captured as programs (streams,
+// events, barriers; profiling/executor.h), the others as stage schedules.
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
@@ -13,12 +15,14 @@
 #include "io/trace_export.h"
 #include "measured_cost_model.h"
 #include "model_options.h"
+#include "schedule/stream_program.h"
 #include "strategies.h"
 #include "text_format.h"
 #include "util/error.h"
 #include "util/json_number.h"
 #include "util/output_file.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -42,7 +46,8 @@ int runMeasure(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched measure MODEL [--strategy S[,S...]] [--batch N] [--repeat N] [--warmup N] "
         "[--cuda-graph] [--warps] [--trace-prefix P] [-o results.json]",
-        "Run schedules of MODEL on the CUDA GPU (cuDNN, one stream per group) and report the "
+        "Run schedules of MODEL on the CUDA GPU (cuDNN, one stream per group; stream programs "
+        "of the RAF strategies with their own streams and events) and report the "
         "latency median, p10 and p90 per strategy. IOS strategies are searched with the cost "
         "model of --cost-model (measured: stage latencies measured on this GPU). Exits 1 with "
         "\"no CUDA device available\" when there is no usable GPU.");
@@ -124,8 +129,11 @@ int runMeasure(const std::vector<std::string>& args) {
         const std::string name(scheduler->key());
         const StrategyRun sr = runStrategy(prepared, *scheduler, search.params, *dpCost);
         const schedulers::Outcome& run = sr.outcome;
+        // A stream program runs as one (the RAF policies'); every other outcome as stages.
+        const bool isProgram = !run.programs.empty();
         const auto summary =
-            profiling::summarize(executor.timeSchedule(dags, run.schedule, timing));
+            profiling::summarize(isProgram ? executor.timeProgram(dags, run.programs, timing)
+                                           : executor.timeSchedule(dags, run.schedule, timing));
         Json j;
         j["strategy"] = name;
         j["cost_model"] = run.stats ? dpCost->describe() : "-"; // baselines price nothing
@@ -134,15 +142,34 @@ int runMeasure(const std::vector<std::string>& args) {
         for (const auto& b : run.schedule.blocks)
             stages += b.stages.size();
         j["stages"] = stages;
+        if (isProgram) {
+            schedule::ProgramCounts total;
+            for (const schedule::StreamProgram& p : run.programs) {
+                const schedule::ProgramCounts c = schedule::counts(p);
+                total.streams = std::max(total.streams, c.streams);
+                total.events += c.events;
+                total.records += c.records;
+                total.waits += c.waits;
+                total.barriers += c.barriers;
+                total.syncs += c.syncs;
+                total.launches += c.launches;
+            }
+            j["program"] = {{"max_streams", total.streams}, {"events", total.events},
+                            {"records", total.records},     {"waits", total.waits},
+                            {"barriers", total.barriers},   {"syncs", total.syncs},
+                            {"launches", total.launches}};
+        }
         j["latency"] = summaryJson(summary);
-        const double simMs = eval::totalLatencyMs(dags, run.schedule, simulated);
+        const double simMs = isProgram ? schedulers::outcomeLatencyMs(dags, run, simulated)
+                                       : eval::totalLatencyMs(dags, run.schedule, simulated);
         j["simulated_ms"] = simMs;
         j["simulator"] = simulated.describe();
         j["simulator_error_pct"] = 100 * (simMs - summary.medianMs) / summary.medianMs;
         std::string check = "skipped";
         if (!reference.empty()) {
             const profiling::NumericCheck c =
-                profiling::checkSchedule(executor, dags, run.schedule, reference);
+                isProgram ? profiling::checkSchedule(executor, dags, run.programs, reference)
+                          : profiling::checkSchedule(executor, dags, run.schedule, reference);
             j["numeric_check"] = {{"relative_l2", c.finite ? c.relativeL2 : -1.0},
                                   {"max_abs_diff", c.maxAbsDiff},
                                   {"passed", c.passed()}};
@@ -151,7 +178,8 @@ int runMeasure(const std::vector<std::string>& args) {
         if (auto prefix = parser.value("trace-prefix")) {
             try {
                 const profiling::MeasuredTrace t =
-                    profiling::traceSchedule(executor, dags, run.schedule);
+                    isProgram ? profiling::traceSchedule(executor, dags, run.programs)
+                              : profiling::traceSchedule(executor, dags, run.schedule);
                 const std::string file = *prefix + "-" + name + ".json";
                 outputs.stage(file,
                               io::timelineText(file, t.timeline, {graph.name, name, "measured"}));
@@ -175,8 +203,9 @@ int runMeasure(const std::vector<std::string>& args) {
             profiling::TimingOptions g = timing;
             g.cudaGraph = true;
             try {
-                j["cuda_graph_latency"] =
-                    summaryJson(profiling::summarize(executor.timeSchedule(dags, run.schedule, g)));
+                j["cuda_graph_latency"] = summaryJson(
+                    profiling::summarize(isProgram ? executor.timeProgram(dags, run.programs, g)
+                                                   : executor.timeSchedule(dags, run.schedule, g)));
             } catch (const std::runtime_error& e) { // keep the other results of this run
                 j["cuda_graph_error"] = e.what();
                 std::cerr << "CUDA graph (" << name << "): " << e.what() << "\n";
@@ -185,7 +214,8 @@ int runMeasure(const std::vector<std::string>& args) {
         if (parser.has("warps")) {
             try {
                 const profiling::ReplayWarps w =
-                    profiling::replayWarps(executor, dags, run.schedule);
+                    isProgram ? profiling::replayWarps(executor, dags, run.programs)
+                              : profiling::replayWarps(executor, dags, run.schedule);
                 if (w.meanPct >= 0)
                     j["replay_active_warps_pct"] = w.meanPct;
                 j["replay_warp_samples"] = w.samples;
