@@ -55,6 +55,9 @@ void TimelineView::layoutRows() {
     }
     kernelRow_.assign(timeline_->kernels.size(), 0);
     for (int s = 0; s < streams; ++s) {
+        // A program's streams need not start at 0 (RAF's do not): no lane for an unused one.
+        if (perStream[static_cast<size_t>(s)].empty() && streams > 1)
+            continue;
         std::vector<Interval> intervals;
         for (int k : perStream[static_cast<size_t>(s)])
             intervals.push_back({timeline_->kernels[static_cast<size_t>(k)].startUs,

@@ -3,6 +3,7 @@
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
 #include "eval/timeline.h"
+#include "schedule/program_verify.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
@@ -41,10 +42,14 @@ schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool 
     return params;
 }
 
+// What the Optimize job adds to a run from its outcome (timeline, program simulation).
+using OutcomeDetails = std::function<void(const schedulers::Outcome&, RunResult&)>;
+
 // One search on `search` (whose progress the caller has set up).
 RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
                 const schedulers::Scheduler& scheduler, int r, int s, bool record, int threads,
-                const cost::CostModel& cost, schedulers::SearchControl& search) {
+                const cost::CostModel& cost, schedulers::SearchControl& search,
+                const OutcomeDetails& details = {}) {
     if (search.cancelled())
         throw Cancelled();
     RunResult run;
@@ -55,8 +60,13 @@ RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
     const auto t0 = std::chrono::steady_clock::now();
     schedulers::Outcome outcome = scheduler.run(
         model.prepared(), searchParams(settings, r, s, record, threads), cost, &search);
+    // Priced as the timeline lays it out: its program's latency when it has one (RAF).
+    run.latencyMs = schedulers::outcomeLatencyMs(model.dags(), outcome, cost);
+    run.program = schedulers::programOf(outcome);
+    run.ownProgram = !outcome.programs.empty();
+    if (details)
+        details(outcome, run);
     run.schedule = std::move(outcome.schedule);
-    run.latencyMs = outcome.latencyMs;
     run.stats = std::move(outcome.stats);
     if (outcome.stateSpace)
         run.stateSpace = schedulers::indexStateSpace( // off the UI thread (it can be big)
@@ -68,12 +78,39 @@ RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
 
 RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settings,
                       const schedulers::Scheduler& scheduler, int r, int s, bool record,
-                      const cost::CostModel& cost, ProgressSlice slice) {
+                      const cost::CostModel& cost, ProgressSlice slice,
+                      const OutcomeDetails& details = {}) {
     slice.install();
     RunResult run = runOn(model, settings, scheduler, r, s, record, settings.threads, cost,
-                          slice.control.search);
+                          slice.control.search, details);
     slice.control.progress = slice.end;
     return run;
+}
+
+// The Optimize job's views of an outcome, on the worker thread: the stage latencies, the
+// timeline (schedulers::outcomeTimeline: a RAF program's own, not its issue-order stages) and
+// the program's instruction times per block (the Streams view).
+void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& cost,
+                        const schedulers::Outcome& outcome, RunResult& run) {
+    for (size_t b = 0; b < outcome.schedule.blocks.size(); ++b) {
+        run.stageLatencyMs.emplace_back();
+        for (const schedule::Stage& stage : outcome.schedule.blocks[b].stages)
+            run.stageLatencyMs.back().push_back(
+                cost::checkedStageLatencyMs(cost, model.dags()[b], stage));
+    }
+    if (!outcome.programs.empty() || cost.kernelTimeline() != nullptr)
+        run.timeline = std::make_shared<const eval::Timeline>(
+            schedulers::outcomeTimeline(model.dags(), outcome, cost));
+    // A model that knows stage latencies only prices a program launch by launch; one without
+    // those (a cache holding whole stages) leaves the Streams view in issue order.
+    try {
+        schedule::verifyProgram(model.dags(), run.program);
+        for (size_t b = 0; b < run.program.size(); ++b)
+            run.programRuns.push_back(cost.simulateProgram(model.dags()[b], run.program[b], false));
+    } catch (const UserError& e) {
+        run.programRuns.clear();
+        run.programNote = QString::fromUtf8(e.what());
+    }
 }
 
 // Independent searches as parallel jobs (settings.threads), results in index order; each
@@ -205,18 +242,11 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
 
     switch (kind) {
     case JobKind::Optimize: {
-        RunResult run = runStrategy(model, settings, *chosen, settings.r, settings.s,
-                                    settings.recordStateSpace, *cost, {control, 0.0, 1.0});
-        for (size_t b = 0; b < run.schedule.blocks.size(); ++b) {
-            run.stageLatencyMs.emplace_back();
-            for (const schedule::Stage& stage : run.schedule.blocks[b].stages)
-                run.stageLatencyMs.back().push_back(
-                    cost::checkedStageLatencyMs(*cost, model.dags()[b], stage));
-        }
-        if (const cost::KernelTimelineModel* kernels = cost->kernelTimeline())
-            run.timeline = std::make_shared<const eval::Timeline>(
-                eval::buildTimeline(model.dags(), run.schedule, *kernels));
-        result.runs.push_back(std::move(run));
+        result.runs.push_back(runStrategy(model, settings, *chosen, settings.r, settings.s,
+                                          settings.recordStateSpace, *cost, {control, 0.0, 1.0},
+                                          [&](const schedulers::Outcome& outcome, RunResult& run) {
+                                              addOptimizeDetails(model, *cost, outcome, run);
+                                          }));
         break;
     }
     case JobKind::Compare: {

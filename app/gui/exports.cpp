@@ -6,6 +6,7 @@
 #include "io/trace_export.h"
 #include "schedule/ios_stages.h"
 #include "state_space_view.h"
+#include "streams_view.h"
 #include "timeline_view.h"
 #include "util/error.h"
 #include "util/output_file.h"
@@ -34,6 +35,10 @@ void paintView(QWidget* view, QPainter& painter, const QRect& area) {
     }
     if (auto* timeline = qobject_cast<views::TimelineView*>(view)) {
         timeline->render(painter, area);
+        return;
+    }
+    if (auto* streams = qobject_cast<views::StreamsView*>(view)) {
+        streams->render(painter, area);
         return;
     }
     if (auto* space = qobject_cast<views::StateSpaceView*>(view)) {

@@ -2,9 +2,11 @@
 // the worker thread and back (docs/architecture.md "Style": plain value types).
 #pragma once
 
+#include "cost/program_simulator.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
 #include "schedule/schedule.h"
+#include "schedule/stream_program.h"
 #include "schedulers/ios_dp.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/scheduler.h"
@@ -59,12 +61,22 @@ struct RunResult {
     int r = 0;
     int s = 0;
     schedule::Schedule schedule;
-    double latencyMs = 0;
+    // The outcome as a stream program per block (schedulers::programOf): the scheduler's own
+    // (RAF's policies; ownProgram) or its stage schedule lowered (syncs and barriers).
+    schedule::Program program;
+    bool ownProgram = false;
+    double latencyMs = 0; // schedulers::outcomeLatencyMs under the job's cost model
     std::optional<schedulers::Statistics> stats; // searches that count (the IOS DP)
     double searchSeconds = 0;
     std::shared_ptr<const schedulers::StateSpaceIndex> stateSpace; // Optimize, recording on
     std::vector<std::vector<double>> stageLatencyMs;               // Optimize: [block][stage]
-    std::shared_ptr<const eval::Timeline> timeline; // Optimize, when the cost model has kernels
+    // Optimize: the outcome laid out in time (schedulers::outcomeTimeline: the program's own
+    // timeline for RAF's policies), when the cost model can give one.
+    std::shared_ptr<const eval::Timeline> timeline;
+    // Optimize: `program` simulated per block under the job's cost model (instruction times for
+    // the Streams view); empty with programNote saying why when the model could not price it.
+    std::vector<cost::ProgramRun> programRuns;
+    QString programNote;
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).

@@ -6,6 +6,7 @@
 #include "job_controller.h"
 #include "operator_table_model.h"
 #include "settings_panel.h"
+#include "streams_view.h"
 #include "units.h"
 #include "util/error.h"
 #include "util/input_file.h"
@@ -189,6 +190,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
     operatorModel_->setModel(model_);
     operatorTable_->resizeColumnsToContents();
     graph_->setModel(model_);
+    streams_->clear(); // until the new model's result arrives
     lastResult_.reset();
     const QString name = QString::fromStdString(model_->graph().name);
     setWindowTitle(tr("%1 — IOS Explorer").arg(name.isEmpty() ? pathOrName : name));

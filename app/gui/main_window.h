@@ -23,6 +23,7 @@ class GraphView;
 class OperatorTableModel;
 class StageTreeModel;
 class StateSpaceView;
+class StreamsView;
 class TimelineView;
 } // namespace ios::views
 
@@ -54,6 +55,7 @@ public:
     void showSimulatedTimeline();
     bool showsMeasuredTrace() const { return !measuredTrace_.isEmpty(); }
     views::TimelineView* timelineView() const { return timeline_; }
+    views::StreamsView* streamsView() const { return streams_; }
 
     const views::LoadedModelPtr& model() const { return model_; }
     QString lastError() const { return lastError_; }
@@ -120,6 +122,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     views::GraphView* graph_ = nullptr;
     views::TimelineView* timeline_ = nullptr;
+    views::StreamsView* streams_ = nullptr;
     views::StateSpaceView* stateSpace_ = nullptr;
     views::StageTreeModel* stageModel_ = nullptr;
     QTreeView* stageTree_ = nullptr;

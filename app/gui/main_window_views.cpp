@@ -10,6 +10,7 @@
 #include "settings_panel.h"
 #include "stage_tree_model.h"
 #include "state_space_view.h"
+#include "streams_view.h"
 #include "timeline_view.h"
 #include "units.h"
 #include "util/error.h"
@@ -36,13 +37,19 @@ void MainWindow::createCentralViews() {
     timeline_ = new views::TimelineView(tabs_);
     timeline_->setObjectName(QStringLiteral("timelineView"));
     tabs_->addTab(timeline_, tr("Timeline"));
+    streams_ = new views::StreamsView(tabs_);
+    streams_->setObjectName(QStringLiteral("streamsView"));
+    tabs_->addTab(streams_, tr("Streams"));
     stateSpace_ = new views::StateSpaceView(tabs_);
     stateSpace_->setObjectName(QStringLiteral("stateSpaceView"));
     tabs_->addTab(stateSpace_, tr("State space"));
-    connect(timeline_, &views::TimelineView::operatorSelected, this, [this](int flat) {
+    // A click on a kernel or a launch selects its operator in the graph and the stage tree.
+    auto pick = [this](int flat) {
         graph_->highlightOperators({flat});
         selectOperator(flat);
-    });
+    };
+    connect(timeline_, &views::TimelineView::operatorSelected, this, pick);
+    connect(streams_, &views::StreamsView::operatorSelected, this, pick);
     setCentralWidget(tabs_);
     connect(graph_, &views::GraphView::operatorSelected, this, &MainWindow::selectOperator);
 }
@@ -144,7 +151,8 @@ void MainWindow::showResult(const JobResultPtr& result) {
         for (double ms : block)
             metrics.back().push_back({ms, -1});
     }
-    if (run.timeline)
+    // A program's own timeline has segments, not the stages of its issue-order schedule.
+    if (run.timeline && !run.ownProgram)
         for (const eval::TimelineStage& st : run.timeline->stages)
             if (st.block < static_cast<int>(metrics.size()) &&
                 st.stage < static_cast<int>(metrics[st.block].size()))
@@ -157,6 +165,14 @@ void MainWindow::showResult(const JobResultPtr& result) {
     stateSpace_->setStateSpace(model_, run.stateSpace);
     if (!showsMeasuredTrace())
         showSimulatedTimeline();
+    streams_->setProgram(
+        model_, run.program, run.programRuns,
+        tr("%1 · %2 — %3")
+                .arg(QString::fromStdString(model_->graph().name), strategyLabel(run.strategy),
+                     run.ownProgram ? tr("its own stream program")
+                                    : tr("its stage schedule lowered to a stream program")) +
+            (run.programRuns.empty() ? QString() : tr(" · %1").arg(result->costModel)),
+        run.programNote);
 
     const double speedup = run.latencyMs > 0 ? result->sequentialLatencyMs / run.latencyMs : 0;
     QString text = tr("%1: %2 (×%3 vs sequential)")
@@ -188,10 +204,13 @@ void MainWindow::selectStageOperators(const QModelIndex& index) {
     if (!index.isValid())
         return;
     const auto ops = index.data(views::StageTreeModel::OperatorsRole).value<QList<int>>();
-    graph_->highlightOperators(std::vector<int>(ops.begin(), ops.end()));
+    const std::vector<int> flat(ops.begin(), ops.end());
+    graph_->highlightOperators(flat);
+    streams_->selectOperators(flat);
 }
 
 void MainWindow::selectOperator(int flatIndex) {
+    streams_->selectOperator(flatIndex);
     const QModelIndex index = stageModel_->operatorIndex(flatIndex);
     if (!index.isValid())
         return;

@@ -1,9 +1,13 @@
 #include "screenshot_mode.h"
 
 #include "graph_view.h"
+#include "job_controller.h"
 #include "main_window.h"
+#include "settings_panel.h"
+#include "streams_view.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTabWidget>
@@ -40,6 +44,46 @@ void settle() {
         QApplication::processEvents();
 }
 
+// The Streams tab is shot with RAF's ASAP policy: its program has events between streams,
+// where a stage schedule lowers to barriers and syncs only.
+const QString kStreamsStrategy = QStringLiteral("raf-asap");
+
+// Chooses `key` in the settings (when registered) and waits until its result is shown.
+// Returns the strategy chosen before, or an empty string when nothing changed.
+QString showStrategy(MainWindow& window, const QString& key) {
+    QComboBox* box = window.settingsPanel()->strategyBox();
+    const int row = box->findData(key);
+    if (row < 0 || row == box->currentIndex())
+        return {};
+    const QString before = box->currentData().toString();
+    box->setCurrentIndex(row); // the window reruns the search
+    QElapsedTimer waited;
+    waited.start();
+    auto shown = [&window, &key] {
+        const JobResultPtr& r = window.lastResult();
+        return r && !r->runs.empty() && r->runs.front().strategy == key &&
+               !window.jobs()->isRunning();
+    };
+    while (!shown() && waited.elapsed() < 300'000)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    return before;
+}
+
+// Selects the launch that waits on the most events, so the shot shows the highlighting.
+void selectBusiestLaunch(views::StreamsView& view, const views::LoadedModel& model) {
+    const views::StreamLayout& layout = view.layout();
+    int best = -1;
+    size_t waits = 0;
+    for (size_t i = 0; i < layout.launches.size(); ++i)
+        if (!layout.launches[i].synthetic && layout.launches[i].waitArrows.size() > waits) {
+            waits = layout.launches[i].waitArrows.size();
+            best = static_cast<int>(i);
+        }
+    if (best >= 0)
+        view.selectOperator(
+            model.flatIndex({view.block(), layout.launches[static_cast<size_t>(best)].ops[0]}));
+}
+
 } // namespace
 
 void takeScreenshots(MainWindow& window, const QString& directory, const QList<QSize>& sizes) {
@@ -57,12 +101,20 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
                 QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
             if (i == 0)
                 window.graphView()->view()->fitWidth();
+            QString restore;
+            if (tabs->widget(i) == window.streamsView()) {
+                restore = showStrategy(window, kStreamsStrategy);
+                if (window.model())
+                    selectBusiestLaunch(*window.streamsView(), *window.model());
+            }
             settle();
             const QString name = QStringLiteral("%1/%2_%3x%4.png")
                                      .arg(directory, slug(tabs->tabText(i)))
                                      .arg(size.width())
                                      .arg(size.height());
             window.grab().save(name);
+            if (!restore.isEmpty())
+                showStrategy(window, restore);
         }
         tabs->setCurrentIndex(0);
     }

@@ -14,7 +14,8 @@ class MainWindow;
 void whenResultShown(MainWindow& window, std::function<void()> then);
 
 // Saves one PNG per view tab (and the whole window) for each size into `directory`, named
-// <tab>_<width>x<height>.png, then quits the application.
+// <tab>_<width>x<height>.png, then quits the application. The Streams tab is shot with the
+// raf-asap strategy (the settings' strategy is restored after it).
 void takeScreenshots(MainWindow& window, const QString& directory, const QList<QSize>& sizes);
 
 } // namespace ios::gui

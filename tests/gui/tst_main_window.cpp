@@ -1,6 +1,6 @@
-// Drives the main window offscreen: every bundled model, every strategy, settings changes,
-// cancel, every export format read back, bad files, and an event-loop latency probe while
-// an unpruned NasNet search runs.
+// Drives the main window offscreen: every bundled model, every strategy, RAF ASAP's program
+// timeline and Streams view, settings changes, cancel, every export format read back, bad
+// files, and an event-loop latency probe while an unpruned NasNet search runs.
 #include "bundled_models.h"
 #include "exports.h"
 #include "graph_view.h"
@@ -8,6 +8,7 @@
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
+#include "streams_view.h"
 #include "timeline_view.h"
 
 #include <QApplication>
@@ -26,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <cmath>
 
 using namespace ios::gui;
 
@@ -133,6 +135,56 @@ private Q_SLOTS:
         QCOMPARE(run.stats.has_value(), searches);
         QCOMPARE(run.stateSpace != nullptr, searches);
         QVERIFY(run.timeline);
+    }
+
+    // RAF ASAP has no stage form: its timeline is its program's (events between streams), not
+    // its issue-order stages', and its latency is the outcome's.
+    void rafAsapTimelineIsItsProgram() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("inception_v3")));
+        QVERIFY(waitForResult(w));
+        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "raf-asap"));
+        w.runOptimize();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isRunning() && w.lastResult() &&
+                                     w.lastResult()->runs.front().strategy ==
+                                         QLatin1String("raf-asap"),
+                                 60000);
+        const JobResult& result = *w.lastResult();
+        const RunResult& run = result.runs.front();
+        QVERIFY(run.ownProgram);
+        QVERIFY(run.timeline);
+        // The same search outside the GUI.
+        const auto cost = EngineJobs::makeCostModel(*w.model(), result.settings,
+                                                    result.settings.device, result.settings.batch);
+        const ios::schedulers::Outcome outcome =
+            ios::schedulers::schedulerByName("raf-asap")
+                .run(w.model()->prepared(), ios::schedulers::Params{}, *cost, nullptr);
+        QVERIFY(run.program == outcome.programs);
+        QVERIFY2(std::abs(run.timeline->latencyUs / 1000.0 - outcome.latencyMs) <=
+                     1e-9 * outcome.latencyMs,
+                 qPrintable(QStringLiteral("timeline %1 ms, outcome %2 ms")
+                                .arg(run.timeline->latencyUs / 1000.0, 0, 'g', 17)
+                                .arg(outcome.latencyMs, 0, 'g', 17)));
+        QVERIFY(std::abs(run.latencyMs - outcome.latencyMs) <= 1e-9 * outcome.latencyMs);
+        // Segments, not one stage per operator; kernels on the program's streams.
+        size_t stages = 0;
+        for (const auto& block : run.schedule.blocks)
+            stages += block.stages.size();
+        QVERIFY(run.timeline->stages.size() < stages);
+        QVERIFY(run.timeline->streams > 1);
+        QCOMPARE(w.timelineView()->timeline(), run.timeline.get());
+        // The Streams view shows the same program, simulated.
+        QCOMPARE(w.streamsView()->blockCount(), static_cast<int>(w.model()->dags().size()));
+        QVERIFY(w.streamsView()->canShowTime());
+        double blocksUs = 0;
+        for (const auto& r : run.programRuns)
+            blocksUs += r.latencyUs;
+        QVERIFY(std::abs(blocksUs - run.timeline->latencyUs) <= 1e-9 * blocksUs);
+        // Selecting an operator in the graph selects its launch.
+        const int flat = w.model()->flatIndex({w.streamsView()->block(), 0});
+        Q_EMIT w.graphView()->operatorSelected(flat);
+        QCOMPARE(w.streamsView()->selectedLaunches().size(), size_t{1});
     }
 
     void settingsChangesRerun() {

@@ -1,0 +1,140 @@
+// The Streams view: one block of a stream program (schedule/stream_program.h) as lanes per
+// program stream, launches as boxes labelled with the operator (synthetic RAF tuples dashed),
+// record → wait arrows between lanes, barriers and syncs as lines across every lane; in issue
+// order or in simulated time (the job's cost::ProgramRun), with per-block counts and latency,
+// a block selector, Ctrl+wheel zoom, drag pan, fit, tooltips and linked operator selection.
+#pragma once
+
+#include "cost/program_simulator.h"
+#include "loaded_model.h"
+#include "schedule/stream_program.h"
+#include "stream_layout.h"
+#include "time_axis.h"
+
+#include <QWidget>
+#include <vector>
+
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QToolButton;
+
+namespace ios::views {
+
+class StreamsCanvas;
+
+class StreamsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StreamsView(QWidget* parent = nullptr);
+
+    // `runs` simulates `program` block by block (may be empty: issue order only, `note` says
+    // why). `title` says what the program is ("simulated: inception_v3 · RAF ASAP …").
+    void setProgram(LoadedModelPtr model, schedule::Program program,
+                    std::vector<cost::ProgramRun> runs, const QString& title,
+                    const QString& note = {});
+    void clear();
+
+    int blockCount() const { return static_cast<int>(program_.size()); }
+    int block() const { return block_; }
+    void setBlock(int block); // fits the view
+    StreamAxis axis() const { return layout_.axis; }
+    bool canShowTime() const { return !runs_.empty(); }
+    void setAxis(StreamAxis axis); // SimulatedTime needs runs; fits the view
+    // The shown block's layout, program and counts.
+    const StreamLayout& layout() const { return layout_; }
+    const schedule::StreamProgram* blockProgram() const;
+    schedule::ProgramCounts blockCounts() const;
+    const QString& title() const { return title_; }
+
+    // Selects the launches of these operators (flat indices), switching to the first one's
+    // block, and highlights the events they wait on; false when none is in the program.
+    bool selectOperators(const std::vector<int>& flatIndices);
+    bool selectOperator(int flatIndex) { return selectOperators({flatIndex}); }
+    void clearSelection();
+    const std::vector<int>& selectedLaunches() const { return selected_; }
+    // Arrows of the events the selected launches wait on.
+    std::vector<int> highlightedArrows() const;
+
+    void fitToView();
+    // The x range shown (instruction slots or µs): Ctrl+wheel zooms it, dragging pans it.
+    const TimeAxis& xAxis() const { return axisState_; }
+    // Paints the whole view (header, lanes, legend); also used for SVG/PNG export.
+    void render(QPainter& painter, const QRect& area);
+    // Where the last render drew launch `launch` (canvas coordinates), empty when not drawn.
+    QRectF launchRect(int launch) const;
+    QString tooltipAt(const QPointF& pos) const;
+    QWidget* canvas() const;
+    QComboBox* blockBox() const { return blockBox_; }
+
+    QSize sizeHint() const override { return {1000, 500}; }
+
+Q_SIGNALS:
+    void operatorSelected(int flatIndex);
+
+private:
+    friend class StreamsCanvas;
+    struct Hit {
+        enum Kind { Launch, Arrow, Mark, Divider } kind = Launch;
+        int index = -1;
+        QRectF rect;
+        std::vector<QPointF> path; // arrows: the drawn curve, for distance tests
+    };
+    struct Geometry {
+        QRectF plot; // lanes area (x range of the axis; y of the lanes)
+        double laneHeight = 30;
+        double top = 0; // y of lane 0 (after the vertical scroll)
+    };
+    void relayout();
+    void updateControls();
+    Geometry geometry(const QRect& area) const;
+    double laneY(const Geometry& g, int lane) const;
+    QString countsText() const;
+    int headerHeight(const QRect& area) const;
+    void renderHeader(QPainter& p, const QRect& area) const;
+    void renderRuler(QPainter& p, const Geometry& g, const TimeAxis& axis) const;
+    void renderLanes(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void renderArrows(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void renderLabels(QPainter& p, const Geometry& g) const;
+    QString launchDetail(const StreamLaunch& launch) const;
+    int renderLegend(QPainter* p, const QRect& area) const;
+    QString launchTooltip(int launch) const;
+    QString arrowTooltip(int arrow) const;
+    QString eventText(int arrow, bool fromWaitSide) const;
+    QString timeText(int instruction) const;
+    int hitLaunchAt(const QPointF& pos) const;
+    void scrollToLaunch(int launch);
+    // Canvas events.
+    void zoomAt(double x, double factor);
+    void panBy(double dx, double dy);
+    bool lanesOverflow() const;
+    void clickAt(const QPointF& pos);
+
+    LoadedModelPtr model_;
+    schedule::Program program_;
+    std::vector<cost::ProgramRun> runs_;
+    QString title_;
+    QString note_;
+    int block_ = 0;
+    StreamAxis wantedAxis_ = StreamAxis::IssueOrder;
+    StreamLayout layout_;
+    TimeAxis axisState_;
+    double scrollY_ = 0;
+    std::vector<int> selected_;
+    std::vector<Hit> hits_;
+    QRect lastArea_;
+
+    StreamsCanvas* canvas_;
+    QComboBox* blockBox_;
+    QToolButton* issueButton_;
+    QToolButton* timeButton_;
+    QButtonGroup* axisGroup_;
+    QLabel* hint_;
+
+    static constexpr int kLabelWidth = 84;
+    static constexpr int kRulerHeight = 24;
+    static constexpr int kMinLaneHeight = 26;
+    static constexpr int kMaxLaneHeight = 54;
+};
+
+} // namespace ios::views
