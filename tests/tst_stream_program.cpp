@@ -349,6 +349,23 @@ private slots:
         }
     }
 
+    // Blocks and RAF-IOS's chunks run as parallel jobs: the programs do not depend on it.
+    void threadsGiveTheSamePrograms() {
+        const ir::Graph g = samples::loadBundledModel("randwire_large");
+        const ir::PreparedModel model(g);
+        const cost::SimulatedGpuCostModel cost(g, cost::loadDevice("V100"));
+        for (const char* key : {"raf-wavefront", "raf-asap", "raf-ios"}) {
+            schedulers::Params one, four;
+            four.threads = 4;
+            const auto& s = schedulers::schedulerByName(key);
+            const auto a = s.run(model, one, cost, nullptr);
+            const auto b = s.run(model, four, cost, nullptr);
+            QVERIFY(a.programs == b.programs);
+            QVERIFY(a.schedule == b.schedule);
+            QCOMPARE(a.latencyMs, b.latencyMs);
+        }
+    }
+
 private:
     // #waits = light edges, #records = nodes with a light consumer (docs/raf.md "ASAP").
     static void checkAsapCounts(const ir::PreparedModel& model, const cost::CostModel& cost) {

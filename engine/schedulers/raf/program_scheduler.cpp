@@ -1,50 +1,51 @@
 #include "schedulers/raf/program_scheduler.h"
 
 #include "eval/program_eval.h"
+#include "schedulers/parallel_jobs.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ios::schedulers::raf {
 
-void PolicyRun::poll(uint64_t partial) {
+void PolicyRun::poll(uint64_t done) {
     if (control_ == nullptr)
         return;
     if (control_->cancelled())
         throw Cancelled();
-    control_->checkDeadline(done_ + partial, total_);
+    control_->checkDeadline(done, total_);
     const auto now = SearchControl::Clock::now();
     if (control_->progress && now - reported_ >= std::chrono::milliseconds(50)) {
         reported_ = now;
-        control_->progress(done_ + partial, total_);
+        control_->progress(done, total_);
     }
-}
-
-void PolicyRun::finishBlock(uint64_t ops) {
-    done_ += ops;
-    reported_ = {};
-    poll();
 }
 
 Outcome ProgramScheduler::run(const ir::PreparedModel& model, const Params& params,
                               const cost::CostModel& cost, SearchControl* control) const {
     const auto start = std::chrono::steady_clock::now();
+    // Blocks are independent: jobs on params.threads threads, results in block order.
+    const std::vector<ir::BlockDag>& dags = model.dags();
+    std::vector<BlockProgram> blocks(dags.size());
+    std::vector<uint64_t> weights;
+    for (const ir::BlockDag& dag : dags)
+        weights.push_back(std::max<uint64_t>(1, dag.ops.size()));
+    const int inner = innerThreads(params.threads, dags.size());
+    runJobs(control, weights, params.threads, [&](size_t b, SearchControl& job) {
+        PolicyRun policy(cost, &job, dags[b].ops.size(), inner);
+        policy.poll();
+        blocks[b] = schedule(dags[b], buildRafGraph(dags[b], params.rafTuples), policy);
+    });
     Outcome out;
-    uint64_t ops = 0;
-    for (const ir::BlockDag& dag : model.dags())
-        ops += dag.ops.size();
-    PolicyRun policy(cost, control, ops);
-    policy.poll();
-    for (const ir::BlockDag& dag : model.dags()) {
-        BlockProgram block = schedule(dag, buildRafGraph(dag, params.rafTuples), policy);
-        policy.finishBlock(dag.ops.size());
+    for (BlockProgram& block : blocks) {
         out.schedule.blocks.push_back(block.stages ? std::move(*block.stages)
                                                    : issueOrder(block.program));
         out.programs.push_back(std::move(block.program));
     }
     out.searchSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.latencyMs = eval::programLatencyMs(model.dags(), out.programs, cost);
+    out.latencyMs = eval::programLatencyMs(dags, out.programs, cost);
     return out;
 }
 

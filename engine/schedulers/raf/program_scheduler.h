@@ -15,23 +15,24 @@ struct BlockProgram {
     std::optional<schedule::BlockSchedule> stages; // none: the program has no stage form
 };
 
-// What a policy uses while it schedules a block: the cost model, and poll(), to call often
-// (at least every few ms of work): it throws Cancelled or TimeLimitReached and reports
-// progress — operators of the finished blocks plus `partial` of this one, of all blocks'
-// operators — at most every 50 ms.
+// What a policy uses while it schedules a block (a job of its own: blocks run on
+// Params::threads threads): the cost model, the threads it may use inside (runJobs with
+// control()), and poll(), to call often (at least every few ms of work): it throws Cancelled
+// and reports progress (`done` of the `total` given here) at most every 50 ms.
 class PolicyRun {
 public:
-    PolicyRun(const cost::CostModel& cost, SearchControl* control, uint64_t totalOps)
-        : cost_(cost), control_(control), total_(totalOps) {}
+    PolicyRun(const cost::CostModel& cost, SearchControl* control, uint64_t total, int threads)
+        : cost_(cost), control_(control), total_(total), threads_(threads) {}
     const cost::CostModel& cost() const { return cost_; }
-    void poll(uint64_t partial = 0);
-    void finishBlock(uint64_t ops);
+    SearchControl* control() const { return control_; }
+    int threads() const { return threads_; }
+    void poll(uint64_t done = 0);
 
 private:
     const cost::CostModel& cost_;
     SearchControl* control_;
     uint64_t total_;
-    uint64_t done_ = 0;
+    int threads_;
     SearchControl::Clock::time_point reported_{};
 };
 

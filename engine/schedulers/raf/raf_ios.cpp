@@ -6,6 +6,7 @@
 // no merge stages.
 #include "cost/cost_model.h"
 #include "cost/stage_memo.h"
+#include "schedulers/parallel_jobs.h"
 #include "schedulers/raf/program_scheduler.h"
 #include "util/error.h"
 
@@ -72,8 +73,8 @@ std::vector<std::vector<int>> chunks(const RafGraph& g) {
 class ChunkSearch {
 public:
     ChunkSearch(const RafGraph& g, std::vector<int> nodes, cost::StagePricer& pricer,
-                PolicyRun& run, uint64_t partial)
-        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), run_(run), partial_(partial) {
+                PolicyRun& run)
+        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), run_(run) {
         const size_t m = nodes_.size();
         std::unordered_map<int, size_t> local;
         for (size_t i = 0; i < m; ++i)
@@ -116,7 +117,7 @@ private:
         if (auto it = memo_.find(s); it != memo_.end())
             return it->second.ms;
         if ((++visits_ & 255) == 0)
-            run_.poll(partial_);
+            run_.poll();
         Entry e{std::numeric_limits<double>::infinity(), 0};
         // Endings: subsets E of s, |E| <= kMaxStageOps, closed under successors within s.
         // Decide nodes from the last (a node's successors come after it) to the first.
@@ -204,7 +205,6 @@ private:
     std::vector<int> nodes_;
     cost::StagePricer& pricer_; // equal stages priced once (the cost model's canonical memo)
     PolicyRun& run_;
-    uint64_t partial_; // operators of the block's earlier chunks (progress)
     std::vector<uint32_t> succ_;
     std::vector<uint32_t> adj_;
     std::unordered_map<uint32_t, Entry> memo_;
@@ -225,15 +225,19 @@ public:
 protected:
     BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g,
                           PolicyRun& run) const override {
+        // Chunks are independent searches: jobs on the block's threads, kept in chunk order.
+        std::vector<std::vector<int>> parts = chunks(g);
+        std::vector<std::vector<Groups>> found(parts.size());
+        std::vector<uint64_t> weights;
+        for (const std::vector<int>& chunk : parts)
+            weights.push_back(uint64_t{1} << std::min<size_t>(chunk.size(), 20));
+        runJobs(run.control(), weights, run.threads(), [&](size_t i, SearchControl& job) {
+            PolicyRun chunkRun(run.cost(), &job, 1, 1);
+            cost::StagePricer pricer(run.cost(), dag); // equal stages: the model's shared memo
+            found[i] = ChunkSearch(g, std::move(parts[i]), pricer, chunkRun).run();
+        });
         std::vector<Groups> stages;
-        cost::StagePricer pricer(run.cost(), dag);
-        uint64_t partial = 0;
-        for (std::vector<int>& chunk : chunks(g)) {
-            uint64_t ops = 0;
-            for (int v : chunk)
-                ops += g.nodes[static_cast<size_t>(v)].op >= 0 ? 1 : 0;
-            std::vector<Groups> part = ChunkSearch(g, std::move(chunk), pricer, run, partial).run();
-            partial += ops;
+        for (std::vector<Groups>& part : found) {
             for (Groups& stage : part) {
                 // Consecutive single-group stages run as one.
                 if (stage.size() == 1 && !stages.empty() && stages.back().size() == 1)
