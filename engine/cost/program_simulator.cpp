@@ -83,15 +83,25 @@ std::vector<ProgramSegment> programSegments(const schedule::StreamProgram& progr
     return segments;
 }
 
+namespace {
+
+// A run with the program's segments and a zero time per instruction.
+ProgramRun emptyRun(const schedule::StreamProgram& program) {
+    ProgramRun run;
+    run.segments = programSegments(program);
+    run.instructionUs.assign(program.instructions.size(), 0);
+    run.startUs.assign(program.instructions.size(), 0);
+    return run;
+}
+
+} // namespace
+
 ProgramRun simulateProgramKernels(
     const schedule::StreamProgram& program, const DeviceProfile& device, bool timeline,
     const std::function<const std::vector<KernelDesc>&(const Instruction&)>& kernelsOf,
     const std::function<std::string(const Instruction&)>& label) {
-    ProgramRun run;
-    run.segments = programSegments(program);
+    ProgramRun run = emptyRun(program);
     const size_t n = program.instructions.size();
-    run.instructionUs.assign(n, 0);
-    run.startUs.assign(n, 0);
     double offset = 0;
     std::deque<std::string> labels; // stable addresses for the simulation's kernels
     for (ProgramSegment& seg : run.segments) {
@@ -176,6 +186,7 @@ ProgramRun simulateProgramKernels(
             }
             for (UtilisationSample u : r.samples) {
                 u.timeUs += offset;
+                // Samples of consecutive segments meet at the boundary: the later one wins.
                 if (!run.samples.empty() && run.samples.back().timeUs >= u.timeUs)
                     run.samples.back() = u;
                 else
@@ -197,11 +208,8 @@ ProgramRun simulateProgramDataflow(const ir::BlockDag& dag, const schedule::Stre
                                    bool timeline,
                                    const std::function<double(const Instruction&)>& launchMs,
                                    const std::function<double(const ProgramSegment&)>& overheadMs) {
-    ProgramRun run;
-    run.segments = programSegments(program);
+    ProgramRun run = emptyRun(program);
     const size_t n = program.instructions.size();
-    run.instructionUs.assign(n, 0);
-    run.startUs.assign(n, 0);
     double offsetMs = 0;
     for (ProgramSegment& seg : run.segments) {
         std::map<int, double> streamEnd; // ms from the segment start

@@ -63,14 +63,8 @@ Timeline buildProgramTimeline(const std::vector<ir::BlockDag>& dags,
             tl.stages.push_back({block, static_cast<int>(s), schedule::StageKind::Parallel,
                                  seg.streams, offset + seg.startUs, offset + seg.endUs, 0, 0, 0});
         }
-        for (const cost::UtilisationSample& u : run.samples) {
-            const TimelineSample ts{offset + u.timeUs, u.activeSms, u.warpOccupancy,
-                                    u.flopUtilisation};
-            if (!tl.samples.empty() && tl.samples.back().timeUs >= ts.timeUs)
-                tl.samples.back() = ts;
-            else
-                tl.samples.push_back(ts);
-        }
+        for (const cost::UtilisationSample& u : run.samples)
+            appendSample(tl, {offset + u.timeUs, u.activeSms, u.warpOccupancy, u.flopUtilisation});
         offset += run.latencyUs;
     }
     if (!tl.samples.empty() && tl.samples.back().timeUs < offset)

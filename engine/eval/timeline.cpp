@@ -8,6 +8,13 @@
 
 namespace ios::eval {
 
+void appendSample(Timeline& timeline, const TimelineSample& sample) {
+    if (!timeline.samples.empty() && timeline.samples.back().timeUs >= sample.timeUs)
+        timeline.samples.back() = sample;
+    else
+        timeline.samples.push_back(sample);
+}
+
 Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& sched,
                        const cost::KernelTimelineModel& model) {
     if (dags.size() != sched.blocks.size())
@@ -28,15 +35,9 @@ Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Sc
             for (const cost::KernelRun& k : run.kernels)
                 tl.kernels.push_back({block, stage, k.group, k.op, k.label, k.kernel, k.ctas,
                                       offset + k.startUs, offset + k.endUs});
-            for (const cost::UtilisationSample& u : run.samples) {
-                const TimelineSample ts{offset + u.timeUs, u.activeSms, u.warpOccupancy,
-                                        u.flopUtilisation};
-                // Samples of consecutive stages meet at the boundary: the later one wins.
-                if (!tl.samples.empty() && tl.samples.back().timeUs >= ts.timeUs)
-                    tl.samples.back() = ts;
-                else
-                    tl.samples.push_back(ts);
-            }
+            for (const cost::UtilisationSample& u : run.samples)
+                appendSample(tl,
+                             {offset + u.timeUs, u.activeSms, u.warpOccupancy, u.flopUtilisation});
             tl.stages.push_back({block, stage, stages[s].kind,
                                  static_cast<int>(stages[s].groups.size()), offset,
                                  offset + run.latencyUs, run.meanActiveSmFraction,

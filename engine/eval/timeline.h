@@ -55,6 +55,10 @@ struct Timeline {
     double latencyUs = 0;                // = sum of the stages' latencies
 };
 
+// Appends a sample at or after the last one; a sample at the last one's time replaces it
+// (consecutive stages' or segments' samples meet at the boundary: the later one wins).
+void appendSample(Timeline& timeline, const TimelineSample& sample);
+
 // Stages run one after another; each stage is simulated as the cost model prices it, so
 // latencyUs equals totalLatencyMs(dags, schedule, model) × 1000.
 Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Schedule& sched,

@@ -114,4 +114,18 @@ schedule::BlockSchedule toStages(const RafGraph& g,
     return bs;
 }
 
+schedule::StreamProgram barrierProgram(const RafGraph& g,
+                                       const std::vector<std::vector<std::vector<int>>>& stages) {
+    schedule::StreamProgram p;
+    for (size_t i = 0; i < stages.size(); ++i) {
+        if (i > 0)
+            p.instructions.push_back(schedule::Instruction::barrier());
+        for (size_t j = 0; j < stages[i].size(); ++j)
+            for (int v : stages[i][j])
+                p.instructions.push_back(
+                    launchOf(g.nodes[static_cast<size_t>(v)], static_cast<int>(j)));
+    }
+    return p;
+}
+
 } // namespace ios::schedulers::raf

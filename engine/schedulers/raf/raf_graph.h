@@ -40,4 +40,9 @@ schedule::BlockSchedule issueOrder(const schedule::StreamProgram& program);
 schedule::BlockSchedule toStages(const RafGraph& g,
                                  const std::vector<std::vector<std::vector<int>>>& stages);
 
+// Stages of RafGraph nodes as RAF runs them: group j's nodes launched on stream j, a stream
+// barrier between stages (none after the last).
+schedule::StreamProgram barrierProgram(const RafGraph& g,
+                                       const std::vector<std::vector<std::vector<int>>>& stages);
+
 } // namespace ios::schedulers::raf

@@ -247,17 +247,7 @@ protected:
                     stages.push_back(std::move(stage));
             }
         }
-        BlockProgram out;
-        for (size_t i = 0; i < stages.size(); ++i) {
-            if (i > 0)
-                out.program.instructions.push_back(schedule::Instruction::barrier());
-            for (size_t j = 0; j < stages[i].size(); ++j)
-                for (int v : stages[i][j])
-                    out.program.instructions.push_back(
-                        launchOf(g.nodes[static_cast<size_t>(v)], static_cast<int>(j)));
-        }
-        out.stages = toStages(g, stages);
-        return out;
+        return {barrierProgram(g, stages), toStages(g, stages)};
     }
 };
 

@@ -59,17 +59,7 @@ protected:
     BlockProgram schedule(const ir::BlockDag& /*dag*/, const RafGraph& g,
                           PolicyRun& /*run*/) const override {
         const auto w = wavefrontChains(g);
-        BlockProgram out;
-        for (size_t i = 0; i < w.size(); ++i) {
-            if (i > 0)
-                out.program.instructions.push_back(schedule::Instruction::barrier());
-            for (size_t j = 0; j < w[i].size(); ++j)
-                for (int v : w[i][j])
-                    out.program.instructions.push_back(
-                        launchOf(g.nodes[static_cast<size_t>(v)], static_cast<int>(j)));
-        }
-        out.stages = toStages(g, w);
-        return out;
+        return {barrierProgram(g, w), toStages(g, w)};
     }
 };
 
