@@ -6,6 +6,9 @@
 #include "bundled_models.h"
 #include "cost/device_profile.h"
 #include "cost/measurement_cache.h"
+#include "cost/simulated_gpu_cost_model.h"
+#include "eval/program_eval.h"
+#include "io/program_json.h"
 #include "io/schedule_file.h"
 #include "io/trace_export.h"
 #include "io/trace_import.h"
@@ -16,6 +19,7 @@
 
 #include <QDir>
 #include <QTest>
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -26,7 +30,7 @@ namespace {
 const QString kFuzzDir = QStringLiteral(IOS_SOURCE_DIR "/tests/fuzz/");
 
 // Loads `text` with the loader its file name or folder names (the prefix before the first
-// '_': chrome, cache, results, schedule, device); throws what the loader throws. With
+// '_': chrome, cache, results, schedule, device, program); throws what the loader throws. With
 // `checks`, what loads must also pass the checks of the kind's fuzz target.
 void load(const QString& kind, const std::string& text, const std::string& source, bool checks) {
     if (kind == "chrome" || kind == "trace") {
@@ -54,6 +58,19 @@ void load(const QString& kind, const std::string& text, const std::string& sourc
             return;
         QVERIFY(io::parseScheduleFile(io::writeScheduleFile(graph, dags, s), "rewritten", graph,
                                       dags) == s);
+    } else if (kind == "program") {
+        const ir::Graph graph = samples::loadBundledModel(
+            util::parseJsonText(text, source).value("model", std::string("squeezenet")));
+        const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
+        const schedule::Program p = io::parseProgramFile(text, source, dags);
+        if (!checks)
+            return;
+        // What fuzz_program_json checks: verified, finite on the V100, the same after a write.
+        const cost::SimulatedGpuCostModel v100(graph, cost::loadDevice("V100"));
+        const double ms = eval::programLatencyMs(dags, p, v100);
+        QVERIFY(std::isfinite(ms) && ms >= 0);
+        QVERIFY(io::parseProgramFile(io::programFileText(graph.name, "seed", ms, dags, p),
+                                     "rewritten", dags) == p);
     } else if (kind == "device") {
         const cost::DeviceProfile p = cost::parseDeviceProfile(text, source);
         if (!checks)
@@ -91,7 +108,7 @@ private slots:
     void seedsLoad_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("kind");
-        for (const char* kind : {"cache", "results", "schedule", "trace"}) {
+        for (const char* kind : {"cache", "results", "schedule", "trace", "program"}) {
             const QDir dir(kFuzzDir + "seeds_" + kind);
             for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name))
                 QTest::newRow(qPrintable(QString(kind) + "/" + f))

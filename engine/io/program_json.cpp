@@ -312,12 +312,17 @@ std::string programFileText(const std::string& model, const std::string& policy,
     return util::dumpJson(programJson(model, policy, latencyMs, dags, program), 2) + "\n";
 }
 
+schedule::Program parseProgramFile(std::string_view text, const std::string& source,
+                                   const std::vector<ir::BlockDag>& dags,
+                                   const std::string& model) {
+    const util::JsonDocument doc = util::parseJsonDocument(text, source);
+    return programFromJson(doc.root(), dags, source, model);
+}
+
 schedule::Program readProgramFile(const std::filesystem::path& path,
                                   const std::vector<ir::BlockDag>& dags, const std::string& model) {
-    const std::string file = path.string();
-    const util::JsonDocument doc =
-        util::parseJsonDocument(util::readInputFile(path, util::InputKind::Schedule), file);
-    return programFromJson(doc.root(), dags, file, model);
+    return parseProgramFile(util::readInputFile(path, util::InputKind::Schedule), path.string(),
+                            dags, model);
 }
 
 void writeProgramFile(const std::filesystem::path& path, const std::string& model,

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ios::io {
@@ -41,6 +42,12 @@ schedule::Program programFromJson(const nlohmann::ordered_json& doc,
 std::string programFileText(const std::string& model, const std::string& policy, double latencyMs,
                             const std::vector<ir::BlockDag>& dags,
                             const schedule::Program& program);
+
+// The program of a program file's text (`source` names it in messages): parsed with the
+// project's JSON limits (util/json_text.h), then as programFromJson.
+schedule::Program parseProgramFile(std::string_view text, const std::string& source,
+                                   const std::vector<ir::BlockDag>& dags,
+                                   const std::string& model = {});
 
 // Reads a program file (util::readInputFile, the schedule-file cap) for a model with `dags`.
 schedule::Program readProgramFile(const std::filesystem::path& path,

@@ -17,7 +17,8 @@ specs=(fuzz_ios_json:8192:@/ios fuzz_native_json:8192:@/native fuzz_onnx:4096:te
        fuzz_device_profile:8192:resources/devices fuzz_measurement_cache:8192:tests/fuzz/seeds_cache
        fuzz_measured_results:8192:tests/fuzz/seeds_results
        fuzz_schedule_file:8192:tests/fuzz/seeds_schedule
-       fuzz_chrome_trace:8192:tests/fuzz/seeds_trace)
+       fuzz_chrome_trace:8192:tests/fuzz/seeds_trace
+       fuzz_program_json:8192:tests/fuzz/seeds_program)
 status=0
 for spec in "${specs[@]}"; do
     IFS=: read -r target maxlen seeds <<<"$spec"
