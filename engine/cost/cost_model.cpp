@@ -29,6 +29,15 @@ double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
     return ms;
 }
 
+ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
+                             const schedule::StreamProgram& program, bool timeline) {
+    ProgramRun run = cost.simulateProgram(dag, program, timeline);
+    for (size_t s = 0; s < run.segmentMs.size(); ++s)
+        if (!plausible(run.segmentMs[s]))
+            refuse(cost, "program segment " + std::to_string(s), run.segmentMs[s]);
+    return run;
+}
+
 bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,
                                    std::vector<double>& opMs, double& overheadMs) {
     if (!cost.additiveParallelStages(dag, opMs, overheadMs))

@@ -77,6 +77,11 @@ inline constexpr int kMaxBatch = 65536;
 double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
                              const schedule::Stage& stage);
 
+// cost.simulateProgram(dag, program, timeline) after checking every segment's latency like a
+// stage latency (a UserError naming the segment and the cost model).
+ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
+                             const schedule::StreamProgram& program, bool timeline);
+
 // cost.additiveParallelStages(dag, opMs, overheadMs) with every operator time and the overhead
 // checked like a stage latency (a UserError naming the operator and the cost model).
 bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,

@@ -104,6 +104,10 @@ ProgramRun simulateProgramKernels(
     const size_t n = program.instructions.size();
     double offset = 0;
     std::deque<std::string> labels; // stable addresses for the simulation's kernels
+    // Per instruction (each belongs to one segment): the kernels whose ends decide when it took
+    // effect; for launches, their first kernel.
+    std::vector<std::vector<size_t>> after(n);
+    std::vector<size_t> firstKernel(n, detail::kNoKernel);
     for (ProgramSegment& seg : run.segments) {
         SegmentStreams streams = streamsOf(program, seg);
         const size_t count = streams.program.size();
@@ -113,9 +117,6 @@ ProgramRun simulateProgramKernels(
         std::vector<std::vector<size_t>> pending(count);
         std::vector<int> kernelStream;
         std::map<int, std::vector<size_t>> events; // recorded in this segment
-        // Per instruction: the kernels whose ends decide when it took effect; launches: first.
-        std::vector<std::vector<size_t>> after(n);
-        std::vector<size_t> firstKernel(n, detail::kNoKernel);
         for (int i = seg.firstInstruction; i < seg.endInstruction; ++i) {
             const auto ii = static_cast<size_t>(i);
             const Instruction& in = program.instructions[ii];

@@ -8,28 +8,17 @@
 
 namespace ios::eval {
 
-namespace {
-
-double checkedBlockMs(const cost::ProgramRun& run, const cost::CostModel& cost, size_t block) {
-    double ms = 0;
-    for (double seg : run.segmentMs) {
-        if (!std::isfinite(seg) || seg < 0 || seg > cost::kMaxStageLatencyMs)
-            throw UserError("block " + std::to_string(block) + ": the cost model (" +
-                            cost.describe() + ") priced a program segment at " +
-                            std::to_string(seg) + " ms");
-        ms += seg;
-    }
-    return ms;
-}
-
-} // namespace
-
 double programLatencyMs(const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
                         const cost::CostModel& cost) {
     schedule::verifyProgram(dags, program);
     double ms = 0;
-    for (size_t b = 0; b < dags.size(); ++b)
-        ms += checkedBlockMs(cost.simulateProgram(dags[b], program[b], false), cost, b);
+    for (size_t b = 0; b < dags.size(); ++b) {
+        // Summed per block, then over blocks, as totalLatencyMs sums a stage schedule.
+        double block = 0;
+        for (double segment : cost::checkedProgramRun(cost, dags[b], program[b], false).segmentMs)
+            block += segment;
+        ms += block;
+    }
     return ms;
 }
 
@@ -46,8 +35,7 @@ Timeline buildProgramTimeline(const std::vector<ir::BlockDag>& dags,
     }
     double offset = 0;
     for (size_t b = 0; b < dags.size(); ++b) {
-        const cost::ProgramRun run = cost.simulateProgram(dags[b], program[b], true);
-        checkedBlockMs(run, cost, b);
+        const cost::ProgramRun run = cost::checkedProgramRun(cost, dags[b], program[b], true);
         const int block = static_cast<int>(b);
         for (const cost::KernelRun& k : run.kernels) {
             int segment = 0;

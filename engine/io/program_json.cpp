@@ -154,8 +154,7 @@ private:
             fail("a launch needs \"node\": the name of what it launches");
         node_ = node->get<std::string>();
         refuse(j, {"op", "node", "stream", "nodes", "synthetic"});
-        Instruction in = Instruction::launch(0, integer(j, "stream", kMaxProgramStream));
-        in.ops.clear();
+        Instruction in = Instruction::launchAll({}, integer(j, "stream", kMaxProgramStream));
         const auto synthetic = j.find("synthetic");
         const auto members = j.find("nodes");
         if (synthetic != j.end()) {

@@ -11,8 +11,7 @@ StreamProgram lowerBlock(const BlockSchedule& bs) {
         if (s > 0)
             p.instructions.push_back(Instruction::barrier());
         if (stage.kind == StageKind::Merge && stage.operatorCount() > 1) {
-            Instruction merged = Instruction::launch(0, 0);
-            merged.ops.clear();
+            Instruction merged = Instruction::launchAll({}, 0);
             for (const Group& g : stage.groups)
                 merged.ops.insert(merged.ops.end(), g.begin(), g.end());
             p.instructions.push_back(std::move(merged));

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ios::schedule {
@@ -38,6 +39,12 @@ struct Instruction {
 
     static Instruction launch(int op, int stream) {
         return {InstrKind::Launch, stream, -1, {op}, {}};
+    }
+    static Instruction launchAll(std::vector<int> ops, int stream) {
+        return {InstrKind::Launch, stream, -1, std::move(ops), {}};
+    }
+    static Instruction launchSynthetic(std::string name, int stream) {
+        return {InstrKind::Launch, stream, -1, {}, std::move(name)};
     }
     static Instruction record(int event, int stream) {
         return {InstrKind::Record, stream, event, {}, {}};

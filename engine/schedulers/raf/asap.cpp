@@ -45,18 +45,9 @@ schedule::StreamProgram asapProgram(const RafGraph& g) {
     const std::vector<int>& depth = h.depth;
     const std::vector<int>& heavyChild = h.heavyChild;
     const std::vector<int>& heavyParent = h.heavyParent;
-    // reach[u] holds v when a path u ⇝ v exists (u itself included).
-    const size_t words = (n + 63) / 64;
-    std::vector<uint64_t> reach(n * words, 0);
-    for (size_t i = n; i-- > 0;) {
-        reach[i * words + i / 64] |= uint64_t{1} << (i % 64);
-        for (int c : nodes[i].consumers)
-            for (size_t w = 0; w < words; ++w)
-                reach[i * words + w] |= reach[static_cast<size_t>(c) * words + w];
-    }
-    auto reaches = [&](size_t u, size_t v) {
-        return (reach[u * words + v / 64] >> (v % 64) & 1) != 0;
-    };
+    // Streams are reused when their last node reaches the node (never the node itself: it is
+    // not issued yet).
+    const NodeSets reach = descendants(g);
 
     // Issue order: a stack of ready nodes sorted by depth ascending, popped from the back; a
     // node's heavy parent, once ready, goes on top so that it issues next.
@@ -86,7 +77,7 @@ schedule::StreamProgram asapProgram(const RafGraph& g) {
             stream = streamOf[static_cast<size_t>(heavyChild[vi])];
         } else {
             for (auto it = streamLast.rbegin(); it != streamLast.rend() && stream < 0; ++it)
-                if (it->second >= 0 && reaches(static_cast<size_t>(it->second), vi))
+                if (it->second >= 0 && reach.has(static_cast<size_t>(it->second), vi))
                     stream = it->first;
             if (stream < 0)
                 stream = streamLast.empty() ? 1 : streamLast.rbegin()->first + 1;

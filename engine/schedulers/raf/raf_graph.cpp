@@ -1,6 +1,7 @@
 #include "schedulers/raf/raf_graph.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <unordered_map>
 
@@ -15,27 +16,16 @@ void addUnique(std::vector<int>& v, int x) {
 
 // Drops every edge u → v that another path u ⇝ v implies. Nodes are in topological order.
 void transitivelyReduce(RafGraph& g) {
-    const size_t n = g.nodes.size();
-    const size_t words = (n + 63) / 64;
-    // reach[v] = nodes from which v is reachable by a path of one or more edges.
-    std::vector<uint64_t> reach(n * words, 0);
-    auto set = [&](size_t v, size_t u) { reach[v * words + u / 64] |= uint64_t{1} << (u % 64); };
-    auto has = [&](size_t v, size_t u) { return (reach[v * words + u / 64] >> (u % 64) & 1) != 0; };
-    for (size_t v = 0; v < n; ++v)
-        for (int u : g.nodes[v].inputs) {
-            set(v, static_cast<size_t>(u));
-            for (size_t w = 0; w < words; ++w)
-                reach[v * words + w] |= reach[static_cast<size_t>(u) * words + w];
-        }
-    for (size_t v = 0; v < n; ++v) {
-        std::vector<int>& in = g.nodes[v].inputs;
+    const NodeSets reach = ancestors(g);
+    for (RafNode& node : g.nodes) {
+        std::vector<int>& in = node.inputs;
         std::vector<int> kept;
         for (int u : in) {
             // Redundant when u reaches another input w of v.
             bool implied = false;
             for (int w : in)
-                implied =
-                    implied || (w != u && has(static_cast<size_t>(w), static_cast<size_t>(u)));
+                implied = implied ||
+                          (w != u && reach.has(static_cast<size_t>(w), static_cast<size_t>(u)));
             if (!implied)
                 kept.push_back(u);
         }
@@ -44,6 +34,38 @@ void transitivelyReduce(RafGraph& g) {
 }
 
 } // namespace
+
+void NodeSets::unite(size_t v, size_t from) {
+    for (size_t w = 0; w < words_; ++w)
+        bits_[v * words_ + w] |= bits_[from * words_ + w];
+}
+
+size_t NodeSets::count(size_t v) const {
+    size_t c = 0;
+    for (size_t w = 0; w < words_; ++w)
+        c += static_cast<size_t>(std::popcount(bits_[v * words_ + w]));
+    return c;
+}
+
+NodeSets ancestors(const RafGraph& g) {
+    NodeSets sets(g.nodes.size());
+    for (size_t v = 0; v < g.nodes.size(); ++v)
+        for (int u : g.nodes[v].inputs) {
+            sets.insert(v, static_cast<size_t>(u));
+            sets.unite(v, static_cast<size_t>(u));
+        }
+    return sets;
+}
+
+NodeSets descendants(const RafGraph& g) {
+    NodeSets sets(g.nodes.size());
+    for (size_t v = g.nodes.size(); v-- > 0;)
+        for (int c : g.nodes[v].consumers) {
+            sets.insert(v, static_cast<size_t>(c));
+            sets.unite(v, static_cast<size_t>(c));
+        }
+    return sets;
+}
 
 RafGraph buildRafGraph(const ir::BlockDag& dag, bool tuples) {
     RafGraph g;
@@ -78,12 +100,8 @@ RafGraph buildRafGraph(const ir::BlockDag& dag, bool tuples) {
 }
 
 schedule::Instruction launchOf(const RafNode& node, int stream) {
-    schedule::Instruction in = schedule::Instruction::launch(node.op, stream);
-    if (node.op < 0) {
-        in.ops.clear();
-        in.synthetic = node.name;
-    }
-    return in;
+    return node.op < 0 ? schedule::Instruction::launchSynthetic(node.name, stream)
+                       : schedule::Instruction::launch(node.op, stream);
 }
 
 schedule::BlockSchedule issueOrder(const schedule::StreamProgram& program) {

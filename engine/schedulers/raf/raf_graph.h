@@ -10,6 +10,7 @@
 #include "schedule/schedule.h"
 #include "schedule/stream_program.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,26 @@ struct RafGraph {
 };
 
 RafGraph buildRafGraph(const ir::BlockDag& dag, bool tuples);
+
+// Per node, a set of nodes (one bitset row each).
+class NodeSets {
+public:
+    explicit NodeSets(size_t n) : words_((n + 63) / 64), bits_(n * words_, 0) {}
+    bool has(size_t v, size_t u) const { return (bits_[v * words_ + u / 64] >> (u % 64) & 1) != 0; }
+    void insert(size_t v, size_t u) { bits_[v * words_ + u / 64] |= uint64_t{1} << (u % 64); }
+    void unite(size_t v, size_t from); // row v |= row `from`
+    size_t count(size_t v) const;
+
+private:
+    size_t words_;
+    std::vector<uint64_t> bits_;
+};
+
+// Row v: the nodes with a path of one or more edges to v (from the nodes' inputs, so usable
+// before the consumers are filled in).
+NodeSets ancestors(const RafGraph& g);
+// Row v: the nodes v has a path of one or more edges to.
+NodeSets descendants(const RafGraph& g);
 
 // A launch of `node` on `stream` (a tuple: a synthetic launch).
 schedule::Instruction launchOf(const RafNode& node, int stream);

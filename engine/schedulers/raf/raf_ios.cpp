@@ -31,27 +31,8 @@ using Groups = std::vector<std::vector<int>>; // node indices
 // through, then into pieces of at most kBlockMaxSize.
 std::vector<std::vector<int>> chunks(const RafGraph& g) {
     const size_t n = g.nodes.size();
-    const size_t words = (n + 63) / 64;
-    std::vector<uint64_t> anc(n * words, 0);
-    std::vector<uint64_t> desc(n * words, 0);
-    for (size_t v = 0; v < n; ++v)
-        for (int u : g.nodes[v].inputs) {
-            anc[v * words + static_cast<size_t>(u) / 64] |= uint64_t{1} << (u % 64);
-            for (size_t w = 0; w < words; ++w)
-                anc[v * words + w] |= anc[static_cast<size_t>(u) * words + w];
-        }
-    for (size_t v = n; v-- > 0;)
-        for (int c : g.nodes[v].consumers) {
-            desc[v * words + static_cast<size_t>(c) / 64] |= uint64_t{1} << (c % 64);
-            for (size_t w = 0; w < words; ++w)
-                desc[v * words + w] |= desc[static_cast<size_t>(c) * words + w];
-        }
-    auto count = [&](const std::vector<uint64_t>& bits, size_t v) {
-        size_t c = 0;
-        for (size_t w = 0; w < words; ++w)
-            c += static_cast<size_t>(std::popcount(bits[v * words + w]));
-        return c;
-    };
+    const NodeSets anc = ancestors(g);
+    const NodeSets desc = descendants(g);
     std::vector<std::vector<int>> out;
     std::vector<int> current;
     auto flush = [&] {
@@ -63,7 +44,7 @@ std::vector<std::vector<int>> chunks(const RafGraph& g) {
     };
     for (size_t v = 0; v < n; ++v) {
         current.push_back(static_cast<int>(v));
-        if (count(anc, v) + count(desc, v) + 1 == n)
+        if (anc.count(v) + desc.count(v) + 1 == n)
             flush();
     }
     flush();
