@@ -203,6 +203,7 @@ public:
         return ms;
     }
     std::string describe() const override { return model_->describe(); }
+    int batch() const override { return model_->batch(); }
 
 private:
     void save() const {

@@ -28,6 +28,7 @@ public:
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
+    int batch() const override { return executor_.batch(); }
 
     int stagesMeasured() const { return measured_; }
     int stagesFromCache() const { return fromCache_; }

@@ -24,7 +24,7 @@ public:
     }
     std::vector<std::string_view> aliases() const override { return {"test-alias"}; }
     int rank() const override { return 5000; } // after every built-in
-    schedulers::Outcome run(const ir::PreparedModel& model, const schedulers::Params&,
+    schedulers::Outcome search(const ir::PreparedModel& model, const schedulers::Params&,
                             const cost::CostModel& cost,
                             schedulers::SearchControl*) const override {
         schedulers::Outcome out;

@@ -45,7 +45,7 @@ public:
     std::string_view label() const override { return "Fixed"; }
     std::string_view description() const override { return "test"; }
     std::vector<schedulers::Knob> knobs() const override { return {}; }
-    schedulers::Outcome run(const ir::PreparedModel&, const schedulers::Params&,
+    schedulers::Outcome search(const ir::PreparedModel&, const schedulers::Params&,
                             const cost::CostModel&, schedulers::SearchControl*) const override {
         ++calls;
         schedulers::Outcome out;

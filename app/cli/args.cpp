@@ -144,9 +144,13 @@ std::string ArgParser::get(const std::string& key) const {
 }
 
 int ArgParser::getInt(const std::string& key, int min, int max) const {
+    return static_cast<int>(getInt64(key, min, max));
+}
+
+int64_t ArgParser::getInt64(const std::string& key, int64_t min, int64_t max) const {
     const std::string text = get(key);
     const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-    // Parsed as int64 first: a value beyond int (2^32+1) is out of range, never narrowed.
+    // Parsed as int64: a value beyond the range (2^32+1 for an int) is refused, never narrowed.
     int64_t result = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), result);
     const bool digits = ptr == text.data() + text.size() && !text.empty();
@@ -154,7 +158,38 @@ int ArgParser::getInt(const std::string& key, int min, int max) const {
         throw UserError("--" + key + " must be in " + range + ", not " + text);
     if (ec != std::errc{} || !digits)
         throw UserError("--" + key + " expects an integer in " + range + ", not '" + text + "'");
-    return static_cast<int>(result);
+    return result;
+}
+
+int64_t ArgParser::getBytes(const std::string& key, int64_t min, int64_t max) const {
+    const std::string text = get(key);
+    static const std::pair<const char*, int64_t> kUnits[] = {{"KiB", int64_t{1} << 10},
+                                                             {"MiB", int64_t{1} << 20},
+                                                             {"GiB", int64_t{1} << 30},
+                                                             {"KB", 1000},
+                                                             {"MB", 1000000},
+                                                             {"GB", 1000000000},
+                                                             {"B", 1}};
+    int64_t scale = 1;
+    std::string digits = text;
+    for (const auto& [unit, factor] : kUnits) {
+        const std::string u = unit;
+        if (text.size() > u.size() && text.compare(text.size() - u.size(), u.size(), u) == 0) {
+            digits = text.substr(0, text.size() - u.size());
+            scale = factor;
+            break;
+        }
+    }
+    const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "] bytes";
+    int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc{} || ptr != digits.data() + digits.size() || digits.empty() || value < 0)
+        throw UserError("--" + key +
+                        " expects a size in bytes (e.g. 1048576, 512KiB, 64MB), not '" + text +
+                        "'");
+    if (value > max / scale || value * scale < min)
+        throw UserError("--" + key + " must be in " + range + ", not " + text);
+    return value * scale;
 }
 
 std::string ArgParser::help() const {

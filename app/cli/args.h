@@ -1,6 +1,7 @@
 // A small declarative option parser: every subcommand gets --help and uniform errors from it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ public:
     std::optional<std::string> value(const std::string& key) const; // option or its default
     std::string get(const std::string& key) const;                  // value or throws
     int getInt(const std::string& key, int min, int max) const;
+    int64_t getInt64(const std::string& key, int64_t min, int64_t max) const;
+    // A byte count: digits, optionally with a unit B, KB, MB, GB (powers of 1000) or KiB, MiB,
+    // GiB (powers of 1024).
+    int64_t getBytes(const std::string& key, int64_t min, int64_t max) const;
     const std::vector<std::string>& positionals() const { return positionals_; }
 
     std::string help() const;

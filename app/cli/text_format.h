@@ -13,4 +13,16 @@ inline std::string fixed(double v, int decimals) {
     return buf;
 }
 
+// A byte count for people: "812 B", "96.0 KiB", "1.50 MiB", "2.25 GiB".
+inline std::string bytesText(long long bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        ++u;
+    }
+    return u == 0 ? std::to_string(bytes) + " B" : fixed(v, v < 10 ? 2 : 1) + " " + units[u];
+}
+
 } // namespace ios::cli

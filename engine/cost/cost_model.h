@@ -59,6 +59,9 @@ public:
     virtual ProgramRun simulateProgram(const ir::BlockDag& dag,
                                        const schedule::StreamProgram& program, bool timeline) const;
 
+    // The batch size its latencies are for (the memory model sizes tensors with it).
+    virtual int batch() const { return 1; }
+
     // Short human-readable description, e.g. "analytic (V100)" or "simulated V100, batch 1".
     virtual std::string describe() const = 0;
 };

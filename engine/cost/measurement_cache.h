@@ -65,6 +65,7 @@ public:
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
+    int batch() const override { return batch_; }
     const std::string& device() const { return device_; }
 
 private:

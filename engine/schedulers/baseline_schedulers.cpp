@@ -16,7 +16,7 @@ class BaselineScheduler : public Scheduler {
 public:
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
 
-    Outcome run(const ir::PreparedModel& model, const Params& /*params*/,
+    Outcome search(const ir::PreparedModel& model, const Params& /*params*/,
                 const cost::CostModel& cost, SearchControl* control) const override {
         if (control != nullptr && control->cancelled())
             throw Cancelled();

@@ -28,7 +28,7 @@ public:
         return k;
     }
 
-    Outcome run(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
+    Outcome search(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
                 SearchControl* control) const override {
         Options options;
         options.strategy = strategy_;

@@ -7,6 +7,7 @@
 
 #include "cost/cost_model.h"
 #include "eval/timeline.h"
+#include "ir/memory.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
 #include "schedulers/ios_dp.h"
@@ -30,11 +31,14 @@ enum class Knob : uint8_t {
     MaxPartSize,
     Batch,
     Device,
+    MemoryBudget, // the IOS DP under a cap on peak activation memory (docs/memory.md)
 };
 inline constexpr Knob kAllKnobs[] = {Knob::MaxGroupSize, Knob::MaxNumGroups, Knob::Endings,
-                                     Knob::MaxPartSize,  Knob::Batch,        Knob::Device};
+                                     Knob::MaxPartSize,  Knob::Batch,        Knob::Device,
+                                     Knob::MemoryBudget};
 
-// Stable machine name: "r", "s", "endings", "max_part_size", "batch", "device".
+// Stable machine name: "r", "s", "endings", "max_part_size", "batch", "device",
+// "memory_budget".
 std::string_view knobKey(Knob knob);
 std::string_view knobDescription(Knob knob);
 
@@ -50,7 +54,14 @@ struct Params {
     bool rafTuples = true;
     // Threads a scheduler may use (parallel_jobs.h); its outcome must not depend on it.
     int threads = 1;
+    // Peak activation memory (docs/memory.md): the bytes per element of every tensor, and
+    // the cap of the budgeted IOS search (0: none).
+    int64_t bytesPerElement = 4;
+    int64_t memoryBudget = 0;
 };
+
+// The memory model a run is measured with: the cost model's batch, the params' precision.
+ir::MemoryOptions memoryOptions(const Params& params, const cost::CostModel& cost);
 
 struct Outcome {
     schedule::Schedule schedule;
@@ -62,6 +73,9 @@ struct Outcome {
     std::optional<Statistics> stats; // searches that count states/transitions (the IOS DP)
     std::optional<StateSpace> stateSpace;
     double searchSeconds = 0;
+    // Peak activation memory of `schedule` (docs/memory.md "Stage schedules"), filled by
+    // Scheduler::run for every scheduler.
+    int64_t peakBytes = 0;
 };
 
 class Scheduler {
@@ -81,8 +95,14 @@ public:
 
     // Deterministic: same model, params and cost model give the same outcome (seconds aside).
     // Throws ios::UserError for bad params and ios::Cancelled when control->cancel is set.
-    virtual Outcome run(const ir::PreparedModel& model, const Params& params,
-                        const cost::CostModel& cost, SearchControl* control) const = 0;
+    // Runs search() and measures the result's peak memory.
+    Outcome run(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
+                SearchControl* control) const;
+
+protected:
+    // The scheduler's own search (peakBytes is left to run()).
+    virtual Outcome search(const ir::PreparedModel& model, const Params& params,
+                           const cost::CostModel& cost, SearchControl* control) const = 0;
 };
 
 // The outcome as a stream program per block: its own, else its schedule lowered.

@@ -43,6 +43,8 @@ std::string_view knobKey(Knob knob) {
         return "batch";
     case Knob::Device:
         return "device";
+    case Knob::MemoryBudget:
+        return "memory_budget";
     }
     return "?";
 }
@@ -61,6 +63,8 @@ std::string_view knobDescription(Knob knob) {
         return "batch size the cost model prices stages at";
     case Knob::Device:
         return "device profile the cost model simulates";
+    case Knob::MemoryBudget:
+        return "most bytes of activations live at any stage (0: no limit)";
     }
     return "";
 }

@@ -22,7 +22,7 @@ void PolicyRun::poll(uint64_t done) {
     }
 }
 
-Outcome ProgramScheduler::run(const ir::PreparedModel& model, const Params& params,
+Outcome ProgramScheduler::search(const ir::PreparedModel& model, const Params& params,
                               const cost::CostModel& cost, SearchControl* control) const {
     const auto start = std::chrono::steady_clock::now();
     // Blocks are independent: jobs on params.threads threads, results in block order.

@@ -39,7 +39,7 @@ private:
 class ProgramScheduler : public Scheduler {
 public:
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
-    Outcome run(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
+    Outcome search(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
                 SearchControl* control) const override;
 
 protected:

@@ -1,0 +1,363 @@
+// The layered DP (docs/memory.md "The memory DP"): layer i holds the down-sets of i ops with
+// μ(S), their frontier z(S), the best peak reaching them and a Zobrist hash; only the current
+// and the next layer keep their sets, every entry keeps (parent, last op) for the order.
+#include "schedulers/serenity/memory_dp.h"
+
+#include "schedulers/serenity/segment_model.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace ios::schedulers::serenity {
+
+std::string_view toString(DpStatus status) {
+    switch (status) {
+    case DpStatus::Solution:
+        return "solution";
+    case DpStatus::NoSolution:
+        return "no solution";
+    case DpStatus::Timeout:
+        return "timeout";
+    }
+    return "?";
+}
+
+namespace {
+
+using detail::SegmentModel;
+using Clock = std::chrono::steady_clock;
+
+// Far beyond any search that ends in minutes; keeps the back-pointers under 1 GB.
+constexpr uint64_t kMaxEntries = uint64_t{1} << 27;
+
+uint64_t splitmix(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// One layer: sets and frontiers as `words` words per entry, struct of arrays.
+struct Layer {
+    int words = 1;
+    std::vector<uint64_t> sets, fronts, hashes;
+    std::vector<int64_t> mu, peak;
+    std::vector<uint32_t> id;    // global entry id
+    std::vector<uint32_t> slots; // open addressing: entry index + 1, 0 = free
+    size_t mask = 0;
+
+    size_t size() const { return mu.size(); }
+    const uint64_t* set(size_t i) const { return sets.data() + i * static_cast<size_t>(words); }
+    const uint64_t* front(size_t i) const { return fronts.data() + i * static_cast<size_t>(words); }
+    void clear() {
+        sets.clear();
+        fronts.clear();
+        hashes.clear();
+        mu.clear();
+        peak.clear();
+        id.clear();
+        std::fill(slots.begin(), slots.end(), 0);
+    }
+    void growTable() {
+        const size_t capacity = std::max<size_t>(1024, slots.size() * 2);
+        slots.assign(capacity, 0);
+        mask = capacity - 1;
+        for (size_t i = 0; i < size(); ++i) {
+            size_t s = hashes[i] & mask;
+            while (slots[s] != 0)
+                s = (s + 1) & mask;
+            slots[s] = static_cast<uint32_t>(i + 1);
+        }
+    }
+    // The entry with this set (hash h), or SIZE_MAX; `slot` receives where to insert.
+    size_t find(uint64_t h, const uint64_t* set, size_t& slot) const {
+        for (size_t s = h & mask;; s = (s + 1) & mask) {
+            const uint32_t e = slots[s];
+            if (e == 0) {
+                slot = s;
+                return SIZE_MAX;
+            }
+            if (hashes[e - 1] == h &&
+                std::equal(set, set + words, sets.data() + (e - 1) * static_cast<size_t>(words)))
+                return e - 1;
+        }
+    }
+};
+
+class Ticker {
+public:
+    Ticker(SearchControl* control, const DpLimits& limits, int n)
+        : control_(control), limits_(limits), n_(n), start_(Clock::now()), last_(start_) {}
+
+    // Every 256 states: cancel, deadline, progress, time limit. True: the time limit passed.
+    bool tick(int layer) {
+        if (++count_ < 256)
+            return false;
+        count_ = 0;
+        const auto now = Clock::now();
+        if (control_ != nullptr) {
+            if (control_->cancelled())
+                throw Cancelled();
+            control_->checkDeadline(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+            if (control_->progress && now - last_ > std::chrono::milliseconds(100)) {
+                last_ = now;
+                control_->progress(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+            }
+        }
+        return limits_.timeLimitSeconds > 0 &&
+               std::chrono::duration<double>(now - start_).count() > limits_.timeLimitSeconds;
+    }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+    SearchControl* control_;
+    const DpLimits& limits_;
+    int n_;
+    Clock::time_point start_, last_;
+    uint32_t count_ = 0;
+};
+
+} // namespace
+
+DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget,
+                  const DpLimits& limits, SearchControl* control) {
+    const SegmentModel m(problem, segment);
+    const int n = m.size();
+    const int words = m.words();
+    const auto w = static_cast<size_t>(words);
+    Ticker ticker(control, limits, n);
+    DpResult result;
+
+    std::vector<uint64_t> zobrist(static_cast<size_t>(n));
+    uint64_t seed = 0x5EEDu;
+    for (uint64_t& z : zobrist)
+        z = splitmix(seed);
+
+    std::vector<uint32_t> parent{0};
+    std::vector<uint16_t> lastOp{0};
+    Layer cur;
+    Layer next;
+    cur.words = next.words = words;
+    cur.sets.assign(w, 0);
+    cur.fronts.assign(w, 0);
+    m.initialFrontier(cur.fronts.data());
+    cur.hashes.push_back(0);
+    cur.mu.push_back(m.startBytes());
+    cur.peak.push_back(m.startBytes());
+    cur.id.push_back(0);
+    result.entries = 1;
+    if (m.startBytes() > budget) {
+        result.seconds = ticker.seconds();
+        return result; // NoSolution: the live input alone is over the budget
+    }
+
+    std::vector<uint64_t> scratch(w);
+    for (int layer = 0; layer < n; ++layer) {
+        next.clear();
+        if (next.slots.empty())
+            next.growTable();
+        for (size_t i = 0; i < cur.size(); ++i) {
+            if (ticker.tick(layer)) {
+                result.status = DpStatus::Timeout;
+                result.seconds = ticker.seconds();
+                return result;
+            }
+            const uint64_t* s = cur.set(i);
+            const uint64_t* f = cur.front(i);
+            const int64_t mu = cur.mu[i];
+            const int64_t peak = cur.peak[i];
+            for (int wi = 0; wi < words; ++wi)
+                for (uint64_t bits = f[wi]; bits != 0; bits &= bits - 1) {
+                    const int u = wi * 64 + __builtin_ctzll(bits);
+                    ++result.expansions;
+                    const int64_t newPeak = std::max(peak, mu + m.stepBytes(s, u));
+                    if (newPeak > budget)
+                        continue;
+                    const uint64_t h = cur.hashes[i] ^ zobrist[static_cast<size_t>(u)];
+                    std::copy(s, s + words, scratch.data());
+                    SegmentModel::set(scratch.data(), u);
+                    size_t slot = 0;
+                    const size_t found = next.find(h, scratch.data(), slot);
+                    if (found != SIZE_MAX) {
+                        if (newPeak <= next.peak[found]) { // the paper's ≤: last wins
+                            next.peak[found] = newPeak;
+                            parent[next.id[found]] = cur.id[i];
+                            lastOp[next.id[found]] = static_cast<uint16_t>(u);
+                        }
+                        continue;
+                    }
+                    const size_t e = next.size();
+                    next.slots[slot] = static_cast<uint32_t>(e + 1);
+                    next.sets.insert(next.sets.end(), scratch.begin(), scratch.end());
+                    next.fronts.resize(next.fronts.size() + w);
+                    m.nextFrontier(f, scratch.data(), u, next.fronts.data() + e * w);
+                    next.hashes.push_back(h);
+                    next.mu.push_back(m.muAfter(scratch.data(), u, mu, s));
+                    next.peak.push_back(newPeak);
+                    next.id.push_back(static_cast<uint32_t>(parent.size()));
+                    parent.push_back(cur.id[i]);
+                    lastOp.push_back(static_cast<uint16_t>(u));
+                    if ((next.size() + 1) * 2 > next.slots.size())
+                        next.growTable();
+                }
+            if (limits.maxExpansions != 0 && result.expansions > limits.maxExpansions) {
+                result.status = DpStatus::Timeout;
+                result.entries = parent.size();
+                result.seconds = ticker.seconds();
+                return result;
+            }
+        }
+        result.entries = parent.size();
+        if (parent.size() > kMaxEntries) {
+            result.status = DpStatus::Timeout;
+            result.seconds = ticker.seconds();
+            return result;
+        }
+        if (next.size() == 0) {
+            result.seconds = ticker.seconds();
+            return result; // NoSolution: every transition broke the budget
+        }
+        std::swap(cur, next);
+    }
+    result.status = DpStatus::Solution;
+    result.peak = n == 0 ? m.startBytes() : cur.peak[0];
+    for (uint32_t e = cur.id[0]; e != 0; e = parent[e])
+        result.order.push_back(m.op(lastOp[e]));
+    std::reverse(result.order.begin(), result.order.end());
+    result.seconds = ticker.seconds();
+    return result;
+}
+
+namespace {
+
+struct BruteSearch {
+    const SegmentModel& m;
+    std::vector<uint64_t> set, front;
+    std::vector<int> order;
+    BruteForce best;
+    bool found = false;
+
+    void run(int depth, int64_t mu, int64_t peak) {
+        const int n = m.size();
+        if (depth == n) {
+            ++best.orders;
+            if (!found || peak < best.peak) {
+                found = true;
+                best.peak = peak;
+                best.order = order;
+            }
+            return;
+        }
+        const auto w = static_cast<size_t>(m.words());
+        const std::vector<uint64_t> savedFront(front.begin() + static_cast<long>(depth * w),
+                                               front.begin() + static_cast<long>((depth + 1) * w));
+        for (int u = 0; u < n; ++u) {
+            if (!SegmentModel::has(savedFront.data(), u))
+                continue;
+            const int64_t newPeak = std::max(peak, mu + m.stepBytes(set.data(), u));
+            std::vector<uint64_t> prev = set;
+            SegmentModel::set(set.data(), u);
+            const int64_t newMu = m.muAfter(set.data(), u, mu, prev.data());
+            m.nextFrontier(savedFront.data(), set.data(), u, front.data() + (depth + 1) * w);
+            order.push_back(m.op(u));
+            run(depth + 1, newMu, newPeak);
+            order.pop_back();
+            set = prev;
+        }
+    }
+};
+
+void checkOracleSize(const SegmentModel& m, int maxOps, const ir::MemoryProblem& problem) {
+    if (m.size() > maxOps)
+        throw UserError("the exhaustive oracles take at most " + std::to_string(maxOps) +
+                            " operators, not " + std::to_string(m.size()),
+                        {}, problem.name);
+}
+
+// The counting DP over down-sets, layer by layer, along transitions whose sample is within
+// `budget`; per down-set the orders reaching it are counted per peak so far.
+template <class Visit> void layeredCount(const SegmentModel& m, int64_t budget, Visit&& onFull) {
+    const int n = m.size();
+    const auto w = static_cast<size_t>(m.words());
+    struct Entry {
+        std::vector<uint64_t> set, front;
+        int64_t mu;
+        std::map<int64_t, BigUint> peaks; // peak so far → orders
+    };
+    std::map<std::vector<uint64_t>, Entry> cur;
+    Entry start{std::vector<uint64_t>(w, 0), std::vector<uint64_t>(w, 0), m.startBytes(), {}};
+    m.initialFrontier(start.front.data());
+    start.peaks[m.startBytes()] = 1;
+    cur.emplace(start.set, std::move(start));
+    for (int layer = 0; layer < n; ++layer) {
+        std::map<std::vector<uint64_t>, Entry> next;
+        for (const auto& [key, e] : cur)
+            for (int u = 0; u < n; ++u) {
+                if (!SegmentModel::has(e.front.data(), u))
+                    continue;
+                const int64_t sample = e.mu + m.stepBytes(e.set.data(), u);
+                if (sample > budget)
+                    continue;
+                std::vector<uint64_t> s2 = e.set;
+                SegmentModel::set(s2.data(), u);
+                auto it = next.find(s2);
+                if (it == next.end()) {
+                    Entry fresh{s2,
+                                std::vector<uint64_t>(w),
+                                m.muAfter(s2.data(), u, e.mu, e.set.data()),
+                                {}};
+                    m.nextFrontier(e.front.data(), s2.data(), u, fresh.front.data());
+                    it = next.emplace(s2, std::move(fresh)).first;
+                }
+                for (const auto& [peak, count] : e.peaks)
+                    it->second.peaks[std::max(peak, sample)] += count;
+            }
+        cur = std::move(next);
+    }
+    for (const auto& [key, e] : cur)
+        onFull(e.peaks);
+}
+
+} // namespace
+
+BruteForce bruteForceOrder(const ir::MemoryProblem& problem, const Segment& segment) {
+    const SegmentModel m(problem, segment);
+    checkOracleSize(m, 12, problem);
+    const auto w = static_cast<size_t>(m.words());
+    BruteSearch search{m,
+                       std::vector<uint64_t>(w, 0),
+                       std::vector<uint64_t>(w * static_cast<size_t>(m.size() + 1), 0),
+                       {},
+                       {}};
+    m.initialFrontier(search.front.data());
+    search.run(0, m.startBytes(), m.startBytes());
+    return search.best;
+}
+
+BigUint countOrders(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget) {
+    const SegmentModel m(problem, segment);
+    checkOracleSize(m, 64, problem);
+    BigUint total;
+    if (m.startBytes() > budget)
+        return total;
+    layeredCount(m, budget, [&](const std::map<int64_t, BigUint>& peaks) {
+        for (const auto& [peak, count] : peaks)
+            total += count;
+    });
+    return total;
+}
+
+std::map<int64_t, BigUint> peakDistribution(const ir::MemoryProblem& problem,
+                                            const Segment& segment, int maxOps) {
+    const SegmentModel m(problem, segment);
+    checkOracleSize(m, maxOps, problem);
+    std::map<int64_t, BigUint> out;
+    layeredCount(m, kNoBudget, [&](const std::map<int64_t, BigUint>& peaks) {
+        for (const auto& [peak, count] : peaks)
+            out[peak] += count;
+    });
+    return out;
+}
+
+} // namespace ios::schedulers::serenity

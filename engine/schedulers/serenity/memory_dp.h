@@ -1,0 +1,78 @@
+// Serenity's exact dynamic program over down-sets (Serenity, MLSys 2020, §3.1, Algorithm 1;
+// docs/memory.md "The memory DP"), its budget τ, and the oracles that check it: brute force
+// over every topological order and the counting DP of orders under a budget.
+#pragma once
+
+#include "ir/memory.h"
+#include "schedulers/search_control.h"
+#include "util/big_uint.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string_view>
+#include <vector>
+
+namespace ios::schedulers::serenity {
+
+enum class DpStatus : uint8_t { Solution, NoSolution, Timeout };
+std::string_view toString(DpStatus status); // "solution", "no solution", "timeout"
+
+inline constexpr int64_t kNoBudget = std::numeric_limits<int64_t>::max();
+
+struct DpLimits {
+    uint64_t maxExpansions = uint64_t{1} << 24; // per DP run; 0: no limit
+    double timeLimitSeconds = 0;                // per DP run; 0: none (not deterministic)
+};
+
+// A segment of a memory problem: `ops` (ascending) run after every op of `before` (all of them
+// done, their tensors live or freed as the walk would have them). Every producer of an input
+// of an op in `ops` is in `ops` or in `before`.
+struct Segment {
+    std::vector<int> ops;
+    std::vector<int> before;
+};
+
+struct DpResult {
+    DpStatus status = DpStatus::NoSolution;
+    int64_t peak = 0;        // of `order` (Solution), with the live bytes of `before`
+    std::vector<int> order;  // the segment's ops (Solution)
+    uint64_t entries = 0;    // memo entries: down-sets reached, the empty and the full one included
+    uint64_t expansions = 0; // (down-set, ready op) pairs examined
+    double seconds = 0;
+};
+
+// Runs the DP on one segment under budget τ. Deterministic for an expansion limit; a time
+// limit makes Timeout depend on the machine. Throws ios::Cancelled (control->cancel), and
+// ios::UserError for a segment of more than 65 535 ops. control->progress gets (layer, n).
+DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment,
+                  int64_t budget = kNoBudget, const DpLimits& limits = {},
+                  SearchControl* control = nullptr);
+
+// The whole problem as one segment.
+Segment wholeSegment(const ir::MemoryProblem& problem);
+
+// Live bytes after every op of `before` has run (μ at the segment's start).
+int64_t liveBytesAfter(const ir::MemoryProblem& problem, const std::vector<int>& before);
+
+// Oracles (small problems: n ≤ 12). Brute force: the minimum peak over every topological
+// order of the segment and the first order (lexicographic) reaching it.
+struct BruteForce {
+    int64_t peak = 0;
+    std::vector<int> order;
+    uint64_t orders = 0;
+};
+BruteForce bruteForceOrder(const ir::MemoryProblem& problem, const Segment& segment);
+
+// Number of topological orders of the segment whose every sample is ≤ budget (the counting
+// DP: paths through down-sets along transitions with μ(S) + alloc(u) ≤ budget).
+BigUint countOrders(const ir::MemoryProblem& problem, const Segment& segment,
+                    int64_t budget = kNoBudget);
+
+// The distribution of peaks over all orders (Serenity Fig. 3(b)): peak value → number of
+// orders with exactly that peak, from the counting DP at every distinct sample value. Throws
+// UserError for a segment with more than `maxOps` ops.
+std::map<int64_t, BigUint> peakDistribution(const ir::MemoryProblem& problem,
+                                            const Segment& segment, int maxOps = 24);
+
+} // namespace ios::schedulers::serenity

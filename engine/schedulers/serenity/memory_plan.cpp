@@ -1,0 +1,124 @@
+#include "schedulers/serenity/memory_plan.h"
+
+#include "schedulers/serenity/cuts.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace ios::schedulers::serenity {
+
+std::string_view toString(OrderKind k) {
+    switch (k) {
+    case OrderKind::File:
+        return "file";
+    case OrderKind::Kahn:
+        return "kahn";
+    case OrderKind::Serenity:
+        return "serenity";
+    case OrderKind::Brute:
+        return "brute";
+    }
+    return "?";
+}
+
+std::string_view toString(Partition p) {
+    switch (p) {
+    case Partition::Cuts:
+        return "cuts";
+    case Partition::Blocks:
+        return "blocks";
+    case Partition::None:
+        return "none";
+    }
+    return "?";
+}
+
+std::optional<OrderKind> orderKindFromString(std::string_view s) {
+    if (s == "file" || s == "tflite")
+        return OrderKind::File;
+    for (OrderKind k : {OrderKind::Kahn, OrderKind::Serenity, OrderKind::Brute})
+        if (s == toString(k))
+            return k;
+    return std::nullopt;
+}
+
+std::optional<Partition> partitionFromString(std::string_view s) {
+    for (Partition p : {Partition::Cuts, Partition::Blocks, Partition::None})
+        if (s == toString(p))
+            return p;
+    return std::nullopt;
+}
+
+BlockPlan planBlock(const ir::MemoryProblem& problem, const PlanOptions& options,
+                    SearchControl* control) {
+    const auto start = std::chrono::steady_clock::now();
+    BlockPlan plan;
+    plan.name = problem.name;
+    std::vector<Segment> segments;
+    if (options.partition == Partition::Cuts)
+        segments = cutSegments(problem);
+    else if (!problem.ops.empty())
+        segments.push_back(wholeSegment(problem));
+    for (const Segment& segment : segments) {
+        if (control != nullptr && control->cancelled())
+            throw Cancelled();
+        plan.partitions.push_back(static_cast<int>(segment.ops.size()));
+        std::vector<int> order;
+        switch (options.order) {
+        case OrderKind::File:
+            order = segment.ops;
+            plan.optimal = false;
+            break;
+        case OrderKind::Kahn:
+            order = segmentKahnOrder(problem, segment);
+            plan.optimal = false;
+            break;
+        case OrderKind::Brute: {
+            if (segment.ops.size() > 10)
+                throw UserError("brute force takes partitions of at most 10 operators, not " +
+                                    std::to_string(segment.ops.size()),
+                                {}, problem.name);
+            order = bruteForceOrder(problem, segment).order;
+            break;
+        }
+        case OrderKind::Serenity: {
+            SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
+                                            options.escalations, control);
+            plan.tauTrace.insert(plan.tauTrace.end(), r.trace.begin(), r.trace.end());
+            plan.entries += r.entries;
+            plan.expansions += r.expansions;
+            plan.optimal = plan.optimal && r.optimal;
+            order = std::move(r.order);
+            break;
+        }
+        }
+        plan.order.insert(plan.order.end(), order.begin(), order.end());
+    }
+    if (plan.order.size() != problem.ops.size())
+        throw std::logic_error("memory plan of '" + problem.name + "' lost operators");
+    plan.peak = ir::orderPeak(problem, plan.order);
+    plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return plan;
+}
+
+MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOptions& options,
+                      SearchControl* control) {
+    const auto start = std::chrono::steady_clock::now();
+    MemoryPlan plan;
+    if (options.partition == Partition::None) {
+        PlanOptions whole = options;
+        whole.partition = Partition::Blocks;
+        plan.blocks.push_back(planBlock(ir::joinedMemoryProblem(blocks), whole, control));
+    } else {
+        for (const ir::MemoryProblem& b : blocks)
+            plan.blocks.push_back(planBlock(b, options, control));
+    }
+    for (const BlockPlan& b : plan.blocks)
+        plan.peak = std::max(plan.peak, b.peak);
+    plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return plan;
+}
+
+} // namespace ios::schedulers::serenity

@@ -1,0 +1,61 @@
+// Memory-aware ordering of a whole model (Serenity, MLSys 2020, Fig. 4; docs/memory.md): per
+// block (or the whole model), partitions, an order per partition — file order, Kahn FIFO,
+// Serenity's soft-budgeted DP, or brute force — and the peak of the result.
+#pragma once
+
+#include "ir/memory.h"
+#include "schedulers/serenity/memory_dp.h"
+#include "schedulers/serenity/soft_budget.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::schedulers::serenity {
+
+enum class OrderKind : uint8_t { File, Kahn, Serenity, Brute };
+enum class Partition : uint8_t { Cuts, Blocks, None };
+
+std::string_view toString(OrderKind k);
+std::string_view toString(Partition p);
+std::optional<OrderKind> orderKindFromString(std::string_view s); // "tflite" = file
+std::optional<Partition> partitionFromString(std::string_view s);
+
+struct PlanOptions {
+    OrderKind order = OrderKind::Serenity;
+    Partition partition = Partition::Cuts;
+    DpLimits limits;
+    int64_t resolution = 4; // the bisection stops when hi − lo ≤ this (bytes per element)
+    int escalations = 0;    // softBudget's retries with doubled limits
+};
+
+struct BlockPlan {
+    std::string name;
+    int64_t peak = 0;
+    std::vector<int> order;           // problem ops
+    std::vector<int> partitions;      // segment sizes, in order (sum = ops)
+    std::vector<BudgetStep> tauTrace; // every partition's bisection, in order (Serenity)
+    uint64_t entries = 0;
+    uint64_t expansions = 0;
+    bool optimal = true; // every partition solved exactly (file/Kahn orders: false)
+    double seconds = 0;
+};
+
+struct MemoryPlan {
+    std::vector<BlockPlan> blocks;
+    int64_t peak = 0; // the largest block peak
+    double seconds = 0;
+};
+
+// Plans every problem (blocks; Partition::None joins them first). Each block's order is
+// checked by walking it (its peak is the walk's). Throws Cancelled, and UserError for a
+// brute-force segment over 10 operators.
+MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOptions& options,
+                      SearchControl* control = nullptr);
+
+// One problem (Partition::None is treated as Blocks).
+BlockPlan planBlock(const ir::MemoryProblem& problem, const PlanOptions& options,
+                    SearchControl* control = nullptr);
+
+} // namespace ios::schedulers::serenity

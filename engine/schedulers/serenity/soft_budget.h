@@ -1,0 +1,54 @@
+// Adaptive soft budgeting (Serenity §3.2, Algorithm 2, with the bisection corrected so that it
+// terminates; docs/memory.md "Soft budgeting").
+#pragma once
+
+#include "ir/memory.h"
+#include "schedulers/serenity/memory_dp.h"
+
+#include <functional>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ios::schedulers::serenity {
+
+// One DP run of the bisection: its budget and outcome.
+struct BudgetStep {
+    int64_t tau = 0;
+    DpStatus status = DpStatus::NoSolution;
+};
+
+struct SoftBudgetResult {
+    std::vector<int> order; // the segment's ops
+    int64_t peak = 0;
+    bool optimal = false; // a DP run found a solution (then `peak` is the minimum)
+    std::vector<BudgetStep> trace;
+    uint64_t entries = 0;    // summed over the DP runs
+    uint64_t expansions = 0; // summed over the DP runs
+};
+
+// The DP behind the bisection: (budget) → result. Lets tests replay the trace with an oracle.
+using BudgetedDp = std::function<DpResult(int64_t budget)>;
+
+// The bisection on its own: τ starts at tauMax (lo 0, hi tauMax); timeout → hi = τ,
+// τ = ⌊(lo + τ) / 2⌋; no solution → lo = τ, τ = ⌈(τ + hi) / 2⌉; stops at a solution, when
+// hi − lo ≤ `resolution`, or after 40 runs. Returns the trace and the solving run, if any.
+std::pair<std::vector<BudgetStep>, std::optional<DpResult>>
+bisectBudget(int64_t tauMax, int64_t resolution, const BudgetedDp& dp);
+
+// Kahn-FIFO order of a segment (ready ops in file order, successors appended in file order).
+std::vector<int> segmentKahnOrder(const ir::MemoryProblem& problem, const Segment& segment);
+
+// Peak of an order of the segment's ops, `before` live as the walk leaves it.
+int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
+                    const std::vector<int>& order);
+
+// Serenity on one segment: τmax = peak of Kahn FIFO, the bisection with the exact DP under
+// `limits`; when no run solves, up to `escalations` more runs at the lowest budget that timed
+// out, each with twice the previous expansion limit; then the better of Kahn FIFO and file
+// order (optimal = false).
+SoftBudgetResult softBudget(const ir::MemoryProblem& problem, const Segment& segment,
+                            const DpLimits& limits, int64_t resolution, int escalations = 0,
+                            SearchControl* control = nullptr);
+
+} // namespace ios::schedulers::serenity
