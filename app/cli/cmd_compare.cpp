@@ -8,6 +8,7 @@
 #include "schedulers/parallel_jobs.h"
 #include "search_progress.h"
 #include "strategies.h"
+#include "text_format.h"
 #include "util/json_number.h"
 
 #include <cstdio>
@@ -26,7 +27,9 @@ int runCompare(const std::vector<std::string>& args) {
                          "V100).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::None);
-    parser.flag("--json", "Print a JSON array of {strategy, latency_ms, speedup, search_seconds}");
+    parser.flag(
+        "--json",
+        "Print a JSON array of {strategy, latency_ms, speedup, peak_bytes, search_seconds}");
     addCostOptions(parser);
     addModelOptions(parser);
     if (!parser.parse(args))
@@ -64,16 +67,18 @@ int runCompare(const std::vector<std::string>& args) {
             rows.push_back({{"strategy", name},
                             {"latency_ms", run.latencyMs},
                             {"speedup", sequentialMs / run.latencyMs},
+                            {"peak_bytes", run.outcome.peakBytes},
                             {"search_seconds", run.outcome.searchSeconds}});
         std::cout << util::dumpJson(rows, 2) << "\n";
         return kExitOk;
     }
     std::cout << graph.name << " (" << cost->describe() << ", r " << r << ", s " << s << ")\n"
-              << "strategy       latency ms  speedup  search s\n";
+              << "strategy       latency ms  speedup   peak memory  search s\n";
     for (const auto& [name, run] : runs) {
-        char line[128];
-        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %9.3f\n", name.c_str(), run.latencyMs,
-                      sequentialMs / run.latencyMs, run.outcome.searchSeconds);
+        char line[160];
+        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %13s %9.3f\n", name.c_str(),
+                      run.latencyMs, sequentialMs / run.latencyMs,
+                      bytesText(run.outcome.peakBytes).c_str(), run.outcome.searchSeconds);
         std::cout << line;
     }
     return kExitOk;

@@ -52,7 +52,8 @@ ProgramTotals programTotals(const schedule::Program& program) {
 int runOptimize(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched optimize MODEL [--strategy S] [-r N] [-s N] [--max-part-size N] "
-        "[--endings reference|all] [--stats] [--json] [-o OUT.ios.json] [--save-schedule FILE]",
+        "[--endings reference|all] [--memory-budget BYTES] [--stats] [--json] [-o OUT.ios.json] "
+        "[--save-schedule FILE]",
         "Find a schedule with the IOS dynamic program (or a baseline) and report its "
         "latency under the cost model; -o writes the optimised model with its stages.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
@@ -72,6 +73,10 @@ int runOptimize(const std::vector<std::string>& args) {
     const schedulers::Scheduler& scheduler = *search.schedulers.front();
     const std::string strategy(scheduler.key());
     const schedulers::Params& params = search.params;
+    if (params.memoryBudget > 0 && !scheduler.reads(schedulers::Knob::MemoryBudget))
+        throw UserError("--memory-budget applies to the IOS strategies (ios-both, ios-parallel, "
+                        "ios-merge), not " +
+                        strategy);
 
     // Output paths are checked before the search, which can take minutes; the files are
     // written together at the end, or not at all (docs/cli.md "Output files").
@@ -122,6 +127,9 @@ int runOptimize(const std::vector<std::string>& args) {
             total["schedules"] = stats->schedules.toString();
         }
         total["latency_ms"] = latencyMs;
+        total["peak_bytes"] = outcome.peakBytes;
+        if (params.memoryBudget > 0)
+            total["memory_budget_bytes"] = params.memoryBudget;
         total["seconds"] = seconds;
         j["total"] = std::move(total);
         if (!outcome.programs.empty()) {
@@ -161,8 +169,11 @@ int runOptimize(const std::vector<std::string>& args) {
         std::cout << ", stream program: " << t.streams << " streams, " << t.events << " events, "
                   << t.waits << " waits, " << t.barriers << " barriers";
     }
-    std::cout << ", latency " << fixed(latencyMs, 4) << " ms (" << cost->describe() << "), "
-              << fixed(seconds, 3) << " s\n";
+    std::cout << ", latency " << fixed(latencyMs, 4) << " ms (" << cost->describe() << "), peak "
+              << bytesText(outcome.peakBytes);
+    if (params.memoryBudget > 0)
+        std::cout << " (budget " << bytesText(params.memoryBudget) << ")";
+    std::cout << ", " << fixed(seconds, 3) << " s\n";
     if (showStats) {
         std::cout << "states " << stats->states << ", transitions " << stats->transitions
                   << ", schedules " << stats->schedules.toString()

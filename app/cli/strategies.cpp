@@ -27,6 +27,10 @@ void addSearchOptions(ArgParser& parser, StrategyArg strategy, const std::string
     parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
                   std::to_string(ir::kDefaultMaxPartSize));
     parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+    parser.option("--memory-budget", "BYTES",
+                  "IOS strategies: the fastest schedule whose peak activation memory stays "
+                  "within BYTES (e.g. 24MiB; docs/memory.md); 0 = no limit",
+                  "0");
     parser.option("--max-seconds", "S",
                   "Stop searches and simulations after S seconds (exit 1, saying how far they "
                   "got), or at once when the estimate passes it; 0 = no limit",
@@ -83,6 +87,7 @@ SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");
     o.params.endings = *endings;
+    o.params.memoryBudget = parser.getBytes("memory-budget", 0, int64_t{1} << 50);
     o.params.threads = threadsOption(parser);
     o.maxSeconds = maxSeconds(parser);
     setTimeLimit(o.maxSeconds);

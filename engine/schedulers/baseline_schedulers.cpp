@@ -17,7 +17,7 @@ public:
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
 
     Outcome search(const ir::PreparedModel& model, const Params& /*params*/,
-                const cost::CostModel& cost, SearchControl* control) const override {
+                   const cost::CostModel& cost, SearchControl* control) const override {
         if (control != nullptr && control->cancelled())
             throw Cancelled();
         if (control != nullptr)

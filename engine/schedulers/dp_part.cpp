@@ -102,9 +102,10 @@ void SearchClock::check() {
 
 PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
                        const cost::CostModel& cost, const cost::OperatorClasses& classes,
-                       SearchClock& clock, StateSpace* record, int block, int part)
-    : dag_(dag), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record), block_(block),
-      part_(part), pricer_(cost, dag, classes) {
+                       SearchClock& clock, StateSpace* record, int block, int part,
+                       PartMemory* memory)
+    : dag_(dag), memory_(memory), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record),
+      block_(block), part_(part), pricer_(cost, dag, classes) {
     const int n = static_cast<int>(g.ops.size());
     candidates_.resize(n + 2);
     compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
@@ -129,6 +130,10 @@ std::vector<std::pair<Bits, bool>> PartSearch::run() {
     if (g_.all != 0) {
         const Value root = solve(g_.all, 0);
         costMs = root.cost;
+        if (root.choice >= choices_.size() || choices_[root.choice].stage == 0) {
+            stats.states = memo_.size(); // no schedule fits the memory budget
+            return chosen;
+        }
         stats.schedules = BigUint::fromU128(root.count);
         stats.schedulesSaturated = root.saturated;
         // Follow the choices from the whole part; the stage found for S is the LAST stage of
@@ -192,6 +197,8 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     constexpr UInt128 kMax = ~UInt128{0};
     for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
         clock_.tick();
+        if (memory_ != nullptr && memory_->stagePeak(s & ~c.ops, c.ops) > opt_.memoryBudget)
+            continue; // the stage would not fit: the transition does not exist
         ++stats.transitions;
         const Value sub = solve(s & ~c.ops, depth + 1);
         const double lat = c.latencyMs >= 0 ? c.latencyMs : latency(c.ops, c.merge);

@@ -7,6 +7,7 @@
 #include "ir/block_dag.h"
 #include "schedulers/bits.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/part_memory.h"
 
 #include <chrono>
 #include <cstdint>
@@ -75,12 +76,16 @@ schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge);
 class PartSearch {
 public:
     // `classes`: cost::operatorClasses(cost, dag), taken once per block by the caller.
+    // `memory` (optional, must outlive the search): the part's memory under options.memoryBudget.
     PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
                const cost::CostModel& cost, const cost::OperatorClasses& classes,
-               SearchClock& clock, StateSpace* record, int block, int part);
+               SearchClock& clock, StateSpace* record, int block, int part,
+               PartMemory* memory = nullptr);
 
     // Runs the DP from the whole part; returns the chosen stages in order as (local
     // operators, merge): makeStage turns them into stages of this part, or of an equal one.
+    // Under a memory budget that no schedule of the part meets, costMs is infinite and
+    // nothing is returned.
     std::vector<std::pair<Bits, bool>> run();
 
     PartStatistics stats;
@@ -122,6 +127,7 @@ private:
     uint32_t recordState(Bits s);
 
     const ir::BlockDag& dag_;
+    PartMemory* memory_; // the budgeted search's state memory, else nullptr
     const PartGraph& g_;
     const Options& opt_;
     const cost::CostModel& cost_;

@@ -3,9 +3,12 @@
 
 #include "schedulers/dp_part.h"
 #include "schedulers/parallel_jobs.h"
+#include "schedulers/serenity/memory_dp.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 
 namespace ios::schedulers {
@@ -54,6 +57,43 @@ const PartStatistics* Statistics::largestPart() const {
 
 namespace {
 
+std::string mib(int64_t bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f MiB (%lld B)", static_cast<double>(bytes) / 1048576.0,
+                  static_cast<long long>(bytes));
+    return text;
+}
+
+} // namespace
+
+MemoryBudgetTooSmall::MemoryBudgetTooSmall(int64_t budget, int64_t smallestPeak)
+    : UserError("no schedule fits the memory budget of " + mib(budget) +
+                ": the smallest peak any schedule of this model reaches is " + mib(smallestPeak) +
+                " (Serenity's order; ios-sched memory)"),
+      budget_(budget), smallestPeak_(smallestPeak) {}
+
+namespace {
+
+// The block operators of a block's parts before part p.
+std::vector<int> earlierOps(const ir::BlockDag& dag, size_t p) {
+    std::vector<int> ops;
+    for (size_t q = 0; q < p; ++q)
+        ops.insert(ops.end(), dag.parts[q].begin(), dag.parts[q].end());
+    return ops;
+}
+
+// The memory ops (assembly ops included) of some block operators, ascending.
+std::vector<int> memoryOps(const ir::MemoryProblem& problem, const std::vector<int>& blockOps) {
+    std::vector<int> out;
+    for (int b : blockOps) {
+        if (problem.assemblyOf[static_cast<size_t>(b)] >= 0)
+            out.push_back(problem.assemblyOf[static_cast<size_t>(b)]);
+        out.push_back(problem.opOfBlockOp[static_cast<size_t>(b)]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 void checkOptions(const Options& o) {
     if (o.r < 1)
         throw UserError("max group size r must be at least 1, not " + std::to_string(o.r));
@@ -62,6 +102,11 @@ void checkOptions(const Options& o) {
     if (o.threads < 1 || o.threads > kMaxThreads)
         throw UserError("threads must be in [1, " + std::to_string(kMaxThreads) + "], not " +
                         std::to_string(o.threads));
+    if (o.memoryBudget < 0)
+        throw UserError("the memory budget must be at least 0 bytes (0: none), not " +
+                        std::to_string(o.memoryBudget));
+    if (o.memoryBudget > 0)
+        ir::checkMemoryOptions(o.memory);
 }
 
 std::vector<std::vector<detail::PartGraph>> partGraphs(const std::vector<ir::BlockDag>& dags) {
@@ -141,6 +186,27 @@ partKeys(const std::vector<std::vector<detail::PartGraph>>& graphs,
 
 } // namespace
 
+int64_t smallestSchedulePeak(const ir::PreparedModel& model, const ir::MemoryOptions& memory,
+                             SearchControl* control) {
+    const std::vector<ir::BlockDag>& dags = model.dags();
+    int64_t peak = 0;
+    serenity::DpLimits limits;
+    limits.maxExpansions = 0;
+    for (size_t b = 0; b < dags.size(); ++b) {
+        const ir::MemoryProblem problem =
+            ir::blockMemoryProblem(model.graph(), dags[b], static_cast<int>(b), memory);
+        for (size_t p = 0; p < dags[b].parts.size(); ++p) {
+            serenity::Segment segment;
+            segment.ops = memoryOps(problem, dags[b].parts[p]);
+            segment.before = memoryOps(problem, earlierOps(dags[b], p));
+            peak = std::max(
+                peak,
+                serenity::memoryDp(problem, segment, serenity::kNoBudget, limits, control).peak);
+        }
+    }
+    return peak;
+}
+
 uint64_t countStates(const ir::PreparedModel& model) {
     detail::SearchClock clock;
     return sum(partStates(model.dags(), partGraphs(model.dags()), clock));
@@ -181,8 +247,13 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
     std::vector<cost::OperatorClasses> blockClasses; // once per block, for keys and pricing
     for (const ir::BlockDag& dag : dags)
         blockClasses.push_back(cost::operatorClasses(cost, dag));
-    const auto keys =
-        record != nullptr ? std::vector<std::vector<uint64_t>>{} : partKeys(graphs, blockClasses);
+    // Under a memory budget equal parts differ in what is live around them: each is searched.
+    const bool budgeted = options.memoryBudget > 0;
+    std::vector<ir::MemoryProblem> problems;
+    if (budgeted)
+        problems = ir::modelMemoryProblems(model.graph(), dags, options.memory);
+    const auto keys = record != nullptr || budgeted ? std::vector<std::vector<uint64_t>>{}
+                                                    : partKeys(graphs, blockClasses);
     std::vector<size_t> searched;             // parts searched, in order
     std::vector<size_t> source(parts.size()); // index into searched of each part's outcome
     std::vector<uint64_t> weights;            // progress: the states of every part it stands for
@@ -208,12 +279,21 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
         detail::SearchClock partClock;
         partClock.control = &job;
         partClock.total = states[i];
+        std::optional<detail::PartMemory> memory;
+        if (budgeted)
+            memory.emplace(problems[b], graphs[b][p].ops, earlierOps(dags[b], p));
         detail::PartSearch search(dags[b], graphs[b][p], options, cost, blockClasses[b], partClock,
-                                  record, static_cast<int>(b), static_cast<int>(p));
+                                  record, static_cast<int>(b), static_cast<int>(p),
+                                  memory ? &*memory : nullptr);
         outcomes[j].chosen = search.run();
         outcomes[j].costMs = search.costMs;
         outcomes[j].stats = search.stats;
     });
+
+    for (const PartOutcome& part : outcomes)
+        if (std::isinf(part.costMs))
+            throw MemoryBudgetTooSmall(options.memoryBudget,
+                                       smallestSchedulePeak(model, options.memory, control));
 
     result.stats.schedules = BigUint(1);
     result.stats.partsSearched = searched.size();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "ir/memory.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
 #include "schedulers/search_control.h"
@@ -38,6 +39,23 @@ struct Options {
     // Parts searched at once (parallel_jobs.h); the result is the same for every count.
     // Recording the state space runs on one thread.
     int threads = 1;
+    // Peak activation memory cap (docs/memory.md "IOS under a memory budget"): transitions
+    // whose stage would exceed it are dropped; 0 = none. Tensors are sized by `memory`.
+    int64_t memoryBudget = 0;
+    ir::MemoryOptions memory;
+};
+
+// No stage schedule fits the memory budget; smallestPeak() is the least peak any schedule of
+// the model reaches (its operators in Serenity's order, part by part).
+class MemoryBudgetTooSmall : public UserError {
+public:
+    MemoryBudgetTooSmall(int64_t budget, int64_t smallestPeak);
+    int64_t budget() const { return budget_; }
+    int64_t smallestPeak() const { return smallestPeak_; }
+
+private:
+    int64_t budget_;
+    int64_t smallestPeak_;
 };
 
 // docs/algorithms.md §3. `schedules` is exact; schedulesSaturated is set when a part's count
@@ -115,6 +133,12 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
 // The most DP states optimize() takes on, all parts together (the bundled models need at
 // most 42 966): beyond it, memory and time run out long before the search ends.
 inline constexpr uint64_t kMaxStates = uint64_t{1} << 22;
+
+// The least peak of any stage schedule of the model: per block, its parts in order, each
+// ordered by Serenity's exact DP (a one-operator stage per step reaches it; a larger stage
+// only allocates more at once).
+int64_t smallestSchedulePeak(const ir::PreparedModel& model, const ir::MemoryOptions& memory,
+                             SearchControl* control = nullptr);
 
 // Number of non-empty down-sets of every part (the total of the progress reports). Throws
 // UserError when it passes kMaxStates.

@@ -23,13 +23,14 @@ public:
         std::vector<Knob> k;
         if (strategy_ != Strategy::Merge) // r and s bound parallel stages only
             k = {Knob::MaxGroupSize, Knob::MaxNumGroups, Knob::Endings};
-        for (Knob common : {Knob::MaxPartSize, Knob::Batch, Knob::Device})
+        for (Knob common : {Knob::MaxPartSize, Knob::Batch, Knob::Device, Knob::MemoryBudget})
             k.push_back(common);
         return k;
     }
 
-    Outcome search(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
-                SearchControl* control) const override {
+protected:
+    Outcome search(const ir::PreparedModel& model, const Params& params,
+                   const cost::CostModel& cost, SearchControl* control) const override {
         Options options;
         options.strategy = strategy_;
         options.r = params.r;
@@ -38,6 +39,8 @@ public:
         options.recordStateSpace = params.recordStateSpace;
         options.maxRecordedTransitions = params.maxRecordedTransitions;
         options.threads = params.threads;
+        options.memoryBudget = params.memoryBudget;
+        options.memory = memoryOptions(params, cost);
         Result result = optimize(model, options, cost, control);
         Outcome out;
         out.schedule = std::move(result.schedule);

@@ -19,7 +19,7 @@ public:
         return "one operator per stage in the order of least peak memory (Serenity, MLSys 2020)";
     }
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
-    int rank() const override { return 20; }
+    int rank() const override { return 300; }
 
 protected:
     Outcome search(const ir::PreparedModel& model, const Params& params,

@@ -1,0 +1,44 @@
+#include "schedulers/pareto.h"
+
+#include "util/error.h"
+
+#include <chrono>
+
+namespace ios::schedulers {
+
+ParetoFront paretoFront(const ir::PreparedModel& model, const Scheduler& scheduler,
+                        const Params& params, const cost::CostModel& cost, int points,
+                        SearchControl* control) {
+    if (!scheduler.reads(Knob::MemoryBudget))
+        throw UserError("the latency-memory trade-off needs a scheduler that takes a memory "
+                        "budget (ios-both, ios-parallel, ios-merge), not " +
+                        std::string(scheduler.key()));
+    if (points < 2 || points > 1000)
+        throw UserError("the trade-off takes 2 to 1000 points, not " + std::to_string(points));
+    const auto start = std::chrono::steady_clock::now();
+    ParetoFront front;
+    Params p = params;
+    p.memoryBudget = 0;
+    Outcome free = scheduler.run(model, p, cost, control);
+    front.unconstrainedPeak = free.peakBytes;
+    front.smallestPeak = smallestSchedulePeak(model, memoryOptions(params, cost), control);
+    front.points.push_back({0, free.latencyMs, free.peakBytes, std::move(free.schedule)});
+    const int64_t hi = front.unconstrainedPeak;
+    const int64_t lo = front.smallestPeak;
+    for (int i = 1; i < points && hi > lo; ++i) {
+        // Evenly spaced, the last exactly the smallest peak (which always has a schedule).
+        const int64_t budget =
+            hi - static_cast<int64_t>(static_cast<double>(hi - lo) * i / (points - 1));
+        if (budget >= front.points.back().peakBytes)
+            continue; // the previous schedule already fits: the same search result
+        p.memoryBudget = budget;
+        Outcome o = scheduler.run(model, p, cost, control);
+        if (o.schedule == front.points.back().schedule)
+            continue;
+        front.points.push_back({budget, o.latencyMs, o.peakBytes, std::move(o.schedule)});
+    }
+    front.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return front;
+}
+
+} // namespace ios::schedulers
