@@ -1,6 +1,7 @@
 // `ios-sched bench [MODELS…]`: the IOS DP's search cost in the paper's five settings, so that
 // Table 1 and the search-cost figures can be rerun (docs/algorithms.md §3 "Statistics").
 #include "args.h"
+#include "bench_memory.h"
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
@@ -64,6 +65,10 @@ int runBench(const std::vector<std::string>& args) {
                   "Comma-separated settings to run, of: unpruned, r3s8, r1s8, merge, both "
                   "(default: all five)",
                   "unpruned,r3s8,r1s8,merge,both");
+    parser.flag("--memory",
+                "Instead of the IOS DP: Serenity's exact memory DP on every block of each model "
+                "(no budget, no expansion limit, one thread): entries, expansions, seconds, ns "
+                "per expansion, peak memory and the process's max RSS (docs/performance.md)");
     parser.flag("--scaling",
                 "Instead of MODELS: RandWire-style graphs (Watts-Strogatz, k 4, p 0.75) of 3w "
                 "nodes for w = 4..12, one block each, to see how the DP's cost grows with "
@@ -89,6 +94,11 @@ int runBench(const std::vector<std::string>& args) {
         for (const samples::BundledModel& m : samples::bundledModels())
             if (m.benchmark)
                 models.emplace_back(m.name);
+    if (parser.has("memory")) {
+        if (scaling)
+            throw UserError("give --memory or --scaling, not both");
+        return benchMemory(parser, models, parser.has("json"));
+    }
 
     std::vector<const Setting*> settings;
     for (const std::string& want : splitList(parser.get("settings"))) {

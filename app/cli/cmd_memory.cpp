@@ -68,6 +68,10 @@ util::Json blockJson(const sy::BlockPlan& b, const ir::MemoryProblem& problem, i
     return j;
 }
 
+std::string nsPerExpansion(const sy::BlockPlan& p) {
+    return p.expansions > 0 ? fixed(p.seconds * 1e9 / static_cast<double>(p.expansions), 1) : "-";
+}
+
 std::string reduction(int64_t before, int64_t after) {
     return after > 0 ? fixed(static_cast<double>(before) / static_cast<double>(after), 3) + "x"
                      : "-";
@@ -187,7 +191,7 @@ int runMemory(const std::vector<std::string>& args) {
     std::cout << std::left << std::setw(14) << "block" << std::right << std::setw(6) << "ops"
               << std::setw(14) << "file order" << std::setw(14) << "this order" << std::setw(9)
               << "x" << std::setw(12) << "entries" << std::setw(13) << "expansions" << std::setw(9)
-              << "s"
+              << "s" << std::setw(9) << "ns/exp"
               << "  partitions\n";
     for (size_t b = 0; b < problems.size(); ++b) {
         const sy::BlockPlan& p = plan.blocks[b];
@@ -198,7 +202,8 @@ int runMemory(const std::vector<std::string>& args) {
                   << problems[b].ops.size() << std::setw(14) << bytesText(filePeaks[b])
                   << std::setw(14) << bytesText(p.peak) << std::setw(9)
                   << reduction(filePeaks[b], p.peak) << std::setw(12) << p.entries << std::setw(13)
-                  << p.expansions << std::setw(9) << fixed(p.seconds, 3) << "  " << parts
+                  << p.expansions << std::setw(9) << fixed(p.seconds, 3) << std::setw(9)
+                  << nsPerExpansion(p) << "  " << parts
                   << (p.optimal || options.order != sy::OrderKind::Serenity
                           ? ""
                           : " (not optimal: every DP run timed out, see --escalate)")

@@ -45,8 +45,8 @@ std::vector<ir::NameStage> readStages(const Json& stages, const std::string& whe
 
 } // namespace
 
-std::string writeScheduleFile(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                              const schedule::Schedule& schedule, const std::string& note) {
+util::Json scheduleFileJson(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Schedule& schedule, const std::string& note) {
     const ir::Graph named = schedule::withStages(graph, dags, schedule);
     Json doc;
     doc["format"] = kFormat;
@@ -68,7 +68,12 @@ std::string writeScheduleFile(const ir::Graph& graph, const std::vector<ir::Bloc
         blocks.push_back(std::move(block));
     }
     doc["blocks"] = std::move(blocks);
-    return dumpPythonStyle(doc) + "\n";
+    return doc;
+}
+
+std::string writeScheduleFile(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
+                              const schedule::Schedule& schedule, const std::string& note) {
+    return dumpPythonStyle(scheduleFileJson(graph, dags, schedule, note)) + "\n";
 }
 
 schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::string& source,

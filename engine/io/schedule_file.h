@@ -7,6 +7,7 @@
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "schedule/schedule.h"
+#include "util/json_text.h"
 
 #include <filesystem>
 #include <string>
@@ -14,6 +15,10 @@
 #include <vector>
 
 namespace ios::io {
+
+// The schedule file's document (embedded by outputs that carry schedules, e.g. pareto --json).
+util::Json scheduleFileJson(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
+                            const schedule::Schedule& schedule, const std::string& note = {});
 
 // Serialises `schedule` of `graph` (format "ios-explorer-schedule", version 1). `note` is free
 // text kept in the file (how the schedule was produced).

@@ -19,10 +19,28 @@ ParetoFront paretoFront(const ir::PreparedModel& model, const Scheduler& schedul
     ParetoFront front;
     Params p = params;
     p.memoryBudget = 0;
-    Outcome free = scheduler.run(model, p, cost, control);
+    // Search i of `points` reports its progress as the i-th share of one count.
+    int searchIndex = 0;
+    auto run = [&](const Params& runParams) {
+        if (control == nullptr)
+            return scheduler.run(model, runParams, cost, nullptr);
+        SearchControl job;
+        job.parent = control;
+        job.deadline = control->deadline;
+        job.task = control->task;
+        job.limitHint = control->limitHint;
+        const auto index = static_cast<uint64_t>(searchIndex++);
+        if (control->progress)
+            job.progress = [control, index, points](uint64_t done, uint64_t total) {
+                const auto n = static_cast<uint64_t>(points);
+                control->progress(index * total + done, n * total);
+            };
+        return scheduler.run(model, runParams, cost, &job);
+    };
+    Outcome free = run(p);
     front.unconstrainedPeak = free.peakBytes;
     front.smallestPeak = smallestSchedulePeak(model, memoryOptions(params, cost), control);
-    front.points.push_back({0, free.latencyMs, free.peakBytes, std::move(free.schedule)});
+    front.points.push_back({0, free.latencyMs, free.peakBytes, false, std::move(free.schedule)});
     const int64_t hi = front.unconstrainedPeak;
     const int64_t lo = front.smallestPeak;
     for (int i = 1; i < points && hi > lo; ++i) {
@@ -32,11 +50,15 @@ ParetoFront paretoFront(const ir::PreparedModel& model, const Scheduler& schedul
         if (budget >= front.points.back().peakBytes)
             continue; // the previous schedule already fits: the same search result
         p.memoryBudget = budget;
-        Outcome o = scheduler.run(model, p, cost, control);
+        Outcome o = run(p);
         if (o.schedule == front.points.back().schedule)
             continue;
-        front.points.push_back({budget, o.latencyMs, o.peakBytes, std::move(o.schedule)});
+        front.points.push_back({budget, o.latencyMs, o.peakBytes, false, std::move(o.schedule)});
     }
+    for (size_t i = 0; i < front.points.size(); ++i)
+        for (size_t j = i + 1; j < front.points.size(); ++j)
+            front.points[i].dominated =
+                front.points[i].dominated || front.points[j].latencyMs <= front.points[i].latencyMs;
     front.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return front;
 }

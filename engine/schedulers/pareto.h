@@ -14,6 +14,9 @@ struct ParetoPoint {
     int64_t budget = 0;    // the cap the search ran under (0: none, the first point)
     double latencyMs = 0;  // of the schedule found
     int64_t peakBytes = 0; // of the schedule found (≤ budget)
+    // A later point is as fast with less memory (the DP breaks latency ties without looking
+    // at memory, so the unconstrained optimum may use more than it needs).
+    bool dominated = false;
     schedule::Schedule schedule;
 };
 
@@ -26,7 +29,8 @@ struct ParetoFront {
 
 // `scheduler` must read Knob::MemoryBudget (the IOS strategies). `points` ≥ 2 budgets evenly
 // spaced from the unconstrained peak down to the smallest; params.memoryBudget is ignored.
-// Throws UserError for another scheduler or points outside [2, 1000]; Cancelled.
+// Progress goes to control->progress as one count over all searches. Throws UserError for
+// another scheduler or points outside [2, 1000]; Cancelled.
 ParetoFront paretoFront(const ir::PreparedModel& model, const Scheduler& scheduler,
                         const Params& params, const cost::CostModel& cost, int points,
                         SearchControl* control = nullptr);
