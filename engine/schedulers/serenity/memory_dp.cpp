@@ -28,8 +28,10 @@ namespace {
 using detail::SegmentModel;
 using Clock = std::chrono::steady_clock;
 
-// Far beyond any search that ends in minutes; keeps the back-pointers under 1 GB.
+// Beyond these a run counts as a timeout: far beyond any search that ends in minutes.
 constexpr uint64_t kMaxEntries = uint64_t{1} << 27;
+// What the back-pointers and the layer being built may hold (a very wide layer counts too).
+constexpr uint64_t kMaxBytes = uint64_t{4} << 30;
 
 uint64_t splitmix(uint64_t& state) {
     uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -201,7 +203,9 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
                     if ((next.size() + 1) * 2 > next.slots.size())
                         next.growTable();
                 }
-            if (limits.maxExpansions != 0 && result.expansions > limits.maxExpansions) {
+            if ((limits.maxExpansions != 0 && result.expansions > limits.maxExpansions) ||
+                parent.size() > kMaxEntries ||
+                next.size() * (16 * w + 48) + parent.size() * 6 > kMaxBytes) {
                 result.status = DpStatus::Timeout;
                 result.entries = parent.size();
                 result.seconds = ticker.seconds();
