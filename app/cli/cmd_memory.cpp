@@ -1,12 +1,13 @@
 // `ios-sched memory MODEL`: peak activation memory of an operator order per block — file order
 // (TFLite's), Kahn FIFO, Serenity's soft-budgeted exact DP, or brute force — with the DP's
-// statistics, the soft budget's τ trace and the reduction over file order (docs/memory.md).
+// statistics, the soft budget's τ trace and the reduction over file order (docs/memory.md);
+// --rewrite applies Serenity's identity graph rewriting first (§3.3).
 #include "args.h"
 #include "command.h"
-#include "ir/block_dag.h"
 #include "ir/memory.h"
 #include "model_options.h"
 #include "schedulers/serenity/memory_plan.h"
+#include "schedulers/serenity/rewrite_plan.h"
 #include "search_progress.h"
 #include "text_format.h"
 #include "util/error.h"
@@ -44,11 +45,16 @@ ir::MemoryOptions memoryOptionsOf(const ArgParser& parser) {
     return m;
 }
 
-util::Json blockJson(const sy::BlockPlan& b, const ir::MemoryProblem& problem, int64_t filePeak,
+util::Json blockJson(const sy::RewrittenPlan& r, size_t index, int64_t filePeak,
                      const std::optional<int64_t>& arena) {
+    const sy::BlockPlan& b = r.plan.blocks[index];
+    const ir::MemoryProblem& problem = r.problems[index];
     util::Json j;
     j["block"] = b.name;
     j["peak_bytes"] = b.peak;
+    j["unrewritten_peak_bytes"] = r.originalPeaks[index];
+    j["rewrites"] = r.rewrites[index];
+    j["rewrite_matches"] = r.matches[index];
     j["file_peak_bytes"] = filePeak;
     if (arena)
         j["arena_bytes"] = *arena;
@@ -82,13 +88,13 @@ int runMemory(const std::vector<std::string>& args) {
         "ios-sched memory MODEL [--order file|kahn|serenity|brute] [--partition cuts|blocks|none] "
         "[--limit-expansions N] [--time-limit-s T] [--bytes-per-element B] [--batch N] "
         "[--assembly core|materialized] [--sequential-transients] [--count-weights] "
-        "[--arena tflite] [--json]",
+        "[--rewrite none|all|best] [--arena tflite] [--json]",
         "Peak activation memory of an operator order, block by block (Serenity, MLSys 2020). "
         "serenity: the exact dynamic program over down-sets under an adaptive soft budget, on "
         "the partitions between cut points; file: the model's own order (what TFLite runs); "
         "kahn: ready operators first in, first out; brute: every order (partitions of at most "
         "10 operators). Prints per block the peak, the partitions, the DP's entries and "
-        "expansions, and the reduction over file order.");
+        "expansions, and the reduction over file order (the unrewritten graph's).");
     parser.positional("MODEL", "a model file (.ios.json, .json, .onnx) or a bundled name");
     parser.option("--order", "ORDER", "file (alias tflite), kahn, serenity or brute", "serenity");
     parser.option("--partition", "P",
@@ -114,6 +120,11 @@ int runMemory(const std::vector<std::string>& args) {
     parser.flag("--sequential-transients",
                 "A sequential holds its inner nodes' adjacent outputs while it runs");
     parser.flag("--count-weights", "Add the weights to every sample (a constant)");
+    parser.option("--rewrite", "none|all|best",
+                  "Identity graph rewriting first: a conv over a concatenation becomes partial "
+                  "convs, one per input (channel-wise; kernel-wise for depthwise). all: every "
+                  "match; best: per partition, only where the rewritten optimum is lower",
+                  "best");
     parser.option("--arena", "tflite",
                   "Also replay TFLite's simple memory arena and report its footprint");
     parser.flag("--json", "Print one JSON object (docs/cli.md)");
@@ -132,33 +143,30 @@ int runMemory(const std::vector<std::string>& args) {
     options.escalations = parser.getInt("escalate", 0, 20);
     const ir::MemoryOptions memory = memoryOptionsOf(parser);
     options.resolution = memory.bytesPerElement;
+    const sy::RewriteMode rewrite =
+        choice<sy::RewriteMode>(parser, "rewrite", sy::rewriteModeFromString, "none, all, best");
     const bool arena = parser.has("arena");
     if (arena && parser.get("arena") != "tflite")
         throw UserError("--arena takes tflite, not '" + parser.get("arena") + "'");
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
-    const std::vector<ir::BlockDag> dags = ir::buildDags(graph);
-    std::vector<ir::MemoryProblem> problems = ir::modelMemoryProblems(graph, dags, memory);
-    if (options.partition == sy::Partition::None) {
-        problems = {ir::joinedMemoryProblem(problems)};
-        options.partition = sy::Partition::Blocks;
-    }
-
     schedulers::SearchControl control;
-    sy::MemoryPlan plan;
+    sy::RewrittenPlan result;
     {
         SearchProgress progress(control, "memory " + graph.name);
-        plan = sy::planMemory(problems, options, &control);
+        result = sy::planRewrittenMemory(graph, memory, options, rewrite, &control);
     }
+    const std::vector<ir::MemoryProblem>& problems = result.problems;
+    const sy::MemoryPlan& plan = result.plan;
 
     int64_t filePeak = 0;
     std::vector<int64_t> filePeaks;
     std::vector<std::optional<int64_t>> arenas;
     for (size_t b = 0; b < problems.size(); ++b) {
-        std::vector<int> file(problems[b].ops.size());
+        std::vector<int> file(result.original[b].ops.size()); // TFLite runs the graph as it is
         for (size_t i = 0; i < file.size(); ++i)
             file[i] = static_cast<int>(i);
-        filePeaks.push_back(ir::orderPeak(problems[b], file));
+        filePeaks.push_back(ir::orderPeak(result.original[b], file));
         filePeak = std::max(filePeak, filePeaks.back());
         arenas.push_back(arena
                              ? std::optional(ir::arenaFootprint(problems[b], plan.blocks[b].order))
@@ -169,7 +177,9 @@ int runMemory(const std::vector<std::string>& args) {
         util::Json j;
         j["model"] = graph.name;
         j["order"] = std::string(sy::toString(options.order));
+        j["rewrite"] = std::string(sy::toString(rewrite));
         j["peak_bytes"] = plan.peak;
+        j["unrewritten_peak_bytes"] = result.originalPeak;
         j["file_peak_bytes"] = filePeak;
         if (arena) {
             int64_t footprint = 0;
@@ -180,18 +190,20 @@ int runMemory(const std::vector<std::string>& args) {
         j["seconds"] = plan.seconds;
         util::Json blocks = util::Json::array();
         for (size_t b = 0; b < problems.size(); ++b)
-            blocks.push_back(blockJson(plan.blocks[b], problems[b], filePeaks[b], arenas[b]));
+            blocks.push_back(blockJson(result, b, filePeaks[b], arenas[b]));
         j["blocks"] = std::move(blocks);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }
 
     std::cout << graph.name << ": " << sy::toString(options.order) << " order, batch "
-              << memory.batch << ", " << memory.bytesPerElement << " B per element\n";
+              << memory.batch << ", " << memory.bytesPerElement << " B per element, rewrite "
+              << sy::toString(rewrite) << "\n";
     std::cout << std::left << std::setw(14) << "block" << std::right << std::setw(6) << "ops"
-              << std::setw(14) << "file order" << std::setw(14) << "this order" << std::setw(9)
-              << "x" << std::setw(12) << "entries" << std::setw(13) << "expansions" << std::setw(9)
-              << "s" << std::setw(9) << "ns/exp"
+              << std::setw(14) << "file order" << std::setw(9) << "rewrites" << std::setw(14)
+              << "unrewritten" << std::setw(14) << "this order" << std::setw(9) << "x"
+              << std::setw(12) << "entries" << std::setw(13) << "expansions" << std::setw(9) << "s"
+              << std::setw(9) << "ns/exp"
               << "  partitions\n";
     for (size_t b = 0; b < problems.size(); ++b) {
         const sy::BlockPlan& p = plan.blocks[b];
@@ -200,16 +212,19 @@ int runMemory(const std::vector<std::string>& args) {
             parts += (parts.empty() ? "" : ",") + std::to_string(size);
         std::cout << std::left << std::setw(14) << p.name << std::right << std::setw(6)
                   << problems[b].ops.size() << std::setw(14) << bytesText(filePeaks[b])
-                  << std::setw(14) << bytesText(p.peak) << std::setw(9)
-                  << reduction(filePeaks[b], p.peak) << std::setw(12) << p.entries << std::setw(13)
-                  << p.expansions << std::setw(9) << fixed(p.seconds, 3) << std::setw(9)
-                  << nsPerExpansion(p) << "  " << parts
+                  << std::setw(9)
+                  << (std::to_string(result.rewrites[b]) + "/" + std::to_string(result.matches[b]))
+                  << std::setw(14) << bytesText(result.originalPeaks[b]) << std::setw(14)
+                  << bytesText(p.peak) << std::setw(9) << reduction(filePeaks[b], p.peak)
+                  << std::setw(12) << p.entries << std::setw(13) << p.expansions << std::setw(9)
+                  << fixed(p.seconds, 3) << std::setw(9) << nsPerExpansion(p) << "  " << parts
                   << (p.optimal || options.order != sy::OrderKind::Serenity
                           ? ""
                           : " (not optimal: every DP run timed out, see --escalate)")
                   << "\n";
     }
-    std::cout << "peak " << bytesText(plan.peak) << " (" << plan.peak << " B), file order "
+    std::cout << "peak " << bytesText(plan.peak) << " (" << plan.peak << " B), without rewriting "
+              << bytesText(result.originalPeak) << " (" << result.originalPeak << " B), file order "
               << bytesText(filePeak) << ": " << reduction(filePeak, plan.peak) << " lower; search "
               << fixed(plan.seconds, 3) << " s\n";
     if (arena) {

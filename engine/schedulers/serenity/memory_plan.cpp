@@ -51,6 +51,55 @@ std::optional<Partition> partitionFromString(std::string_view s) {
     return std::nullopt;
 }
 
+SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment,
+                        const PlanOptions& options, SearchControl* control) {
+    if (control != nullptr && control->cancelled())
+        throw Cancelled();
+    SegmentPlan plan;
+    switch (options.order) {
+    case OrderKind::File:
+        plan.order = segment.ops;
+        plan.optimal = false;
+        break;
+    case OrderKind::Kahn:
+        plan.order = segmentKahnOrder(problem, segment);
+        plan.optimal = false;
+        break;
+    case OrderKind::Brute:
+        if (segment.ops.size() > 10)
+            throw UserError("brute force takes partitions of at most 10 operators, not " +
+                                std::to_string(segment.ops.size()),
+                            {}, problem.name);
+        plan.order = bruteForceOrder(problem, segment).order;
+        break;
+    case OrderKind::Serenity: {
+        SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
+                                        options.escalations, control);
+        plan.tauTrace = std::move(r.trace);
+        plan.entries = r.entries;
+        plan.expansions = r.expansions;
+        plan.optimal = r.optimal;
+        plan.order = std::move(r.order);
+        break;
+    }
+    }
+    plan.peak = segmentPeak(problem, segment, plan.order);
+    return plan;
+}
+
+void appendSegment(BlockPlan& block, const SegmentPlan& segment) {
+    block.partitions.push_back(static_cast<int>(segment.order.size()));
+    block.order.insert(block.order.end(), segment.order.begin(), segment.order.end());
+    addSearchStatistics(block, segment);
+}
+
+void addSearchStatistics(BlockPlan& block, const SegmentPlan& segment) {
+    block.tauTrace.insert(block.tauTrace.end(), segment.tauTrace.begin(), segment.tauTrace.end());
+    block.entries += segment.entries;
+    block.expansions += segment.expansions;
+    block.optimal = block.optimal && segment.optimal;
+}
+
 BlockPlan planBlock(const ir::MemoryProblem& problem, const PlanOptions& options,
                     SearchControl* control) {
     const auto start = std::chrono::steady_clock::now();
@@ -61,41 +110,8 @@ BlockPlan planBlock(const ir::MemoryProblem& problem, const PlanOptions& options
         segments = cutSegments(problem);
     else if (!problem.ops.empty())
         segments.push_back(wholeSegment(problem));
-    for (const Segment& segment : segments) {
-        if (control != nullptr && control->cancelled())
-            throw Cancelled();
-        plan.partitions.push_back(static_cast<int>(segment.ops.size()));
-        std::vector<int> order;
-        switch (options.order) {
-        case OrderKind::File:
-            order = segment.ops;
-            plan.optimal = false;
-            break;
-        case OrderKind::Kahn:
-            order = segmentKahnOrder(problem, segment);
-            plan.optimal = false;
-            break;
-        case OrderKind::Brute: {
-            if (segment.ops.size() > 10)
-                throw UserError("brute force takes partitions of at most 10 operators, not " +
-                                    std::to_string(segment.ops.size()),
-                                {}, problem.name);
-            order = bruteForceOrder(problem, segment).order;
-            break;
-        }
-        case OrderKind::Serenity: {
-            SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
-                                            options.escalations, control);
-            plan.tauTrace.insert(plan.tauTrace.end(), r.trace.begin(), r.trace.end());
-            plan.entries += r.entries;
-            plan.expansions += r.expansions;
-            plan.optimal = plan.optimal && r.optimal;
-            order = std::move(r.order);
-            break;
-        }
-        }
-        plan.order.insert(plan.order.end(), order.begin(), order.end());
-    }
+    for (const Segment& segment : segments)
+        appendSegment(plan, planSegment(problem, segment, options, control));
     if (plan.order.size() != problem.ops.size())
         throw std::logic_error("memory plan of '" + problem.name + "' lost operators");
     plan.peak = ir::orderPeak(problem, plan.order);

@@ -42,6 +42,24 @@ struct BlockPlan {
     double seconds = 0;
 };
 
+// One segment ordered by `options.order`: its order, peak (with `before` live) and the DP's
+// statistics. Throws Cancelled, and UserError for a brute-force segment over 10 operators.
+struct SegmentPlan {
+    std::vector<int> order;
+    int64_t peak = 0;
+    std::vector<BudgetStep> tauTrace;
+    uint64_t entries = 0;
+    uint64_t expansions = 0;
+    bool optimal = true;
+};
+SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment,
+                        const PlanOptions& options, SearchControl* control = nullptr);
+
+// Adds a segment's plan to a block's: order appended, its size recorded, statistics added.
+void appendSegment(BlockPlan& block, const SegmentPlan& segment);
+// Adds only the statistics of a search (entries, expansions, τ trace, optimality).
+void addSearchStatistics(BlockPlan& block, const SegmentPlan& segment);
+
 struct MemoryPlan {
     std::vector<BlockPlan> blocks;
     int64_t peak = 0; // the largest block peak
