@@ -183,6 +183,8 @@ int64_t ArgParser::getBytes(const std::string& key, int64_t min, int64_t max) co
     const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "] bytes";
     int64_t value = 0;
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec == std::errc::result_out_of_range && ptr == digits.data() + digits.size())
+        throw UserError("--" + key + " must be in " + range + ", not " + text);
     if (ec != std::errc{} || ptr != digits.data() + digits.size() || digits.empty() || value < 0)
         throw UserError("--" + key +
                         " expects a size in bytes (e.g. 1048576, 512KiB, 64MB), not '" + text +

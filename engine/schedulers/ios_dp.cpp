@@ -58,9 +58,11 @@ const PartStatistics* Statistics::largestPart() const {
 namespace {
 
 std::string mib(int64_t bytes) {
+    const bool gib = bytes >= (int64_t{1} << 30);
     char text[64];
-    std::snprintf(text, sizeof text, "%.2f MiB (%lld B)", static_cast<double>(bytes) / 1048576.0,
-                  static_cast<long long>(bytes));
+    std::snprintf(text, sizeof text, "%.2f %s (%lld B)",
+                  static_cast<double>(bytes) / (gib ? 1073741824.0 : 1048576.0),
+                  gib ? "GiB" : "MiB", static_cast<long long>(bytes));
     return text;
 }
 
