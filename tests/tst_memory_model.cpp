@@ -181,6 +181,17 @@ private slots:
         chain.assemblyOf = {-1, -1};
         ir::finishMemoryProblem(chain);
         QCOMPARE(ir::arenaFootprint(chain, {0, 1}), ir::orderPeak(chain, {0, 1}));
+        // An accumulation group: the second member's temporary takes a scratch block.
+        ir::MemoryProblem acc;
+        acc.name = "accumulation";
+        acc.tensors = {
+            {"in", 8, {}, {}, false}, {"y", 8, {0, 1}, {}, false}, {"z", 4, {2}, {}, false}};
+        acc.ops = {{"y.part1", 0, 1, {0}}, {"y.part2", 1, 1, {0}, 0, 8}, {"z", 2, 2, {1}}};
+        acc.opOfBlockOp = {0, 1, 2};
+        acc.assemblyOf = {-1, -1, -1};
+        ir::finishMemoryProblem(acc);
+        QCOMPARE(ir::orderPeak(acc, {0, 1, 2}), int64_t{24}); // in + y + y's temporary
+        QCOMPARE(ir::arenaFootprint(acc, {0, 1, 2}), int64_t{24});
     }
 
     // A stage allocates all of its outputs at its start, a group's chain included.

@@ -1,5 +1,6 @@
 #include "args.h"
 
+#include "util/byte_size.h"
 #include "util/error.h"
 
 #include <charconv>
@@ -163,35 +164,14 @@ int64_t ArgParser::getInt64(const std::string& key, int64_t min, int64_t max) co
 
 int64_t ArgParser::getBytes(const std::string& key, int64_t min, int64_t max) const {
     const std::string text = get(key);
-    static const std::pair<const char*, int64_t> kUnits[] = {{"KiB", int64_t{1} << 10},
-                                                             {"MiB", int64_t{1} << 20},
-                                                             {"GiB", int64_t{1} << 30},
-                                                             {"KB", 1000},
-                                                             {"MB", 1000000},
-                                                             {"GB", 1000000000},
-                                                             {"B", 1}};
-    int64_t scale = 1;
-    std::string digits = text;
-    for (const auto& [unit, factor] : kUnits) {
-        const std::string u = unit;
-        if (text.size() > u.size() && text.compare(text.size() - u.size(), u.size(), u) == 0) {
-            digits = text.substr(0, text.size() - u.size());
-            scale = factor;
-            break;
-        }
-    }
+    const util::ByteSize size = util::parseByteSize(text);
     const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "] bytes";
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (ec == std::errc::result_out_of_range && ptr == digits.data() + digits.size())
+    if (size.status == util::ByteSize::Status::Malformed)
+        throw UserError("--" + key + " expects a size in bytes (e.g. 1048576, 512KiB, 19.5 MiB, " +
+                        "64MB), not '" + text + "'");
+    if (size.status == util::ByteSize::Status::TooLarge || size.bytes < min || size.bytes > max)
         throw UserError("--" + key + " must be in " + range + ", not " + text);
-    if (ec != std::errc{} || ptr != digits.data() + digits.size() || digits.empty() || value < 0)
-        throw UserError("--" + key +
-                        " expects a size in bytes (e.g. 1048576, 512KiB, 64MB), not '" + text +
-                        "'");
-    if (value > max / scale || value * scale < min)
-        throw UserError("--" + key + " must be in " + range + ", not " + text);
-    return value * scale;
+    return size.bytes;
 }
 
 std::string ArgParser::help() const {

@@ -28,8 +28,7 @@ public:
     std::string get(const std::string& key) const;                  // value or throws
     int getInt(const std::string& key, int min, int max) const;
     int64_t getInt64(const std::string& key, int64_t min, int64_t max) const;
-    // A byte count: digits, optionally with a unit B, KB, MB, GB (powers of 1000) or KiB, MiB,
-    // GiB (powers of 1024).
+    // A byte count as util::parseByteSize reads it ("24MiB", "19.5 MiB", "64MB", "1048576").
     int64_t getBytes(const std::string& key, int64_t min, int64_t max) const;
     const std::vector<std::string>& positionals() const { return positionals_; }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -23,6 +24,14 @@ int64_t checkedBytes(std::optional<int64_t> bytes, const std::string& node) {
     if (!bytes || *bytes > kMaxTensorBytes)
         throw UserError("tensor size in bytes is too large (over 2^50)", {}, node);
     return *bytes;
+}
+
+// Bytes of a tensor of `node` (named in the error when they overflow).
+int64_t bytesOf(const TensorShape& shape, const MemoryOptions& options, const std::string& node) {
+    const auto bytes = checked::mul(
+        checked::mul(checked::mul(checked::mul(shape.c, shape.h), shape.w), options.batch),
+        options.bytesPerElement);
+    return checkedBytes(bytes, node);
 }
 
 // Does the node read an input the assembly option materialises (several terms, or a sum)?
@@ -48,7 +57,7 @@ int64_t sequentialTransient(const Node& node, const MemoryOptions& options) {
     int64_t best = 0;
     int64_t previous = 0;
     for (const Node& inner : node.nodes) {
-        const int64_t out = tensorBytes(inner.outputShape, options);
+        const int64_t out = bytesOf(inner.outputShape, options, inner.name);
         best = std::max(best, previous + out);
         previous = out;
     }
@@ -67,10 +76,7 @@ void checkMemoryOptions(const MemoryOptions& options) {
 }
 
 int64_t tensorBytes(const TensorShape& shape, const MemoryOptions& options) {
-    const auto bytes = checked::mul(
-        checked::mul(checked::mul(checked::mul(shape.c, shape.h), shape.w), options.batch),
-        options.bytesPerElement);
-    return checkedBytes(bytes, {});
+    return bytesOf(shape, options, {});
 }
 
 int64_t MemoryProblem::totalBytes() const {
@@ -111,10 +117,12 @@ void finishMemoryProblem(MemoryProblem& p) {
     for (MemoryProblem::Tensor& t : p.tensors)
         if (t.consumers.empty())
             t.sink = true; // dangling outputs stay (TFLite keeps graph outputs)
-    int64_t total = 0;
+    std::optional<int64_t> total = p.constantBytes;
     for (const MemoryProblem::Tensor& t : p.tensors)
-        total = checkedBytes(checked::add(total, t.bytes), p.name);
-    checkedBytes(checked::add(total, p.constantBytes), p.name);
+        total = checked::add(total, t.bytes);
+    if (!total || *total > kMaxTensorBytes)
+        throw UserError("the tensors of block '" + p.name +
+                        "' total more than 2^50 bytes (lower --batch or --bytes-per-element)");
 }
 
 MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int blockIndex,
@@ -124,7 +132,11 @@ MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int bl
     MemoryProblem p;
     p.name = block.enterName;
     std::unordered_map<std::string, int> tensorOf;
-    p.tensors.push_back({block.enterName, tensorBytes(block.enterNode.outputShape, options)});
+    p.tensors.push_back({block.enterName,
+                         bytesOf(block.enterNode.outputShape, options, block.enterName),
+                         {},
+                         {},
+                         false});
     tensorOf.emplace(block.enterName, 0);
 
     const int n = static_cast<int>(dag.ops.size());
@@ -151,7 +163,7 @@ MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int bl
             // Terms share H×W (validated): the first value's producer gives it.
             const Node* src = index->find(node.externalInputs().front().front().node);
             const TensorShape shape{inputChannels(node), src->outputShape.h, src->outputShape.w};
-            p.tensors.push_back({assembly.name, tensorBytes(shape, options), {}});
+            p.tensors.push_back({assembly.name, bytesOf(shape, options, node.name), {}, {}, false});
             p.assemblyOf[i] = static_cast<int>(p.ops.size());
             p.tensors.back().producers.push_back(static_cast<int>(p.ops.size()));
             inputs = {assembly.output};
@@ -163,10 +175,11 @@ MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int bl
         op.inputs = std::move(inputs);
         op.output = static_cast<int>(p.tensors.size());
         if (options.sequentialTransients && node.kind == NodeKind::Sequential) {
-            const int64_t out = tensorBytes(node.outputShape, options);
+            const int64_t out = bytesOf(node.outputShape, options, node.name);
             op.transientBytes = std::max<int64_t>(0, sequentialTransient(node, options) - out);
         }
-        p.tensors.push_back({node.name, tensorBytes(node.outputShape, options), {}});
+        p.tensors.push_back(
+            {node.name, bytesOf(node.outputShape, options, node.name), {}, {}, false});
         p.tensors.back().producers.push_back(static_cast<int>(p.ops.size()));
         tensorOf[node.name] = op.output;
         p.opOfBlockOp[i] = static_cast<int>(p.ops.size());
@@ -349,19 +362,61 @@ std::vector<int> kahnOrder(const MemoryProblem& p) {
     return queue;
 }
 
-int64_t arenaFootprint(const MemoryProblem& p, const std::vector<int>& order) {
-    constexpr int64_t kAlign = 4;
-    auto alignUp = [](int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; };
-    std::map<int64_t, std::pair<int64_t, int>> allocs; // offset → (size, tensor), sorted
-    std::vector<int64_t> offsetOf(p.tensors.size(), -1);
-    int64_t highWater = 0;
-    auto allocate = [&](int t) {
-        const int64_t size = p.tensors[static_cast<size_t>(t)].bytes;
-        int64_t top = allocs.empty() ? 0 : allocs.rbegin()->first + allocs.rbegin()->second.first;
+namespace {
+
+// TFLite's simple memory arena (arenaFootprint, arenaSteps): best-fit placement by offset,
+// releases when a tensor's last consumer has run.
+class SimpleArena {
+public:
+    explicit SimpleArena(const MemoryProblem& p)
+        : p_(p), offsetOf_(p.tensors.size(), -1), pending_(p.tensors.size()) {
+        for (size_t t = 0; t < p.tensors.size(); ++t) {
+            pending_[t] = static_cast<int>(p.tensors[t].consumers.size());
+            if (p.tensors[t].producers.empty())
+                offsetOf_[t] = place(p.tensors[t].bytes, static_cast<int>(t));
+        }
+    }
+
+    // Places the outputs of `ops` not yet placed, and a scratch block for each op's
+    // temporaries (an accumulation group's later member, a sequential's transients); then
+    // releases the scratch blocks and the inputs whose consumers are all done.
+    void run(std::span<const int> ops) {
+        scratch_.clear();
+        for (int op : ops) {
+            const MemoryProblem::Op& o = p_.ops[static_cast<size_t>(op)];
+            int64_t temporary = o.transientBytes;
+            if (offsetOf_[static_cast<size_t>(o.output)] < 0)
+                offsetOf_[static_cast<size_t>(o.output)] =
+                    place(p_.tensors[static_cast<size_t>(o.output)].bytes, o.output);
+            else
+                temporary += o.accumulateBytes;
+            if (temporary > 0)
+                scratch_.push_back(place(temporary, -1));
+        }
+        for (int64_t offset : scratch_)
+            allocs_.erase(offset);
+        for (int op : ops)
+            for (int t : p_.ops[static_cast<size_t>(op)].inputs) {
+                const auto ti = static_cast<size_t>(t);
+                if (--pending_[ti] == 0 && !p_.tensors[ti].sink && offsetOf_[ti] >= 0)
+                    allocs_.erase(offsetOf_[ti]);
+            }
+    }
+
+    int64_t footprint() const { return highWater_ + p_.constantBytes; }
+
+private:
+    static constexpr int64_t kAlign = 4;
+    static int64_t alignUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+    // Best fit by offset, else on top; `tensor` -1 for a scratch block. Returns the offset.
+    int64_t place(int64_t size, int tensor) {
+        const int64_t top =
+            allocs_.empty() ? 0 : allocs_.rbegin()->first + allocs_.rbegin()->second.first;
         int64_t best = alignUp(top);
         int64_t bestFit = std::numeric_limits<int64_t>::max();
         int64_t current = 0;
-        for (const auto& [offset, entry] : allocs) {
+        for (const auto& [offset, entry] : allocs_) {
             const int64_t aligned = alignUp(current);
             if (aligned + size <= offset && offset - current < bestFit) {
                 best = aligned;
@@ -369,27 +424,37 @@ int64_t arenaFootprint(const MemoryProblem& p, const std::vector<int>& order) {
             }
             current = offset + entry.first;
         }
-        allocs.emplace(best, std::make_pair(size, t));
-        offsetOf[static_cast<size_t>(t)] = best;
-        highWater = std::max(highWater, best + size);
-    };
-    std::vector<int> pending(p.tensors.size());
-    for (size_t t = 0; t < p.tensors.size(); ++t) {
-        pending[t] = static_cast<int>(p.tensors[t].consumers.size());
-        if (p.tensors[t].producers.empty())
-            allocate(static_cast<int>(t));
+        allocs_.emplace(best, std::make_pair(size, tensor));
+        highWater_ = std::max(highWater_, best + size);
+        return best;
     }
-    for (int op : order) {
-        const MemoryProblem::Op& o = p.ops[static_cast<size_t>(op)];
-        if (offsetOf[static_cast<size_t>(o.output)] < 0)
-            allocate(o.output);
-        for (int t : o.inputs) {
-            const auto ti = static_cast<size_t>(t);
-            if (--pending[ti] == 0 && !p.tensors[ti].sink && offsetOf[ti] >= 0)
-                allocs.erase(offsetOf[ti]);
-        }
+
+    const MemoryProblem& p_;
+    std::map<int64_t, std::pair<int64_t, int>> allocs_; // offset → (size, tensor), sorted
+    std::vector<int64_t> offsetOf_;
+    std::vector<int> pending_;     // consumers not yet run
+    std::vector<int64_t> scratch_; // this step's scratch blocks (offsets)
+    int64_t highWater_ = 0;
+};
+
+} // namespace
+
+int64_t arenaFootprint(const MemoryProblem& p, const std::vector<int>& order) {
+    SimpleArena arena(p);
+    for (const int& op : order)
+        arena.run(std::span<const int>(&op, 1));
+    return arena.footprint();
+}
+
+std::vector<int64_t> arenaSteps(const MemoryProblem& p, const MemorySteps& steps) {
+    SimpleArena arena(p);
+    std::vector<int64_t> out;
+    out.reserve(steps.size());
+    for (const std::vector<int>& step : steps) {
+        arena.run(step);
+        out.push_back(arena.footprint());
     }
-    return highWater + p.constantBytes;
+    return out;
 }
 
 } // namespace ios::ir

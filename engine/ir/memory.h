@@ -114,8 +114,17 @@ std::vector<int> kahnOrder(const MemoryProblem& problem);
 
 // TFLite's simple memory arena (Serenity Fig. 12(a)): the block input is placed first; per op
 // its output is placed in the lowest-offset gap that fits it best (smallest fitting gap,
-// lowest offset among equals), else on top; inputs whose consumers are done are released
-// after the op. Offsets aligned to 4 bytes. Returns the high-water mark (the footprint).
+// lowest offset among equals), else on top; an op's temporaries (an accumulation group's later
+// member, a sequential's transients) get a scratch block for the step; the scratch and the
+// inputs whose consumers are done are released after the op. Offsets aligned to 4 bytes.
+// Returns the high-water mark (the footprint).
 int64_t arenaFootprint(const MemoryProblem& problem, const std::vector<int>& order);
+
+// The same arena replayed over steps (Serenity Fig. 12: its footprint against the live bytes,
+// step by step): a step places every output of its ops (in op order), then releases the
+// inputs whose consumers are all done. Element i is the high-water mark after step i, plus
+// the constant bytes; one op per step gives arenaFootprint's replay, the last element its
+// result. The steps are not checked (walk them with walkMemory first).
+std::vector<int64_t> arenaSteps(const MemoryProblem& problem, const MemorySteps& steps);
 
 } // namespace ios::ir

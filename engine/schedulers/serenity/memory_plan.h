@@ -22,6 +22,12 @@ std::string_view toString(Partition p);
 std::optional<OrderKind> orderKindFromString(std::string_view s); // "tflite" = file
 std::optional<Partition> partitionFromString(std::string_view s);
 
+// What the `serenity` scheduler plans with (and the explorer's Serenity order by default): 2^27
+// expansions per soft-budget run — its first run, at Kahn FIFO's peak, solves NasNet-A's
+// 374-operator block exactly — and two escalations.
+inline constexpr uint64_t kSchedulerExpansions = uint64_t{1} << 27;
+inline constexpr int kSchedulerEscalations = 2;
+
 struct PlanOptions {
     OrderKind order = OrderKind::Serenity;
     Partition partition = Partition::Cuts;

@@ -29,10 +29,8 @@ protected:
             ir::modelMemoryProblems(model.graph(), model.dags(), memoryOptions(params, cost));
         serenity::PlanOptions options;
         options.resolution = params.bytesPerElement;
-        // The first run (at Kahn FIFO's peak) solves NasNet-A's 374-operator block exactly
-        // (69 M expansions, docs/memory.md); larger searches go through the soft budget.
-        options.limits.maxExpansions = uint64_t{1} << 27;
-        options.escalations = 2;
+        options.limits.maxExpansions = serenity::kSchedulerExpansions;
+        options.escalations = serenity::kSchedulerEscalations;
         const serenity::MemoryPlan plan = serenity::planMemory(problems, options, control);
         Outcome out;
         for (size_t b = 0; b < problems.size(); ++b) {
