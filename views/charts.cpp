@@ -1,50 +1,81 @@
 #include "charts.h"
 
+#include "chart_style.h"
+#include "memory_plot.h"
 #include "palette.h"
 #include "time_axis.h"
 #include "units.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace ios::views {
 
 namespace {
 
-const QColor kText(0x20, 0x20, 0x20);
-const QColor kGrid(0xe0, 0xe0, 0xe0);
+const QColor& kText = kChartText;
+const QColor& kGrid = kChartGrid;
 
-void setPixelFont(QPainter& p, int px, bool bold = false) {
-    QFont f = p.font();
-    f.setPixelSize(px);
-    f.setBold(bold);
-    p.setFont(f);
-}
+// One panel of horizontal bars: its title, how values read, and an optional limit marked.
+struct BarPanel {
+    BarPanel(QString t, std::function<QString(double)> f)
+        : title(std::move(t)), format(std::move(f)) {}
+    QString title;
+    std::function<QString(double)> format;
+    bool bytes = false; // a binary-unit axis (BytesScale) instead of a decimal one
+    bool names = true;  // the row labels left of the bars
+    double marker = 0;  // > 0: a dashed vertical line at that value, labelled markerLabel
+    QString markerLabel;
+};
 
-// Horizontal bars with a value axis; returns nothing, draws into `area`.
-void barPanel(QPainter& p, const QRect& area, const QString& title, const QStringList& labels,
-              const std::vector<double>& values, const std::vector<QColor>& colors,
-              const std::function<QString(double)>& format) {
+// Horizontal bars with a value axis, drawn into `area`; as many ticks as fit their labels.
+void barPanel(QPainter& p, const QRect& area, const BarPanel& panel, const QStringList& labels,
+              const std::vector<double>& values, const std::vector<QColor>& colors) {
     setPixelFont(p, 14, true);
     p.setPen(kText);
     p.drawText(area.adjusted(0, 0, 0, -area.height() + 22), Qt::AlignLeft | Qt::AlignVCenter,
-               title);
+               p.fontMetrics().elidedText(panel.title, Qt::ElideRight, area.width()));
     setPixelFont(p, 12);
     const QFontMetrics fm(p.font());
-    int labelWidth = 0;
-    for (const QString& l : labels)
-        labelWidth = std::max(labelWidth, fm.horizontalAdvance(l));
-    const QRect plot(area.left() + labelWidth + 12, area.top() + 28, area.width() - labelWidth - 90,
-                     area.height() - 52);
-    const double maximum = values.empty() ? 1 : *std::max_element(values.begin(), values.end());
-    const ValueScale scale = ValueScale::forMaximum(maximum > 0 ? maximum : 1);
-    for (double v = 0; v <= scale.max * (1 + 1e-9); v += scale.step) {
-        const double x = plot.left() + plot.width() * v / scale.max;
+    int labelWidth = -12;
+    if (panel.names)
+        for (const QString& l : labels)
+            labelWidth = std::max(labelWidth, fm.horizontalAdvance(l));
+    const QRect plot(area.left() + labelWidth + 12, area.top() + 28,
+                     area.width() - labelWidth - 12 - 78, area.height() - 52);
+    const double maximum = std::max(
+        panel.marker, values.empty() ? 1 : *std::max_element(values.begin(), values.end()));
+    const int ticks = std::clamp(plot.width() / 90, 2, 5);
+    double axisMax = 1;
+    std::vector<double> tickValues;
+    std::function<QString(double)> tickLabel = panel.format;
+    if (panel.bytes) {
+        const BytesScale scale = BytesScale::forRange(0, maximum > 0 ? maximum : 1, ticks);
+        axisMax = scale.hi;
+        tickValues = scale.ticks();
+        tickLabel = [scale](double v) { return scale.label(v); };
+    } else {
+        const ValueScale scale = ValueScale::forMaximum(maximum > 0 ? maximum : 1, ticks);
+        axisMax = scale.max;
+        for (double v = 0; v <= scale.max * (1 + 1e-9); v += scale.step)
+            tickValues.push_back(v);
+    }
+    double labelledTo = -1e9; // a tick's label is left out where it would overlap the last one
+    for (double v : tickValues) {
+        const double x = plot.left() + plot.width() * v / axisMax;
         p.setPen(kGrid);
         p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const QString label = tickLabel(v);
+        const double half = fm.horizontalAdvance(label) / 2.0 + 4;
+        if (x - half < labelledTo)
+            continue;
+        labelledTo = x + half;
         p.setPen(QColor(0x60, 0x60, 0x60));
-        p.drawText(QRectF(x - 50, plot.bottom() + 2, 100, 16), Qt::AlignHCenter, format(v));
+        p.drawText(QRectF(x - half, plot.bottom() + 2, 2 * half, 16), Qt::AlignHCenter, label);
     }
     const int n = static_cast<int>(values.size());
     if (n == 0)
@@ -52,14 +83,22 @@ void barPanel(QPainter& p, const QRect& area, const QString& title, const QStrin
     const double rowH = plot.height() / static_cast<double>(n);
     for (int i = 0; i < n; ++i) {
         const double y = plot.top() + i * rowH;
-        const double w = plot.width() * values[static_cast<size_t>(i)] / scale.max;
+        const double w = plot.width() * values[static_cast<size_t>(i)] / axisMax;
         const QRectF bar(plot.left(), y + rowH * 0.18, std::max(w, 1.0), rowH * 0.64);
         p.fillRect(bar, colors[static_cast<size_t>(i) % colors.size()]);
         p.setPen(kText);
-        p.drawText(QRectF(area.left(), y, labelWidth + 4, rowH), Qt::AlignRight | Qt::AlignVCenter,
-                   labels[i]);
+        if (panel.names)
+            p.drawText(QRectF(area.left(), y, labelWidth + 4, rowH),
+                       Qt::AlignRight | Qt::AlignVCenter, labels[i]);
         p.drawText(QRectF(bar.right() + 6, y, 90, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                   format(values[static_cast<size_t>(i)]));
+                   panel.format(values[static_cast<size_t>(i)]));
+    }
+    if (panel.marker > 0) {
+        const double x = plot.left() + plot.width() * panel.marker / axisMax;
+        p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5, Qt::DashLine));
+        p.drawLine(QPointF(x, plot.top() - 4), QPointF(x, plot.bottom()));
+        p.setPen(QColor(0xc0, 0x20, 0x20));
+        p.drawText(QRectF(x - 150, plot.top() - 20, 300, 16), Qt::AlignHCenter, panel.markerLabel);
     }
 }
 
@@ -79,23 +118,38 @@ void ChartWidget::setPlaceholder(const QString& text) {
     update();
 }
 
+bool ChartWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = tooltipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 void ChartWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xfc, 0xfc, 0xfc));
     if (!placeholder_.isEmpty()) {
         setPixelFont(p, 14);
         p.setPen(Qt::darkGray);
-        p.drawText(rect(), Qt::AlignCenter, placeholder_);
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                   placeholder_);
         return;
     }
-    render(p, rect().adjusted(16, 12, -16, -12));
+    render(p, chartArea());
 }
 
 void ComparisonChart::setData(QString title, std::vector<ComparisonEntry> entries,
-                              double sequentialMs) {
+                              double sequentialMs, double budgetBytes) {
     title_ = std::move(title);
     entries_ = std::move(entries);
     sequentialMs_ = sequentialMs;
+    budgetBytes_ = budgetBytes;
     placeholder_.clear();
     update();
 }
@@ -106,29 +160,51 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
     p.setPen(kText);
     p.drawText(QRect(area.left(), area.top(), area.width(), 24), Qt::AlignLeft, title_);
     QStringList labels;
-    std::vector<double> latency, speedup, seconds, transitions;
+    std::vector<double> latency, peak, speedup, seconds, transitions;
     std::vector<QColor> colors;
     for (size_t i = 0; i < entries_.size(); ++i) {
         const ComparisonEntry& e = entries_[i];
         labels << e.label;
         latency.push_back(e.latencyMs);
+        peak.push_back(e.peakBytes);
         speedup.push_back(e.latencyMs > 0 ? sequentialMs_ / e.latencyMs : 0);
         seconds.push_back(e.searchSeconds);
         transitions.push_back(e.transitions);
         colors.push_back(categoricalColor(static_cast<int>(i)));
     }
+    // Top: the two figures a schedule is chosen by, side by side; below: how it was found.
+    // Rows line up across a row of panels, so only its first panel names them.
     const QRect body = area.adjusted(0, 34, 0, 0);
-    const int w = body.width() / 2 - 12, h = body.height() / 2 - 12;
-    barPanel(p, QRect(body.left(), body.top(), w, h), tr("Latency (lower is better)"), labels,
-             latency, colors, [](double v) { return formatMs(v); });
-    barPanel(p, QRect(body.left() + w + 24, body.top(), w, h), tr("Speed-up over sequential"),
-             labels, speedup, colors,
-             [](double v) { return QStringLiteral("×%1").arg(v, 0, 'f', 2); });
-    barPanel(p, QRect(body.left(), body.top() + h + 24, w, h), tr("Search time"), labels, seconds,
-             colors, [](double v) { return formatSeconds(v); });
-    barPanel(p, QRect(body.left() + w + 24, body.top() + h + 24, w, h),
-             tr("DP transitions evaluated (states in tooltip / status)"), labels, transitions,
-             colors, [](double v) { return formatCount(v); });
+    const int h = body.height() / 2 - 12;
+    const auto rowOfPanels = [&](int top, std::vector<BarPanel> panels,
+                                 const std::vector<const std::vector<double>*>& values) {
+        setPixelFont(p, 12);
+        int names = 0;
+        for (const QString& l : labels)
+            names = std::max(names, p.fontMetrics().horizontalAdvance(l) + 12);
+        const int n = static_cast<int>(panels.size());
+        const int w = (body.width() - names - 24 * (n - 1)) / n;
+        for (int i = 0; i < n; ++i) {
+            panels[static_cast<size_t>(i)].names = i == 0;
+            const int x = body.left() + (i == 0 ? 0 : names + i * (w + 24));
+            barPanel(p, QRect(x, top, i == 0 ? names + w : w, h), panels[static_cast<size_t>(i)],
+                     labels, *values[static_cast<size_t>(i)], colors);
+        }
+    };
+    BarPanel memory(tr("Peak memory (lower is better)"), [](double v) { return formatBytes(v); });
+    memory.bytes = true;
+    memory.marker = budgetBytes_;
+    memory.markerLabel = tr("budget %1 (IOS strategies)").arg(formatBytes(budgetBytes_));
+    rowOfPanels(
+        body.top(),
+        {BarPanel(tr("Latency (lower is better)"), [](double v) { return formatMs(v); }), memory},
+        {&latency, &peak});
+    rowOfPanels(body.top() + h + 24,
+                {BarPanel(tr("Speed-up over sequential"),
+                          [](double v) { return QStringLiteral("×%1").arg(v, 0, 'f', 2); }),
+                 BarPanel(tr("Search time"), [](double v) { return formatSeconds(v); }),
+                 BarPanel(tr("DP transitions"), [](double v) { return formatCount(v); })},
+                {&speedup, &seconds, &transitions});
 }
 
 void SweepChart::setData(QString title, std::vector<int> r, std::vector<int> s,

@@ -24,9 +24,15 @@ public:
     virtual void render(QPainter& painter, const QRect& area) const = 0;
     QSize sizeHint() const override { return {900, 500}; }
     void setPlaceholder(const QString& text);
+    const QString& placeholder() const { return placeholder_; }
+    // Where paintEvent renders the chart (inside the widget's margins).
+    QRect chartArea() const { return rect().adjusted(16, 12, -16, -12); }
+    // The tooltip at a widget position (empty: none); event() shows it.
+    virtual QString tooltipAt(const QPointF& /*pos*/) const { return {}; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
     QString placeholder_;
 };
 
@@ -36,19 +42,25 @@ struct ComparisonEntry {
     double searchSeconds = 0;
     double states = 0;      // 0 for baselines
     double transitions = 0; // 0 for baselines
+    double peakBytes = 0;   // peak activation memory of its schedule
 };
 
 class ComparisonChart : public ChartWidget {
     Q_OBJECT
 public:
     using ChartWidget::ChartWidget;
-    void setData(QString title, std::vector<ComparisonEntry> entries, double sequentialMs);
+    // `budgetBytes` > 0: the memory budget the IOS strategies ran under (drawn on the peak
+    // memory panel).
+    void setData(QString title, std::vector<ComparisonEntry> entries, double sequentialMs,
+                 double budgetBytes = 0);
     void render(QPainter& painter, const QRect& area) const override;
+    const std::vector<ComparisonEntry>& entries() const { return entries_; }
 
 private:
     QString title_;
     std::vector<ComparisonEntry> entries_;
     double sequentialMs_ = 0;
+    double budgetBytes_ = 0;
 };
 
 class SweepChart : public ChartWidget {

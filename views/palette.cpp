@@ -44,6 +44,16 @@ QColor categoricalColor(int index) {
     return QColor(colors[static_cast<size_t>(((index % n) + n) % n)]);
 }
 
+QColor tensorColor(int tensor) {
+    if (tensor <= 0)
+        return QColor(0xb8, 0xb8, 0xb8);
+    const double hue = std::fmod(0.58 + tensor * 0.381966, 1.0); // golden angle
+    const double saturation = tensor % 2 == 0 ? 0.45 : 0.62;
+    const double value = tensor % 3 == 0 ? 0.80 : 0.92;
+    return QColor::fromHsvF(static_cast<float>(hue), static_cast<float>(saturation),
+                            static_cast<float>(value));
+}
+
 QColor heatColor(double t) {
     // Piecewise-linear approximation of viridis.
     static constexpr std::array<QRgb, 6> stops{0x440154, 0x414487, 0x2a788e,

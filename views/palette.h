@@ -15,6 +15,10 @@ QString kindLabel(ir::NodeKind kind);
 // A qualitative palette of well-separated colours for stages, streams and strategies.
 QColor categoricalColor(int index);
 
+// A colour per tensor of a memory problem (hundreds of them): hues a golden angle apart, so
+// tensors stacked next to each other differ; tensor 0 (the block input) is grey.
+QColor tensorColor(int tensor);
+
 // Sequential colour ramp for heat maps, t in [0, 1] (dark blue → yellow, perceptually ordered).
 QColor heatColor(double t);
 

@@ -1,4 +1,5 @@
 // StreamsView: painting (state, input and tooltips are in streams_view.cpp).
+#include "chart_style.h"
 #include "palette.h"
 #include "streams_view.h"
 #include "units.h"
@@ -12,8 +13,8 @@ namespace ios::views {
 
 namespace {
 
-const QColor kText(0x20, 0x20, 0x20);
-const QColor kMuted(0x60, 0x60, 0x60);
+const QColor& kText = kChartText;
+const QColor& kMuted = kChartMuted;
 const QColor kArrow(0x4a, 0x4a, 0x70);
 const QColor kWaitHighlight(0xe0, 0x5a, 0x00);   // the events a selected launch waits on
 const QColor kRecordHighlight(0x1f, 0x77, 0xb4); // the events it records
@@ -21,14 +22,6 @@ const QColor kRecordMark(0x1f, 0x3a, 0x6e);
 const QColor kWaitMark(0x9c, 0x1c, 0x1c);
 const QColor kBarrier(0x30, 0x30, 0x30);
 const QColor kSync(0xc0, 0x20, 0x20);
-
-void setPixelFont(QPainter& p, int px, bool bold = false, bool italic = false) {
-    QFont f = p.font();
-    f.setPixelSize(px);
-    f.setBold(bold);
-    f.setItalic(italic);
-    p.setFont(f);
-}
 
 void drawDiamond(QPainter& p, const QPointF& c, double r) {
     p.drawPolygon(

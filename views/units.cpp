@@ -1,5 +1,7 @@
 #include "units.h"
 
+#include "util/byte_size.h"
+
 #include <QLocale>
 #include <cmath>
 
@@ -50,6 +52,30 @@ QString formatCount(double count) {
     if (std::abs(count) < 1e15)
         return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(count)));
     return QString::number(count, 'e', 2);
+}
+
+std::optional<int64_t> parseBytes(const QString& text) {
+    const util::ByteSize size = util::parseByteSize(text.toStdString());
+    if (size.status != util::ByteSize::Status::Ok)
+        return std::nullopt;
+    return size.bytes;
+}
+
+QString exactBytes(int64_t bytes) {
+    static const char* const units[] = {"GiB", "MiB", "KiB"};
+    for (int u = 0; u < 3; ++u) {
+        const double unit = std::ldexp(1.0, 10 * (3 - u));
+        if (static_cast<double>(bytes) < unit)
+            continue;
+        for (int decimals = 0; decimals <= (u < 2 ? 3 : 0); ++decimals) { // KiB: whole
+            const QString text = QStringLiteral("%1 %2")
+                                     .arg(static_cast<double>(bytes) / unit, 0, 'f', decimals)
+                                     .arg(QLatin1String(units[u]));
+            if (parseBytes(text) == bytes)
+                return text;
+        }
+    }
+    return QStringLiteral("%1 B").arg(bytes);
 }
 
 QString formatShape(const ir::TensorShape& s) {

@@ -3,6 +3,7 @@
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
 #include "eval/timeline.h"
+#include "memory_jobs.h"
 #include "schedule/program_verify.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/specialize.h"
@@ -16,21 +17,6 @@ namespace ios::gui {
 
 namespace {
 
-// Maps the searches' progress into [begin, end) of the job's progress bar.
-struct ProgressSlice {
-    JobControl& control;
-    double begin;
-    double end;
-
-    // The callback holds the slice by value: it outlives this object in control.search.
-    void install() const {
-        control.search.progress = [slice = *this](uint64_t done, uint64_t total) {
-            const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-            slice.control.progress = slice.begin + (slice.end - slice.begin) * f;
-        };
-    }
-};
-
 schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record,
                                 int threads) {
     schedulers::Params params;
@@ -39,6 +25,7 @@ schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool 
     params.endings = settings.endings;
     params.recordStateSpace = record;
     params.threads = threads;
+    params.memoryBudget = settings.memoryBudget;
     return params;
 }
 
@@ -62,6 +49,7 @@ RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
         model.prepared(), searchParams(settings, r, s, record, threads), cost, &search);
     // Priced as the timeline lays it out: its program's latency when it has one (RAF).
     run.latencyMs = schedulers::outcomeLatencyMs(model.dags(), outcome, cost);
+    run.peakBytes = outcome.peakBytes;
     run.program = schedulers::programOf(outcome);
     run.ownProgram = !outcome.programs.empty();
     if (details)
@@ -148,10 +136,12 @@ SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettin
         costs.push_back(owned.back().get());
         m.labels.push_back(st.label);
     }
-    m.latencyMs = schedulers::specialize(
-                      model.prepared(), costs, scheduler,
-                      searchParams(settings, settings.r, settings.s, false, threads), &search)
-                      .latencyMs;
+    // A memory budget holds at the settings' batch; the matrix's other batches have other
+    // tensor sizes.
+    schedulers::Params params = searchParams(settings, settings.r, settings.s, false, threads);
+    params.memoryBudget = 0;
+    m.latencyMs =
+        schedulers::specialize(model.prepared(), costs, scheduler, params, &search).latencyMs;
     return m;
 }
 
@@ -276,6 +266,23 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     case JobKind::Specialize:
         result.specialize = specialize(model, settings, *chosen, control);
         break;
+    case JobKind::Memory:
+        // Tensors sized as every outcome's peak is (Scheduler::run: the cost model's batch).
+        result.memory = std::make_shared<const views::MemoryReport>(
+            buildMemoryReport(model, schedulers::memoryOptions(schedulers::Params{}, *cost),
+                              settings.memoryDpLimit, control));
+        break;
+    case JobKind::Pareto: {
+        const schedulers::Scheduler& scheduler = paretoScheduler(settings.strategy);
+        result.paretoStrategy = QString::fromUtf8(scheduler.key().data(),
+                                                  static_cast<qsizetype>(scheduler.key().size()));
+        ProgressSlice{control, 0.0, 1.0}.install();
+        result.pareto = std::make_shared<const schedulers::ParetoFront>(schedulers::paretoFront(
+            model.prepared(), scheduler,
+            searchParams(settings, settings.r, settings.s, false, settings.threads), *cost,
+            kParetoPoints, &control.search));
+        break;
+    }
     }
     const RunResult base =
         runStrategy(model, settings, sequential, 0, 0, false, *cost, {control, 1.0, 1.0});

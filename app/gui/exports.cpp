@@ -4,6 +4,7 @@
 #include "graph_view.h"
 #include "io/model_file.h"
 #include "io/trace_export.h"
+#include "memory_view.h"
 #include "schedule/ios_stages.h"
 #include "state_space_view.h"
 #include "streams_view.h"
@@ -39,6 +40,10 @@ void paintView(QWidget* view, QPainter& painter, const QRect& area) {
     }
     if (auto* streams = qobject_cast<views::StreamsView*>(view)) {
         streams->render(painter, area);
+        return;
+    }
+    if (auto* memory = qobject_cast<views::MemoryView*>(view)) {
+        memory->render(painter, area);
         return;
     }
     if (auto* space = qobject_cast<views::StateSpaceView*>(view)) {

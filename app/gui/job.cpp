@@ -36,4 +36,11 @@ std::optional<CostModelChoice> costModelFromKey(const QString& key) {
     return std::nullopt;
 }
 
+void ProgressSlice::install() const {
+    control.search.progress = [slice = *this](uint64_t done, uint64_t total) {
+        const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+        slice.control.progress = slice.begin + (slice.end - slice.begin) * f;
+    };
+}
+
 } // namespace ios::gui

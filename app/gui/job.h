@@ -5,10 +5,12 @@
 #include "cost/program_simulator.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
+#include "memory_report.h"
 #include "schedule/schedule.h"
 #include "schedule/stream_program.h"
 #include "schedulers/ios_dp.h"
 #include "schedulers/parallel_jobs.h"
+#include "schedulers/pareto.h"
 #include "schedulers/scheduler.h"
 #include "schedulers/state_space_index.h"
 
@@ -46,6 +48,13 @@ struct JobSettings {
     bool recordStateSpace = true;
     // Independent searches and DP parts at once (same results for every count).
     int threads = schedulers::defaultThreadCount();
+    // Cap on peak activation memory for the strategies that read Knob::MemoryBudget
+    // (schedulers::Params::memoryBudget, bytes; 0 = none). The settings panel gives 0 when the
+    // chosen strategy does not read it.
+    int64_t memoryBudget = 0;
+    // The Memory view's Serenity DP: expansions per run before it counts as a timeout (a low
+    // limit shows the soft budget at work, Serenity Fig. 8(b)).
+    uint64_t memoryDpLimit = views::kSerenityExpansions;
 };
 
 enum class JobKind {
@@ -53,6 +62,8 @@ enum class JobKind {
     Compare,    // every registered scheduler
     Sweep,      // pruning grid r × s (IOS paper Figure 9)
     Specialize, // batch × device matrix (IOS paper Table 3)
+    Memory,     // the Memory view's report: Serenity per block, walks, peak distributions
+    Pareto,     // latency against peak memory (schedulers::paretoFront)
 };
 
 // One strategy's outcome.
@@ -65,7 +76,8 @@ struct RunResult {
     // (RAF's policies; ownProgram) or its stage schedule lowered (syncs and barriers).
     schedule::Program program;
     bool ownProgram = false;
-    double latencyMs = 0; // schedulers::outcomeLatencyMs under the job's cost model
+    double latencyMs = 0;  // schedulers::outcomeLatencyMs under the job's cost model
+    int64_t peakBytes = 0; // peak activation memory of `schedule` (Outcome::peakBytes)
     std::optional<schedulers::Statistics> stats; // searches that count (the IOS DP)
     double searchSeconds = 0;
     std::shared_ptr<const schedulers::StateSpaceIndex> stateSpace; // Optimize, recording on
@@ -93,7 +105,12 @@ struct JobResult {
     std::vector<RunResult> runs;    // Optimize: 1; Compare: one per scheduler; Sweep: r-major
     double sequentialLatencyMs = 0; // for speedups
     std::vector<int> sweepR, sweepS;
-    std::vector<SpecializeMatrix> specialize; // by batch size, by device
+    std::vector<SpecializeMatrix> specialize;          // by batch size, by device
+    std::shared_ptr<const views::MemoryReport> memory; // Memory
+    // Pareto: the front and the strategy searched (the chosen one when it reads the budget,
+    // else IOS-Both).
+    std::shared_ptr<const schedulers::ParetoFront> pareto;
+    QString paretoStrategy;
 };
 
 using JobResultPtr = std::shared_ptr<const JobResult>;
@@ -106,6 +123,16 @@ struct JobControl {
 
     void cancel() { search.cancel = true; }
     bool cancelled() const { return search.cancel.load(); }
+};
+
+// Maps the searches' progress into [begin, end) of the job's progress bar.
+struct ProgressSlice {
+    JobControl& control;
+    double begin;
+    double end;
+
+    // The callback holds the slice by value: it outlives this object in control.search.
+    void install() const;
 };
 
 // The computation behind the GUI; the real one calls the engine, tests use a fake.

@@ -37,19 +37,21 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
     const JobEngine* engine = engine_;
     futures_.push_back(QtConcurrent::run([self, engine, kind, settings, control, id] {
         JobResultPtr result;
-        QString error;
+        Failure error;
         bool wasCancelled = false;
         try {
             result = std::make_shared<const JobResult>(engine->run(kind, settings, *control));
         } catch (const Cancelled&) {
             wasCancelled = true;
+        } catch (const schedulers::MemoryBudgetTooSmall& e) {
+            error = {QString::fromStdString(e.what()), e.smallestPeak()};
         } catch (const UserError& e) {
-            error = QString::fromStdString(e.what());
+            error.message = QString::fromStdString(e.what());
         } catch (const std::bad_alloc&) {
-            error = QStringLiteral("out of memory: the work is too large for the memory "
-                                   "available; give a smaller model, batch or search");
+            error.message = QStringLiteral("out of memory: the work is too large for the memory "
+                                           "available; give a smaller model, batch or search");
         } catch (const std::exception& e) {
-            error = QStringLiteral("internal error: ") + QString::fromStdString(e.what());
+            error.message = QStringLiteral("internal error: ") + QString::fromStdString(e.what());
         }
         // Back to the UI thread; the QPointer guard skips delivery if the controller is gone.
         QMetaObject::invokeMethod(
@@ -75,7 +77,7 @@ void JobController::cancel() {
     Q_EMIT cancelled(currentId_);
 }
 
-void JobController::deliver(quint64 id, JobResultPtr result, const QString& error,
+void JobController::deliver(quint64 id, JobResultPtr result, const Failure& failure,
                             bool wasCancelled) {
     if (id != currentId_ || !current_) {
         ++dropped_; // superseded or cancelled: latest request wins
@@ -85,8 +87,8 @@ void JobController::deliver(quint64 id, JobResultPtr result, const QString& erro
     progressTimer_.stop();
     if (wasCancelled)
         Q_EMIT cancelled(id);
-    else if (!error.isEmpty())
-        Q_EMIT failed(id, error);
+    else if (!failure.message.isEmpty())
+        Q_EMIT failed(id, failure.message, failure.smallestPeak);
     else {
         Q_EMIT progressChanged(id, 1.0);
         Q_EMIT finished(id, std::move(result));

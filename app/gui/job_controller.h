@@ -38,11 +38,17 @@ Q_SIGNALS:
     void started(quint64 id, ios::gui::JobKind kind);
     void progressChanged(quint64 id, double fraction);
     void finished(quint64 id, ios::gui::JobResultPtr result);
-    void failed(quint64 id, const QString& message);
+    // smallestPeak > 0: the job's memory budget is below the least peak any schedule
+    // reaches (schedulers::MemoryBudgetTooSmall), which it is.
+    void failed(quint64 id, const QString& message, qint64 smallestPeak);
     void cancelled(quint64 id);
 
 private:
-    void deliver(quint64 id, JobResultPtr result, const QString& error, bool wasCancelled);
+    struct Failure {
+        QString message; // empty: none
+        qint64 smallestPeak = 0;
+    };
+    void deliver(quint64 id, JobResultPtr result, const Failure& failure, bool wasCancelled);
     void pollProgress();
 
     const JobEngine* engine_;

@@ -4,6 +4,7 @@
 #include "exports.h"
 #include "graph_view.h"
 #include "job_controller.h"
+#include "memory_view.h"
 #include "operator_table_model.h"
 #include "settings_panel.h"
 #include "streams_view.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createOperatorDock();
     connectJobs();
     createAnalysisTabs();
+    connectMemoryView();
     modelLabel_ = new QLabel(this);
     resultLabel_ = new QLabel(this);
     statusBar()->addWidget(modelLabel_);
@@ -79,6 +81,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() {
     delete jobs_; // join the workers before engine_ (a member) goes away
     delete analysisJobs_;
+    delete memoryJobs_;
+    delete paretoJobs_;
 }
 
 void MainWindow::createActions() {
@@ -191,6 +195,9 @@ bool MainWindow::openModel(const QString& pathOrName) {
     operatorTable_->resizeColumnsToContents();
     graph_->setModel(model_);
     streams_->clear(); // until the new model's result arrives
+    memory_->clear();
+    memoryShownKey_.clear();
+    paretoShownKey_.clear();
     lastResult_.reset();
     const QString name = QString::fromStdString(model_->graph().name);
     setWindowTitle(tr("%1 — IOS Explorer").arg(name.isEmpty() ? pathOrName : name));

@@ -20,6 +20,7 @@ class QTreeView;
 
 namespace ios::views {
 class GraphView;
+class MemoryView;
 class OperatorTableModel;
 class StageTreeModel;
 class StateSpaceView;
@@ -56,6 +57,7 @@ public:
     bool showsMeasuredTrace() const { return !measuredTrace_.isEmpty(); }
     views::TimelineView* timelineView() const { return timeline_; }
     views::StreamsView* streamsView() const { return streams_; }
+    views::MemoryView* memoryView() const { return memory_; }
 
     const views::LoadedModelPtr& model() const { return model_; }
     QString lastError() const { return lastError_; }
@@ -72,7 +74,11 @@ public:
     views::GraphView* graphView() const { return graph_; }
     QTabWidget* tabs() const { return tabs_; }
     JobController* analysisJobs() const { return analysisJobs_; }
-    // True when tab `index` is not an analysis tab or shows the current settings' result.
+    // The Memory tab's jobs: its report, and the latency–memory trade-off.
+    JobController* memoryJobs() const { return memoryJobs_; }
+    JobController* paretoJobs() const { return paretoJobs_; }
+    // True when tab `index` is not an analysis tab (Memory included) or shows the current
+    // settings' result.
     bool isAnalysisCurrent(int tabIndex) const;
 
 Q_SIGNALS:
@@ -80,6 +86,8 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     void resultShown(); // the latest optimisation result is on screen
     void analysisShown(ios::gui::JobKind kind);
+    void memoryShown(); // a memory report is on the Memory tab
+    void paretoShown(); // a trade-off is on the Memory tab
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -94,6 +102,13 @@ private:
     void createCentralViews();
     void connectJobs();
     void createAnalysisTabs();
+    void connectMemoryView();
+    // Submits the report and the trade-off when what they depend on changed, or when forced.
+    void computeMemory(bool forceReport, bool forcePareto);
+    void showMemoryReport(const JobResultPtr& result);
+    void showPareto(const JobResultPtr& result);
+    void chooseMemoryBudget(qint64 bytes);
+    void showSearchFailure(const QString& message, qint64 smallestPeak);
     void computeAnalysis(AnalysisTab* tab, bool force);
     void showAnalysis(const JobResultPtr& result);
     QString settingsKey(const JobSettings& settings) const;
@@ -116,6 +131,11 @@ private:
     std::vector<AnalysisTab*> analysisTabs_;
     AnalysisTab* runningAnalysis_ = nullptr;
     QString runningKey_;
+    JobController* memoryJobs_ = nullptr;
+    JobController* paretoJobs_ = nullptr;
+    QString memoryShownKey_, memoryRunningKey_; // model, batch, DP limit
+    QString paretoShownKey_, paretoRunningKey_; // settings without the budget
+    QString paretoStrategy_;                    // the scheduler the shown front searched
     SettingsPanel* settings_ = nullptr;
     QTimer* rerunTimer_ = nullptr;
     JobResultPtr lastResult_;
@@ -124,6 +144,7 @@ private:
     views::TimelineView* timeline_ = nullptr;
     views::StreamsView* streams_ = nullptr;
     views::StateSpaceView* stateSpace_ = nullptr;
+    views::MemoryView* memory_ = nullptr;
     views::StageTreeModel* stageModel_ = nullptr;
     QTreeView* stageTree_ = nullptr;
     views::OperatorTableModel* operatorModel_ = nullptr;

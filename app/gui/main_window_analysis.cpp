@@ -4,6 +4,7 @@
 #include "charts.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "memory_view.h"
 #include "settings_panel.h"
 #include "units.h"
 
@@ -63,15 +64,16 @@ void MainWindow::createAnalysisTabs() {
 
 QString MainWindow::settingsKey(const JobSettings& s) const {
     return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8|%9")
-        .arg(model_ ? model_->source() : QString())
-        .arg(s.strategy)
-        .arg(s.r)
-        .arg(s.s)
-        .arg(s.maxPartSize)
-        .arg(s.batch)
-        .arg(s.device)
-        .arg(static_cast<int>(s.endings))
-        .arg(costModelKey(s.costModel) + QLatin1Char(':') + s.cacheFile);
+               .arg(model_ ? model_->source() : QString())
+               .arg(s.strategy)
+               .arg(s.r)
+               .arg(s.s)
+               .arg(s.maxPartSize)
+               .arg(s.batch)
+               .arg(s.device)
+               .arg(static_cast<int>(s.endings))
+               .arg(costModelKey(s.costModel) + QLatin1Char(':') + s.cacheFile) +
+           QStringLiteral("|%1").arg(s.memoryBudget);
 }
 
 void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
@@ -111,13 +113,19 @@ void MainWindow::showAnalysis(const JobResultPtr& result) {
         for (const RunResult& run : result->runs)
             entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
                                run.stats ? static_cast<double>(run.stats->states) : 0.0,
-                               run.stats ? static_cast<double>(run.stats->transitions) : 0.0});
+                               run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
+                               static_cast<double>(run.peakBytes)});
+        const int64_t budget = result->settings.memoryBudget;
         static_cast<views::ComparisonChart*>(tab->chart())
-            ->setData(tr("Strategies on %1 (r = %2, s = %3)")
+            ->setData(tr("Strategies on %1 (r = %2, s = %3%4)")
                           .arg(where)
                           .arg(result->settings.r)
-                          .arg(result->settings.s),
-                      std::move(entries), result->sequentialLatencyMs);
+                          .arg(result->settings.s)
+                          .arg(budget > 0
+                                   ? tr(", memory budget %1")
+                                         .arg(views::formatBytes(static_cast<double>(budget)))
+                                   : QString()),
+                      std::move(entries), result->sequentialLatencyMs, static_cast<double>(budget));
         break;
     }
     case JobKind::Sweep: {
@@ -140,12 +148,17 @@ void MainWindow::showAnalysis(const JobResultPtr& result) {
         break;
     }
     case JobKind::Optimize:
+    case JobKind::Memory:
+    case JobKind::Pareto:
         break;
     }
     Q_EMIT analysisShown(tab->kind());
 }
 
 bool MainWindow::isAnalysisCurrent(int tabIndex) const {
+    if (tabs_->widget(tabIndex) == memory_)
+        return !memoryJobs_->isRunning() && !paretoJobs_->isRunning() &&
+               !memoryShownKey_.isEmpty() && !paretoShownKey_.isEmpty();
     auto* tab = qobject_cast<AnalysisTab*>(tabs_->widget(tabIndex));
     if (!tab)
         return true;

@@ -5,6 +5,7 @@
 #include "io/trace_import.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "memory_view.h"
 #include "operator_table_model.h"
 #include "schedule_index.h"
 #include "settings_panel.h"
@@ -43,6 +44,9 @@ void MainWindow::createCentralViews() {
     stateSpace_ = new views::StateSpaceView(tabs_);
     stateSpace_->setObjectName(QStringLiteral("stateSpaceView"));
     tabs_->addTab(stateSpace_, tr("State space"));
+    memory_ = new views::MemoryView(tabs_);
+    memory_->setObjectName(QStringLiteral("memoryView"));
+    tabs_->addTab(memory_, tr("Memory"));
     // A click on a kernel or a launch selects its operator in the graph and the stage tree.
     auto pick = [this](int flat) {
         graph_->highlightOperators({flat});
@@ -104,10 +108,11 @@ void MainWindow::connectJobs() {
         settings_->setRunning(false);
         statusBar()->showMessage(tr("Search cancelled"), 5000);
     });
-    connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
-        settings_->setRunning(false);
-        showError(tr("Search failed"), message);
-    });
+    connect(jobs_, &JobController::failed, this,
+            [this](quint64, const QString& message, qint64 smallestPeak) {
+                settings_->setRunning(false);
+                showSearchFailure(message, smallestPeak);
+            });
     connect(jobs_, &JobController::finished, this, [this](quint64, const JobResultPtr& result) {
         settings_->setRunning(false);
         showResult(result);
@@ -138,6 +143,21 @@ void MainWindow::runOptimize() {
     jobs_->submit(JobKind::Optimize, settings);
     if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
         computeAnalysis(tab, false);
+    if (tabs_->currentWidget() == memory_)
+        computeMemory(false, false);
+}
+
+void MainWindow::showSearchFailure(const QString& message, qint64 smallestPeak) {
+    if (smallestPeak <= 0) {
+        showError(tr("Search failed"), message);
+        return;
+    }
+    // A budget below every schedule's peak: said under the budget field, with the least
+    // feasible peak to take, rather than in a dialog.
+    lastError_ = message;
+    settings_->showBudgetTooSmall(settings_->settings().memoryBudget, smallestPeak);
+    statusBar()->showMessage(message, 10000);
+    Q_EMIT errorOccurred(message);
 }
 
 void MainWindow::showResult(const JobResultPtr& result) {
@@ -162,6 +182,8 @@ void MainWindow::showResult(const JobResultPtr& result) {
     for (int c = 0; c < views::StageTreeModel::ColumnCount; ++c)
         stageTree_->resizeColumnToContents(c); // a horizontal scroll bar when the dock is narrow
     graph_->setSchedule(views::ScheduleIndex(*model_, run.schedule));
+    memory_->setSchedule(model_, run.schedule, strategyLabel(run.strategy), run.peakBytes,
+                         run.latencyMs, result->settings.memoryBudget);
     stateSpace_->setStateSpace(model_, run.stateSpace);
     if (!showsMeasuredTrace())
         showSimulatedTimeline();
@@ -175,13 +197,21 @@ void MainWindow::showResult(const JobResultPtr& result) {
         run.programNote);
 
     const double speedup = run.latencyMs > 0 ? result->sequentialLatencyMs / run.latencyMs : 0;
-    QString text = tr("%1: %2 (×%3 vs sequential)")
+    const QString budget =
+        result->settings.memoryBudget > 0
+            ? tr(" (budget %1)")
+                  .arg(views::formatBytes(static_cast<double>(result->settings.memoryBudget)))
+            : QString();
+    QString text = tr("%1: %2 (×%3 vs sequential) · peak %4%5")
                        .arg(strategyLabel(run.strategy), views::formatMs(run.latencyMs))
-                       .arg(speedup, 0, 'f', 2);
-    QString details = tr("<b>%1</b><br>latency %2<br>speed-up ×%3 over sequential (%4)")
+                       .arg(speedup, 0, 'f', 2)
+                       .arg(views::formatBytes(static_cast<double>(run.peakBytes)), budget);
+    QString details = tr("<b>%1</b><br>latency %2<br>speed-up ×%3 over sequential (%4)<br>peak "
+                         "activation memory %5%6")
                           .arg(strategyLabel(run.strategy), views::formatMs(run.latencyMs))
                           .arg(speedup, 0, 'f', 2)
-                          .arg(views::formatMs(result->sequentialLatencyMs));
+                          .arg(views::formatMs(result->sequentialLatencyMs),
+                               views::formatBytes(static_cast<double>(run.peakBytes)), budget);
     if (run.stats) {
         text += tr(" · %1 states, %2 transitions · search %3")
                     .arg(views::formatCount(static_cast<double>(run.stats->states)),
@@ -211,6 +241,7 @@ void MainWindow::selectStageOperators(const QModelIndex& index) {
 
 void MainWindow::selectOperator(int flatIndex) {
     streams_->selectOperator(flatIndex);
+    memory_->selectOperator(flatIndex);
     const QModelIndex index = stageModel_->operatorIndex(flatIndex);
     if (!index.isValid())
         return;

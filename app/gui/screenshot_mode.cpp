@@ -3,6 +3,8 @@
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "memory_view.h"
+#include "pareto_chart.h"
 #include "settings_panel.h"
 #include "streams_view.h"
 
@@ -12,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QTabWidget>
 #include <QTimer>
+#include <functional>
 #include <memory>
 
 namespace ios::gui {
@@ -84,6 +87,60 @@ void selectBusiestLaunch(views::StreamsView& view, const views::LoadedModel& mod
             model.flatIndex({view.block(), layout.launches[static_cast<size_t>(best)].ops[0]}));
 }
 
+// The Memory tab is shot on RandWire: InceptionV3's peak is set by a block no schedule can
+// shrink (its trade-off has a single point). Under a 21 MiB budget, with Serenity's DP limited
+// to 2^14 expansions per run so that block 195's soft budget bisects (Serenity Fig. 8(b)).
+const QString kMemoryModel = QStringLiteral("randwire_large");
+constexpr int64_t kMemoryBudget = int64_t{21} << 20;
+constexpr qulonglong kMemoryDpLimit = qulonglong{1} << 14;
+const QString kMemoryBlock = QStringLiteral("195");
+
+bool waitUntil(const std::function<bool()>& done) {
+    QElapsedTimer waited;
+    waited.start();
+    while (!done() && waited.elapsed() < 300'000)
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    return done();
+}
+
+bool searchIdle(MainWindow& window) {
+    return window.lastResult() && !window.jobs()->isRunning() &&
+           window.lastResult()->settings.model == window.model();
+}
+
+// Opens the Memory tab's model and settings (on the Memory tab); returns the model to go back
+// to, or an empty string when it could not open it.
+QString showMemoryShot(MainWindow& window) {
+    const QString before = window.model() ? window.model()->source() : QString();
+    views::MemoryView* view = window.memoryView();
+    if (!window.openModel(kMemoryModel) || !waitUntil([&] { return searchIdle(window); }))
+        return {};
+    window.settingsPanel()->chooseBudget(kMemoryBudget);
+    waitUntil([&] {
+        return searchIdle(window) && window.lastResult()->settings.memoryBudget == kMemoryBudget;
+    });
+    view->limitBox()->setCurrentIndex(view->limitBox()->findData(kMemoryDpLimit));
+    waitUntil([&] {
+        return view->report() && view->report()->dpLimit == kMemoryDpLimit &&
+               view->paretoChart()->front() && !window.memoryJobs()->isRunning() &&
+               !window.paretoJobs()->isRunning();
+    });
+    for (int b = 0; b < view->blockBox()->count(); ++b)
+        if (view->report()->blocks[static_cast<size_t>(b)].problem.name ==
+            kMemoryBlock.toStdString())
+            view->setBlock(b);
+    view->setOrder(views::MemoryView::Order::Serenity);
+    view->showPanel(2); // the trade-off, when the small charts are tabs
+    return before;
+}
+
+void restoreAfterMemoryShot(MainWindow& window, const QString& model) {
+    window.memoryView()->limitBox()->setCurrentIndex(0);
+    window.settingsPanel()->chooseBudget(0);
+    if (window.openModel(model))
+        waitUntil([&] { return searchIdle(window) && window.graphView()->isLayoutReady(); });
+}
+
 } // namespace
 
 void takeScreenshots(MainWindow& window, const QString& directory, const QList<QSize>& sizes) {
@@ -102,6 +159,9 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
             if (i == 0)
                 window.graphView()->view()->fitWidth();
             QString restore;
+            QString restoreModel;
+            if (tabs->widget(i) == window.memoryView())
+                restoreModel = showMemoryShot(window);
             if (tabs->widget(i) == window.streamsView()) {
                 restore = showStrategy(window, kStreamsStrategy);
                 if (window.model())
@@ -115,6 +175,8 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
             window.grab().save(name);
             if (!restore.isEmpty())
                 showStrategy(window, restore);
+            if (!restoreModel.isEmpty())
+                restoreAfterMemoryShot(window, restoreModel);
         }
         tabs->setCurrentIndex(0);
     }

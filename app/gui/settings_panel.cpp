@@ -4,6 +4,7 @@
 #include "cost/device_profile.h"
 #include "cuda_backend.h"
 #include "schedulers/parallel_jobs.h"
+#include "units.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -94,6 +95,30 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     cacheRow->addWidget(cacheFile_, 1);
     cacheRow->addWidget(browseCache_);
 
+    budget_ = new QLineEdit(this);
+    budget_->setObjectName(QStringLiteral("memoryBudget"));
+    budget_->setPlaceholderText(tr("none (e.g. 24 MiB)"));
+    budget_->setClearButtonEnabled(true);
+    budget_->setToolTip(
+        tr("Cap on peak activation memory for the IOS strategies: the fastest schedule whose "
+           "peak stays within it (docs/memory.md). Units B, KiB, MiB, GiB (powers of 1024) or "
+           "KB, MB, GB (powers of 1000); empty or 0: none. The Memory tab's trade-off chart "
+           "sets it by dragging."));
+    budgetProblem_ = new QWidget(this);
+    budgetProblem_->setObjectName(QStringLiteral("budgetProblem"));
+    budgetNote_ = new QLabel(budgetProblem_);
+    budgetNote_->setObjectName(QStringLiteral("budgetNote"));
+    budgetNote_->setWordWrap(true);
+    budgetNote_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    budgetNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    useSuggested_ = new QPushButton(budgetProblem_);
+    useSuggested_->setObjectName(QStringLiteral("useSuggestedBudget"));
+    auto* problemRow = new QVBoxLayout(budgetProblem_);
+    problemRow->setContentsMargins(0, 0, 0, 0);
+    problemRow->addWidget(budgetNote_);
+    problemRow->addWidget(useSuggested_, 0, Qt::AlignLeft);
+    budgetProblem_->hide();
+
     auto* form = new QFormLayout;
     form->addRow(tr("Strategy"), strategy_);
     form->addRow(tr("Max group size r"), r_);
@@ -104,6 +129,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Endings"), endings_);
     form->addRow(tr("Cost model"), costModel_);
     form->addRow(tr("Cache file"), cacheRow);
+    form->addRow(tr("Memory budget"), budget_);
+    form->addRow(budgetProblem_);
     form->addRow(tr("Threads"), threads_);
 
     run_ = new QPushButton(tr("Run"), this);
@@ -141,6 +168,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* c : {strategy_, device_, endings_, costModel_})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     connect(cacheFile_, &QLineEdit::editingFinished, this, changed);
+    connect(budget_, &QLineEdit::editingFinished, this, &SettingsPanel::applyBudgetText);
+    connect(budget_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty()) // the clear button: no budget at once
+            applyBudgetText();
+    });
+    connect(useSuggested_, &QPushButton::clicked, this, [this] { chooseBudget(suggestedBudget_); });
     connect(browseCache_, &QToolButton::clicked, this, [this] {
         const QString file =
             QFileDialog::getOpenFileName(this, tr("Measurement cache"), cacheFile_->text(),
@@ -174,6 +207,9 @@ JobSettings SettingsPanel::settings() const {
         costModelFromKey(costModel_->currentData().toString()).value_or(CostModelChoice::Simulated);
     s.cacheFile = cacheFile_->text();
     s.threads = threads_->value();
+    const schedulers::Scheduler* sch = schedulerFor(s.strategy);
+    s.memoryBudget =
+        sch != nullptr && sch->reads(schedulers::Knob::MemoryBudget) ? budgetBytes_ : 0;
     return s;
 }
 
@@ -194,6 +230,9 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     costModel_->setCurrentIndex(std::max(0, costModel_->findData(costModelKey(s.costModel))));
     cacheFile_->setText(s.cacheFile);
     threads_->setValue(s.threads);
+    budgetBytes_ = std::max<int64_t>(0, s.memoryBudget);
+    budget_->setText(budgetBytes_ > 0 ? views::exactBytes(budgetBytes_) : QString());
+    budgetProblem_->hide();
     blockChanged_ = false;
     updateEnabled();
     Q_EMIT settingsChanged();
@@ -212,9 +251,65 @@ void SettingsPanel::updateEnabled() {
     const bool usesDevice =
         costModel == CostModelChoice::Simulated || costModel == CostModelChoice::Analytic;
     device_->setEnabled(usesDevice && reads(schedulers::Knob::Device));
+    budget_->setEnabled(reads(schedulers::Knob::MemoryBudget));
     const bool cache = costModel == CostModelChoice::Cache;
     cacheFile_->setEnabled(cache);
     browseCache_->setEnabled(true);
+}
+
+void SettingsPanel::applyBudgetText() {
+    const QString text = budget_->text().trimmed();
+    const std::optional<int64_t> bytes =
+        text.isEmpty() ? std::optional<int64_t>(0) : views::parseBytes(text);
+    if (!bytes) {
+        showBudgetNote(tr("Not a size: '%1'. Write e.g. 24 MiB, 512 KiB or 25165824 (bytes); "
+                          "empty for none.")
+                           .arg(text),
+                       0);
+        return;
+    }
+    clearBudgetNote();
+    if (*bytes == budgetBytes_)
+        return;
+    budgetBytes_ = *bytes;
+    if (!blockChanged_)
+        Q_EMIT settingsChanged();
+}
+
+void SettingsPanel::chooseBudget(int64_t bytes, const QString& strategy) {
+    blockChanged_ = true;
+    if (const int row = strategy_->findData(strategy); !strategy.isEmpty() && row >= 0)
+        strategy_->setCurrentIndex(row);
+    budgetBytes_ = std::max<int64_t>(0, bytes);
+    budget_->setText(budgetBytes_ > 0 ? views::exactBytes(budgetBytes_) : QString());
+    clearBudgetNote();
+    blockChanged_ = false;
+    updateEnabled();
+    Q_EMIT settingsChanged();
+}
+
+void SettingsPanel::showBudgetTooSmall(int64_t budget, int64_t smallestPeak) {
+    showBudgetNote(tr("No schedule fits within %1: the least peak any schedule of this model "
+                      "reaches is %2 (%3 bytes).")
+                       .arg(views::formatBytes(static_cast<double>(budget)),
+                            views::formatBytes(static_cast<double>(smallestPeak)))
+                       .arg(smallestPeak),
+                   smallestPeak);
+}
+
+void SettingsPanel::showBudgetNote(const QString& text, int64_t suggestion) {
+    budgetNote_->setText(text);
+    suggestedBudget_ = suggestion;
+    useSuggested_->setVisible(suggestion > 0);
+    useSuggested_->setText(tr("Use %1").arg(views::formatBytes(static_cast<double>(suggestion))));
+    useSuggested_->setToolTip(
+        tr("Set the budget to the least peak any schedule reaches and search again"));
+    budgetProblem_->show();
+}
+
+void SettingsPanel::clearBudgetNote() {
+    budgetProblem_->hide();
+    suggestedBudget_ = 0;
 }
 
 void SettingsPanel::setRunning(bool running) {
@@ -260,6 +355,9 @@ void SettingsPanel::load() {
                       .value_or(CostModelChoice::Simulated);
     s.cacheFile = q.value(QStringLiteral("cacheFile")).toString();
     s.threads = intSetting(QStringLiteral("threads"), schedulers::defaultThreadCount());
+    // Bytes; a hand-edited value out of [0, 2^50] means none.
+    const qlonglong budget = q.value(QStringLiteral("memoryBudget"), 0).toLongLong();
+    s.memoryBudget = budget >= 0 && budget <= (qlonglong{1} << 50) ? budget : 0;
     setSettings(s);
 }
 
@@ -279,6 +377,7 @@ void SettingsPanel::save() const {
     q.setValue(QStringLiteral("costModel"), costModelKey(s.costModel));
     q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
     q.setValue(QStringLiteral("threads"), s.threads);
+    q.setValue(QStringLiteral("memoryBudget"), static_cast<qlonglong>(budgetBytes_));
 }
 
 } // namespace ios::gui

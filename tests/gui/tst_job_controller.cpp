@@ -1,5 +1,6 @@
 // The job controller with a fake engine: delivery, progress, cancel, latest request wins,
-// errors, and the UI event loop staying responsive while a job runs.
+// errors (a too-small memory budget with the least feasible peak), and the UI event loop
+// staying responsive while a job runs.
 #include "job_controller.h"
 #include "util/error.h"
 
@@ -12,7 +13,10 @@ using namespace ios::gui;
 
 namespace {
 
-// Takes `steps` × 2 ms; its result carries settings.r so tests can tell jobs apart.
+constexpr int64_t kSmallestPeak = 4096;
+
+// Takes `steps` × 2 ms; its result carries settings.r so tests can tell jobs apart. A memory
+// budget below kSmallestPeak fails as the IOS search does.
 class FakeEngine : public JobEngine {
 public:
     int steps = 20;
@@ -23,6 +27,8 @@ public:
         ++runs;
         if (settings.r < 0)
             throw ios::UserError("r must be positive", "fake.json", "node7");
+        if (settings.memoryBudget > 0 && settings.memoryBudget < kSmallestPeak)
+            throw ios::schedulers::MemoryBudgetTooSmall(settings.memoryBudget, kSmallestPeak);
         for (int i = 0; i < steps; ++i) {
             if (control.cancelled()) {
                 ++sawCancel;
@@ -134,6 +140,20 @@ private Q_SLOTS:
                      message.contains(QLatin1String("node7")),
                  qPrintable(message));
         QVERIFY(!jobs.isRunning());
+        QCOMPARE(failed.at(0).at(2).toLongLong(), 0); // not a memory budget's failure
+    }
+
+    // A budget below every schedule's peak fails with that peak, for the GUI to offer.
+    void reportsTheSmallestPeak() {
+        FakeEngine engine;
+        JobController jobs(&engine);
+        QSignalSpy failed(&jobs, &JobController::failed);
+        JobSettings settings = withR(1);
+        settings.memoryBudget = 1000;
+        jobs.submit(JobKind::Optimize, settings);
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.at(0).at(2).toLongLong(), kSmallestPeak);
+        QVERIFY(failed.at(0).at(1).toString().contains(QLatin1String("memory budget")));
     }
 
     void eventLoopRunsDuringJob() {

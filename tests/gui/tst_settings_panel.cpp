@@ -1,7 +1,8 @@
 // The settings panel lists exactly the registry's schedulers (a throw-away scheduler registered
 // in-process appears with nothing else edited), enables the controls of the knobs the chosen
-// scheduler reads, reads old strategy names from saved settings, and the explorer searches
-// with the analytic model and with a measurement cache (the committed H100 cache).
+// scheduler reads (the memory budget too: parsed with units, persisted, a too-small budget's
+// note and its button), reads old strategy names from saved settings, and the explorer
+// searches with the analytic model and with a measurement cache (the committed H100 cache).
 #include "../throwaway_scheduler.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
@@ -9,7 +10,9 @@
 #include "settings_panel.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -157,6 +160,88 @@ private Q_SLOTS:
         QCOMPARE(panel.rBox()->isEnabled(), rs);
         QCOMPARE(panel.sBox()->isEnabled(), rs);
         QCOMPARE(panel.batchBox()->isEnabled(), batch);
+    }
+
+    // The memory budget field is enabled exactly for the schedulers that read the knob, and
+    // only those get the budget in their settings.
+    void budgetFieldFollowsKnob_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<bool>("reads");
+        for (const schedulers::Scheduler* s : schedulers::registeredSchedulers())
+            QTest::newRow(std::string(s->key()).c_str())
+                << QString::fromUtf8(s->key().data(), s->key().size())
+                << s->reads(schedulers::Knob::MemoryBudget);
+    }
+    void budgetFieldFollowsKnob() {
+        QFETCH(QString, strategy);
+        QFETCH(bool, reads);
+        SettingsPanel panel;
+        panel.chooseBudget(int64_t{24} << 20);
+        choose(panel.strategyBox(), strategy);
+        QCOMPARE(panel.budgetEdit()->isEnabled(), reads);
+        QCOMPARE(panel.settings().memoryBudget, reads ? int64_t{24} << 20 : 0);
+        QCOMPARE(panel.memoryBudgetField(), int64_t{24} << 20); // kept for the next strategy
+    }
+
+    // Typed with a unit, applied on editing finished (one settingsChanged), persisted in
+    // bytes; a bad value is said under the field and changes nothing; empty means none.
+    void budgetParsedAndPersisted() {
+        {
+            SettingsPanel panel;
+            choose(panel.strategyBox(), QStringLiteral("ios-both"));
+            QSignalSpy changed(&panel, &SettingsPanel::settingsChanged);
+            panel.budgetEdit()->setText(QStringLiteral("19.25 MiB"));
+            Q_EMIT panel.budgetEdit()->editingFinished();
+            QCOMPARE(changed.count(), 1);
+            QCOMPARE(panel.settings().memoryBudget, int64_t{20185088});
+            panel.budgetEdit()->setText(QStringLiteral("lots"));
+            Q_EMIT panel.budgetEdit()->editingFinished();
+            QCOMPARE(changed.count(), 1);
+            QVERIFY(panel.budgetNote()->isVisibleTo(&panel));
+            QVERIFY(panel.budgetNote()->text().contains(QLatin1String("lots")));
+            QVERIFY(!panel.useSuggestedBudget()->isVisibleTo(&panel));
+            QCOMPARE(panel.settings().memoryBudget, int64_t{20185088});
+            panel.budgetEdit()->setText(QStringLiteral("19.25mib"));
+            Q_EMIT panel.budgetEdit()->editingFinished();
+            QVERIFY(!panel.budgetNote()->isVisibleTo(&panel));
+            QCOMPARE(changed.count(), 1); // the same value
+            panel.save();
+            QCOMPARE(QSettings().value(QStringLiteral("search/memoryBudget")).toLongLong(),
+                     qlonglong{20185088});
+        }
+        SettingsPanel again;
+        again.load();
+        QCOMPARE(again.settings().memoryBudget, int64_t{20185088});
+        QCOMPARE(again.budgetEdit()->text(), QStringLiteral("19.25 MiB"));
+        QSignalSpy changed(&again, &SettingsPanel::settingsChanged);
+        again.budgetEdit()->clear(); // the clear button
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(again.settings().memoryBudget, 0);
+        QSettings().remove(QStringLiteral("search/memoryBudget")); // later tests search freely
+    }
+
+    // The note of a too-small budget names the least peak; its button applies it (one
+    // settingsChanged, strategy kept).
+    void tooSmallBudgetNote() {
+        SettingsPanel panel;
+        choose(panel.strategyBox(), QStringLiteral("ios-parallel"));
+        panel.chooseBudget(1 << 20);
+        panel.showBudgetTooSmall(1 << 20, 2508800);
+        QVERIFY(panel.budgetNote()->isVisibleTo(&panel));
+        QVERIFY(panel.budgetNote()->text().contains(QLatin1String("2508800")));
+        QVERIFY(panel.budgetNote()->text().contains(QLatin1String("2.4 MiB")));
+        QVERIFY(panel.useSuggestedBudget()->text().contains(QLatin1String("2.4 MiB")));
+        QSignalSpy changed(&panel, &SettingsPanel::settingsChanged);
+        QTest::mouseClick(panel.useSuggestedBudget(), Qt::LeftButton);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.settings().memoryBudget, int64_t{2508800});
+        QCOMPARE(panel.settings().strategy, QStringLiteral("ios-parallel"));
+        QVERIFY(!panel.budgetNote()->isVisibleTo(&panel));
+        // Choosing a budget from the trade-off may switch to the strategy that searched it.
+        choose(panel.strategyBox(), QStringLiteral("greedy"));
+        panel.chooseBudget(3 << 20, QStringLiteral("ios-both"));
+        QCOMPARE(panel.settings().strategy, QStringLiteral("ios-both"));
+        QCOMPARE(panel.settings().memoryBudget, int64_t{3} << 20);
     }
 
     // Settings saved by an older build say "both": read as ios-both, saved back as the key.
