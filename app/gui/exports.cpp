@@ -20,6 +20,34 @@
 
 namespace ios::gui {
 
+QString modelFileFilter() {
+    return QObject::tr("Models (*.ios.json *.json *.onnx);;IOS JSON (*.ios.json);;Native JSON "
+                       "(*.json);;ONNX (*.onnx);;All files (*)");
+}
+
+QStringList filterSuffixes(const QString& filter) {
+    QStringList out;
+    const qsizetype open = filter.indexOf(QLatin1Char('('));
+    const qsizetype close = filter.lastIndexOf(QLatin1Char(')'));
+    if (open < 0 || close <= open)
+        return out;
+    for (const QString& pattern :
+         filter.mid(open + 1, close - open - 1).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        if (pattern.startsWith(QLatin1String("*.")))
+            out << pattern.mid(1);
+    return out;
+}
+
+QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
+    const QStringList suffixes = filterSuffixes(selectedFilter);
+    if (path.isEmpty() || suffixes.isEmpty())
+        return path;
+    for (const QString& suffix : suffixes)
+        if (path.endsWith(suffix, Qt::CaseInsensitive))
+            return path;
+    return path + suffixes.front();
+}
+
 namespace {
 
 const RunResult& firstRun(const JobResult& result) {

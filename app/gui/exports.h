@@ -6,10 +6,22 @@
 #include "job.h"
 
 #include <QString>
+#include <QStringList>
 
 class QWidget;
 
 namespace ios::gui {
+
+// What the Open Model dialog offers: IOS JSON, native JSON and ONNX models, or any file.
+QString modelFileFilter();
+
+// The suffixes of a dialog filter, "IOS JSON (*.ios.json)" → {".ios.json"}, in order.
+QStringList filterSuffixes(const QString& filter);
+
+// `path` as typed in a save dialog: when it ends in none of `selectedFilter`'s suffixes, the
+// filter's first suffix is appended ("schedule" with "IOS JSON (*.ios.json)" →
+// "schedule.ios.json").
+QString withFilterSuffix(const QString& path, const QString& selectedFilter);
 
 // By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError.
 void exportSchedule(const JobResult& result, const QString& path);

@@ -89,7 +89,7 @@ void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Model…"), this, &MainWindow::openFileDialog);
     open->setShortcut(QKeySequence::Open);
-    open->setToolTip(tr("Open an IOS JSON (.ios.json) or native (.json) model file"));
+    open->setToolTip(tr("Open an IOS JSON (.ios.json), native (.json) or ONNX (.onnx) model file"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     QAction* trace =
@@ -103,7 +103,14 @@ void MainWindow::createActions() {
     auto addExport = [this, exportMenu](const QString& text, const QKeySequence& key,
                                         const QString& filters, auto write) {
         QAction* a = exportMenu->addAction(text, this, [this, text, filters, write] {
-            const QString path = QFileDialog::getSaveFileName(this, text, {}, filters);
+            // Suggest the model's name with the first format's suffix; a bare name typed in
+            // the dialog gets the suffix of the format chosen there.
+            QString selected = filters.section(QStringLiteral(";;"), 0, 0);
+            const QString suggested = model_ ? QString::fromStdString(model_->graph().name) +
+                                                   filterSuffixes(selected).value(0)
+                                             : QString();
+            const QString path = withFilterSuffix(
+                QFileDialog::getSaveFileName(this, text, suggested, filters, &selected), selected);
             if (!path.isEmpty())
                 exportTo(path, write);
         });
@@ -242,8 +249,8 @@ void MainWindow::showError(const QString& title, const QString& rawMessage) {
 void MainWindow::openFileDialog() {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastOpenDir")).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Model"), dir, tr("Models (*.ios.json *.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Model"), dir, modelFileFilter());
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());

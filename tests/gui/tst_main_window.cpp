@@ -332,6 +332,39 @@ private Q_SLOTS:
         }
     }
 
+    // The Open dialog offers ONNX, which opens; a bare name typed in a save dialog gets the
+    // suffix of the chosen format, and the export writes that format.
+    void dialogFiltersAndSuffixes() {
+        QVERIFY(modelFileFilter().contains(QLatin1String("*.onnx")));
+        QVERIFY(modelFileFilter().contains(QLatin1String("*.ios.json")));
+        const QString ios = QStringLiteral("IOS JSON (*.ios.json)");
+        QCOMPARE(withFilterSuffix(QStringLiteral("/tmp/s"), ios),
+                 QStringLiteral("/tmp/s.ios.json"));
+        QCOMPARE(withFilterSuffix(QStringLiteral("/tmp/s.IOS.JSON"), ios),
+                 QStringLiteral("/tmp/s.IOS.JSON"));
+        QCOMPARE(withFilterSuffix(QStringLiteral("/tmp/s.json"), ios),
+                 QStringLiteral("/tmp/s.json.ios.json"));
+        QCOMPARE(withFilterSuffix(QStringLiteral("t"), QStringLiteral("CSV (*.csv)")),
+                 QStringLiteral("t.csv"));
+        QCOMPARE(withFilterSuffix(QStringLiteral("t"), QStringLiteral("All files (*)")),
+                 QStringLiteral("t"));
+        QCOMPARE(withFilterSuffix(QString(), ios), QString()); // dialog cancelled
+        QCOMPARE(filterSuffixes(QStringLiteral("Models (*.ios.json *.json *.onnx)")),
+                 (QStringList{QStringLiteral(".ios.json"), QStringLiteral(".json"),
+                              QStringLiteral(".onnx")}));
+
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(
+            w.openModel(QStringLiteral(IOS_SOURCE_DIR "/sample_models/onnx/squeezenet1_1.onnx")));
+        QVERIFY(waitForResult(w));
+        QTemporaryDir dir;
+        const QString path = withFilterSuffix(dir.filePath(QStringLiteral("bare")), ios);
+        QVERIFY(w.exportTo(path, [&](const QString& p) { exportSchedule(*w.lastResult(), p); }));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("bare.ios.json"))));
+        QVERIFY(!ios::io::loadModelFile(path.toStdString()).blocks.empty());
+    }
+
     void badFileReportsFileAndNode() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad.ios.json"));
