@@ -6,6 +6,7 @@
 #include "eval/memory_eval.h"
 #include "ir/block_dag.h"
 #include "ir/memory.h"
+#include "memory_fixtures.h"
 #include "memory_test_support.h"
 
 #include <QTest>
@@ -16,34 +17,6 @@
 using namespace ios;
 
 namespace {
-
-// in (8 B) → a (4) → b (4); c (8) reads in and b. a's 4-byte hole is too small for c
-// (tst_memory_model's fragmentation example).
-ir::MemoryProblem fragmenting() {
-    ir::MemoryProblem p;
-    p.name = "arena";
-    p.tensors = {{"in", 8, {}, {}, false},
-                 {"a", 4, {0}, {}, false},
-                 {"b", 4, {1}, {}, false},
-                 {"c", 8, {2}, {}, false}};
-    p.ops = {{"a", 0, 1, {0}}, {"b", 1, 2, {1}}, {"c", 2, 3, {0, 2}}};
-    p.opOfBlockOp = {0, 1, 2};
-    p.assemblyOf = {-1, -1, -1};
-    ir::finishMemoryProblem(p);
-    return p;
-}
-
-// in → a → b, 8 bytes each.
-ir::MemoryProblem chain() {
-    ir::MemoryProblem p;
-    p.name = "chain";
-    p.tensors = {{"in", 8, {}, {}, false}, {"a", 8, {0}, {}, false}, {"b", 8, {1}, {}, false}};
-    p.ops = {{"a", 0, 1, {0}}, {"b", 1, 2, {1}}};
-    p.opOfBlockOp = {0, 1};
-    p.assemblyOf = {-1, -1};
-    ir::finishMemoryProblem(p);
-    return p;
-}
 
 // A random topological order: ready ops picked at random.
 std::vector<int> randomOrder(const ir::MemoryProblem& p, std::mt19937& rng) {
@@ -71,7 +44,7 @@ class TestArenaSteps : public QObject {
 private Q_SLOTS:
     // Step by step: 12 (in, a), 16 (b on top; a freed), 24 (c does not fit a's hole).
     void fragmentationStepByStep() {
-        const ir::MemoryProblem p = fragmenting();
+        const ir::MemoryProblem p = testing::fragmentingArenaProblem();
         const std::vector<int64_t> expected{12, 16, 24};
         QCOMPARE(ir::arenaSteps(p, ir::orderSteps({0, 1, 2})), expected);
         QCOMPARE(ir::arenaFootprint(p, {0, 1, 2}), int64_t{24});
@@ -80,16 +53,17 @@ private Q_SLOTS:
     // A stage places every output before it releases anything: a chain run as one step
     // needs all three tensors side by side, one op per step reuses the freed input.
     void stagePlacesOutputsFirst() {
-        const ir::MemoryProblem p = chain();
+        const ir::MemoryProblem p = testing::chainArenaProblem();
         QCOMPARE(ir::arenaSteps(p, ir::orderSteps({0, 1})), (std::vector<int64_t>{16, 16}));
         QCOMPARE(ir::arenaSteps(p, {{0, 1}}), (std::vector<int64_t>{24}));
         QCOMPARE(ir::walkMemory(p, {{0, 1}}).peak, int64_t{24});
-        const std::vector<int64_t> mixed = ir::arenaSteps(fragmenting(), {{0}, {1, 2}});
+        const std::vector<int64_t> mixed =
+            ir::arenaSteps(testing::fragmentingArenaProblem(), {{0}, {1, 2}});
         QCOMPARE(mixed, (std::vector<int64_t>{12, 24}));
     }
 
     void constantAndEmpty() {
-        ir::MemoryProblem p = chain();
+        ir::MemoryProblem p = testing::chainArenaProblem();
         QVERIFY(ir::arenaSteps(p, {}).empty());
         p.constantBytes = 100;
         QCOMPARE(ir::arenaSteps(p, ir::orderSteps({0, 1})), (std::vector<int64_t>{116, 116}));

@@ -12,6 +12,7 @@
 #include "ir/prepared_model.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
+#include "memory_fixtures.h"
 #include "memory_test_support.h"
 #include "schedulers/scheduler.h"
 #include "user_error_text.h"
@@ -23,25 +24,6 @@ using namespace ios;
 using namespace ios::testing;
 
 namespace {
-
-// x0 (16×8×8) → four 3×3 convs of 16 channels → a 3×3 conv over their concatenation
-// (Serenity Fig. 9, SERENITY contract A5).
-ir::Graph fourBranchGraph() {
-    ir::Graph g;
-    g.name = "four_branch";
-    g.input = placeholder("x0", {16, 8, 8});
-    std::vector<Node> inner;
-    std::vector<ValueRef> branches;
-    for (int i = 0; i < 4; ++i) {
-        const std::string name = "c" + std::to_string(i);
-        inner.push_back(conv(name, concat({val("x0", 0, 16)}), 16, {3, 3}, {1, 1}, {1, 1}));
-        branches.push_back(val(name, 0, 16));
-    }
-    g.blocks.push_back(
-        block(g.input, std::move(inner), conv("y", concat(branches), 16, {3, 3}, {1, 1}, {1, 1})));
-    ir::validateAndInferShapes(g);
-    return g;
-}
 
 ir::MemoryProblem problemOf(const ir::Graph& g, const ir::MemoryOptions& options = {}) {
     const ir::BlockDag dag = ir::buildBlockDag(g.blocks.front());
@@ -159,27 +141,11 @@ private slots:
     // TFLite's arena: best-fitting gap, else the top; freed gaps too small for a later tensor
     // make the footprint exceed the sum of live bytes (Serenity Fig. 12(a)).
     void arenaFragmentation() {
-        ir::MemoryProblem p;
-        p.name = "arena";
-        p.tensors = {{"in", 8, {}, {}, false},
-                     {"a", 4, {0}, {}, false},
-                     {"b", 4, {1}, {}, false},
-                     {"c", 8, {2}, {}, false}};
-        p.ops = {{"a", 0, 1, {0}}, {"b", 1, 2, {1}}, {"c", 2, 3, {0, 2}}};
-        p.opOfBlockOp = {0, 1, 2};
-        p.assemblyOf = {-1, -1, -1};
-        ir::finishMemoryProblem(p);
+        const ir::MemoryProblem p = fragmentingArenaProblem();
         QCOMPARE(ir::orderPeak(p, {0, 1, 2}), int64_t{20});      // in + b + c
         QCOMPARE(ir::arenaFootprint(p, {0, 1, 2}), int64_t{24}); // a's 4-byte hole is unused
         // A chain leaves no holes: the footprint is the sum of live bytes at the peak.
-        ir::MemoryProblem chain;
-        chain.name = "chain";
-        chain.tensors = {
-            {"in", 8, {}, {}, false}, {"a", 8, {0}, {}, false}, {"b", 8, {1}, {}, false}};
-        chain.ops = {{"a", 0, 1, {0}}, {"b", 1, 2, {1}}};
-        chain.opOfBlockOp = {0, 1};
-        chain.assemblyOf = {-1, -1};
-        ir::finishMemoryProblem(chain);
+        const ir::MemoryProblem chain = chainArenaProblem();
         QCOMPARE(ir::arenaFootprint(chain, {0, 1}), ir::orderPeak(chain, {0, 1}));
         // An accumulation group: the second member's temporary takes a scratch block.
         ir::MemoryProblem acc;

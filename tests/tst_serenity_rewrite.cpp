@@ -9,6 +9,7 @@
 #include "ir/block_dag.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
+#include "memory_fixtures.h"
 #include "memory_test_support.h"
 #include "random_concat_graphs.h"
 #include "ref/reference_executor.h"
@@ -65,31 +66,11 @@ double rewriteError(const ir::Graph& original, const sy::GraphRewrite& rw, uint6
     return worst;
 }
 
-// x0 (16×8×8) → four 3×3 convs of 16 channels → a 3×3 conv over their concatenation, which
-// is depthwise (64 channels) when `depthwise` (SERENITY contract A5, Fig. 9).
-ir::Graph fourBranch(bool depthwise = false) {
-    ir::Graph g;
-    g.name = "four_branch";
-    g.input = placeholder("x0", {16, 8, 8});
-    std::vector<Node> inner;
-    std::vector<ValueRef> branches;
-    for (int i = 0; i < 4; ++i) {
-        const std::string name = "c" + std::to_string(i);
-        inner.push_back(conv(name, concat({val("x0", 0, 16)}), 16, {3, 3}, {1, 1}, {1, 1}));
-        branches.push_back(val(name, 0, 16));
-    }
-    Node y = depthwise ? conv("y", concat(branches), 64, {3, 3}, {1, 1}, {1, 1}, 64)
-                       : conv("y", concat(branches), 16, {3, 3}, {1, 1}, {1, 1});
-    g.blocks.push_back(block(g.input, std::move(inner), std::move(y)));
-    ir::validateAndInferShapes(g);
-    return g;
-}
-
 // The A5 example followed, after the cut at y, by a concatenation that rewriting makes worse:
 // y → two 1-channel convs → a 64-channel conv over their concatenation (each later member
 // needs a 16 KiB temporary).
 ir::Graph helpsThenHurts() {
-    ir::Graph g = fourBranch();
+    ir::Graph g = fourBranchGraph();
     ir::Block& b = g.blocks.front();
     b.innerNodes.push_back(b.exitNode);
     b.innerNodes.push_back(conv("d0", concat({val("y", 0, 16)}), 1, {1, 1}));
@@ -124,7 +105,7 @@ private slots:
     // A5: 32 768 B with the concatenation materialized, 20 480 B in the core model, 16 384 B
     // rewritten (either way: the partial convs read no concatenation). Brute force agrees.
     void fourBranchExample() {
-        const ir::Graph g = fourBranch();
+        const ir::Graph g = fourBranchGraph();
         const std::vector<sy::RewriteMatch> matches = sy::findRewrites(g);
         QCOMPARE(matches.size(), size_t{1});
         QVERIFY(matches[0].kind == sy::RewriteKind::ChannelWise);
@@ -153,7 +134,7 @@ private slots:
     // y's readers (none here: y is the exit, a sink) would depend on all of them.
     void accumulationAndSliceGroups() {
         for (bool depthwise : {false, true}) {
-            const ir::Graph g = fourBranch(depthwise);
+            const ir::Graph g = fourBranchGraph(depthwise);
             const std::vector<sy::RewriteMatch> matches = sy::findRewrites(g);
             QCOMPARE(matches.size(), size_t{1});
             QVERIFY(matches[0].kind ==
@@ -210,7 +191,7 @@ private slots:
     void positiveForms_data() {
         QTest::addColumn<ir::Graph>("graph");
         QTest::addColumn<int>("kind");
-        const ir::Graph base = fourBranch();
+        const ir::Graph base = fourBranchGraph();
         auto variant = [&](auto edit) {
             ir::Graph g = base;
             edit(g.blocks.front());

@@ -162,6 +162,7 @@ int runMemory(const std::vector<std::string>& args) {
     int64_t filePeak = 0;
     std::vector<int64_t> filePeaks;
     std::vector<std::optional<int64_t>> arenas;
+    int64_t footprint = 0; // the largest block's arena footprint (--arena)
     for (size_t b = 0; b < problems.size(); ++b) {
         std::vector<int> file(result.original[b].ops.size()); // TFLite runs the graph as it is
         for (size_t i = 0; i < file.size(); ++i)
@@ -171,6 +172,7 @@ int runMemory(const std::vector<std::string>& args) {
         arenas.push_back(arena
                              ? std::optional(ir::arenaFootprint(problems[b], plan.blocks[b].order))
                              : std::nullopt);
+        footprint = std::max(footprint, arenas.back().value_or(0));
     }
 
     if (parser.has("json")) {
@@ -182,9 +184,6 @@ int runMemory(const std::vector<std::string>& args) {
         j["unrewritten_peak_bytes"] = result.originalPeak;
         j["file_peak_bytes"] = filePeak;
         if (arena) {
-            int64_t footprint = 0;
-            for (const auto& a : arenas)
-                footprint = std::max(footprint, *a);
             j["arena_bytes"] = footprint;
         }
         j["seconds"] = plan.seconds;
@@ -227,13 +226,9 @@ int runMemory(const std::vector<std::string>& args) {
               << bytesText(result.originalPeak) << " (" << result.originalPeak << " B), file order "
               << bytesText(filePeak) << ": " << reduction(filePeak, plan.peak) << " lower; search "
               << fixed(plan.seconds, 3) << " s\n";
-    if (arena) {
-        int64_t footprint = 0;
-        for (const auto& a : arenas)
-            footprint = std::max(footprint, *a);
+    if (arena)
         std::cout << "TFLite arena footprint " << bytesText(footprint) << " (" << footprint
                   << " B, fragmentation included)\n";
-    }
     return kExitOk;
 }
 
