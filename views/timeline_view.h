@@ -1,14 +1,24 @@
-// Per-stream lanes of the simulated kernels (Nsight Systems style): a stage lane, one lane
-// per stream (sub-lanes when a stream's kernels overlap), the SM-utilisation and warp-
-// occupancy curves under them, stage boundaries, zoom/pan on time and tooltips.
+// The Timeline tab: the painted lanes and curves (TimelineCanvas: busy % per stream, idle gaps
+// marked, range selection, flows, hover readout, W/A/S/D) above a panel that lists the device's
+// idle gaps largest first (click one to zoom to it), sets the gap threshold, shows the measured
+// range's figures and toggles the flow arrows.
 #pragma once
 
 #include "eval/timeline.h"
 #include "loaded_model.h"
 #include "time_axis.h"
+#include "timeline_canvas.h"
 
 #include <QWidget>
 #include <memory>
+#include <utility>
+#include <vector>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QTreeWidget;
+class QToolButton;
 
 namespace ios::views {
 
@@ -18,58 +28,51 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     // `model` may be null (a measured trace of another model): kernels then keep the neutral
-    // colour and clicks select nothing. The title says what the timeline is ("simulated: …").
+    // colour and clicks select nothing. The model and the timeline are kept together, so a click
+    // never maps through another model. The title says what the timeline is ("simulated: …").
     void setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
                      const QString& title);
     void clear();
-    const TimeAxis& axis() const { return axis_; }
-    const eval::Timeline* timeline() const { return timeline_.get(); }
-    const QString& title() const { return title_; }
-    // Paints the whole view (also used for SVG/PNG export).
-    void render(QPainter& painter, const QRect& area);
+    const TimeAxis& axis() const { return canvas_->axis(); }
+    const eval::Timeline* timeline() const { return canvas_->timeline(); }
+    const QString& title() const { return canvas_->title(); }
+    // Paints the lanes and curves (also used for SVG/PNG export).
+    void render(QPainter& painter, const QRect& area) { canvas_->render(painter, area); }
 
-    QSize sizeHint() const override { return {1000, 500}; }
+    // Highlights the kernels of these operators (flat indices), dims the others and brings them
+    // into view when none is visible; empty clears.
+    void selectOperators(const std::vector<int>& flatIndices) {
+        canvas_->selectOperators(flatIndices);
+    }
+
+    // The view-local shortcuts, for the tooltips here and the main window's Help dialog:
+    // (keys, what they do).
+    static const std::vector<std::pair<QString, QString>>& shortcutHelp();
+
+    TimelineCanvas* canvas() const { return canvas_; }
+    QTreeWidget* gapList() const { return gapList_; }
+    QDoubleSpinBox* gapThresholdBox() const { return threshold_; }
+    QCheckBox* flowsBox() const { return flows_; }
+    QLabel* rangeLabel() const { return rangeLabel_; }
+
+    QSize sizeHint() const override { return {1000, 640}; }
 
 Q_SIGNALS:
     void operatorSelected(int flatIndex);
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
-    bool event(QEvent* event) override;
+    void stageSelected(int block, int stage);
 
 private:
-    struct Row {
-        QString label;
-        int stream = -1; // -1 = the stage lane
-        int subLane = 0;
-    };
-    struct Hit {
-        QRectF rect;
-        int kernel = -1; // index into timeline kernels; -1 = stage
-        int stage = -1;
-    };
-    void layoutRows();
-    void updateAxisRange();
-    QString tooltipAt(const QPointF& pos) const;
+    void fillGapList();
+    void showRange();
+    QString gapNeighbour(int kernel) const;
 
-    LoadedModelPtr model_;
-    std::shared_ptr<const eval::Timeline> timeline_;
-    QString title_;
-    TimeAxis axis_;
-    std::vector<Row> rows_;
-    std::vector<int> kernelRow_; // per kernel
-    std::vector<Hit> hits_;
-    double dragX_ = 0;
-
-    static constexpr int kLabelWidth = 110;
-    static constexpr int kRulerHeight = 28;
-    static constexpr int kRowHeight = 26;
-    static constexpr int kCurveHeight = 120;
+    TimelineCanvas* canvas_;
+    QDoubleSpinBox* threshold_;
+    QLabel* gapSummary_;
+    QLabel* rangeLabel_;
+    QCheckBox* flows_;
+    QToolButton* help_;
+    QTreeWidget* gapList_;
 };
 
 } // namespace ios::views

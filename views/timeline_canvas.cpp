@@ -1,0 +1,534 @@
+#include "timeline_canvas.h"
+
+#include "timeline_view.h"
+#include "units.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+namespace ios::views {
+
+namespace {
+
+QString percent(double fraction) {
+    return QStringLiteral("%1 %").arg(fraction * 100, 0, 'f', 1);
+}
+
+// One W/S press zooms by this factor, one A/D press pans this fraction of the window.
+constexpr double kKeyZoom = 1.5;
+constexpr double kKeyPan = 0.2;
+
+} // namespace
+
+TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumHeight(260);
+    setAutoFillBackground(true);
+    QStringList help;
+    for (const auto& [keys, what] : TimelineView::shortcutHelp())
+        help << QStringLiteral("<b>%1</b>: %2").arg(keys, what);
+    setToolTip(help.join(QStringLiteral("<br>")));
+}
+
+void TimelineCanvas::clear() {
+    setTimeline(nullptr, nullptr, QString());
+}
+
+void TimelineCanvas::setTimeline(LoadedModelPtr model,
+                                 std::shared_ptr<const eval::Timeline> timeline,
+                                 const QString& title) {
+    // The model and the timeline arrive together and are replaced together, so a click never
+    // maps a kernel through another model's operator indices.
+    model_ = std::move(model);
+    timeline_ = std::move(timeline);
+    title_ = title;
+    axis_ = TimeAxis(timeline_ ? eval::timelineEndUs(*timeline_) : 1.0, kLabelWidth,
+                     width() - kLabelWidth - kRightMargin);
+    range_.reset();
+    highlighted_.clear();
+    scroll_ = 0;
+    hoverX_.reset();
+    hoverReadout_.clear();
+    layoutRows();
+    flows_ = timeline_ && model_ ? eval::kernelFlows(*timeline_, model_->dags())
+                                 : std::vector<eval::KernelFlow>{};
+    showFlows_ = flows_.size() <= kMaxDefaultFlows;
+    recomputeGaps();
+    Q_EMIT rangeChanged();
+    Q_EMIT flowsToggled(showFlows_);
+    update();
+}
+
+void TimelineCanvas::layoutRows() {
+    rows_.clear();
+    kernelRow_.clear();
+    streamRow_.clear();
+    if (!timeline_)
+        return;
+    rows_.push_back({tr("Stages"), -1, 0});
+    int streams = std::max(timeline_->streams, 1);
+    for (const eval::TimelineKernel& k : timeline_->kernels)
+        streams = std::max(streams, k.stream + 1);
+    // Kernels of one stream are sequential in the simulator; pack anyway so overlapping
+    // intervals (measured traces) get sub-lanes instead of hiding each other.
+    std::vector<std::vector<int>> perStream(static_cast<size_t>(streams));
+    for (int k = 0; k < static_cast<int>(timeline_->kernels.size()); ++k)
+        perStream[static_cast<size_t>(
+                      std::max(timeline_->kernels[static_cast<size_t>(k)].stream, 0))]
+            .push_back(k);
+    kernelRow_.assign(timeline_->kernels.size(), 0);
+    streamRow_.assign(static_cast<size_t>(streams), -1);
+    for (int s = 0; s < streams; ++s) {
+        const auto& mine = perStream[static_cast<size_t>(s)];
+        // A program's streams need not start at 0 (RAF's do not): no lane for an unused one.
+        if (mine.empty() && streams > 1)
+            continue;
+        std::vector<Interval> intervals;
+        for (int k : mine)
+            intervals.push_back({timeline_->kernels[static_cast<size_t>(k)].startUs,
+                                 timeline_->kernels[static_cast<size_t>(k)].endUs});
+        int lanes = 1;
+        const std::vector<int> lane = packLanes(intervals, &lanes);
+        const int first = static_cast<int>(rows_.size());
+        streamRow_[static_cast<size_t>(s)] = first;
+        for (int l = 0; l < std::max(lanes, 1); ++l)
+            rows_.push_back({l == 0 ? tr("Stream %1").arg(s) : QString(), s, l});
+        for (size_t i = 0; i < lane.size(); ++i)
+            kernelRow_[static_cast<size_t>(mine[i])] = first + lane[i];
+    }
+}
+
+void TimelineCanvas::recomputeGaps() {
+    busy_ = {};
+    gaps_.clear();
+    streamGaps_.clear();
+    if (timeline_) {
+        const double end = eval::timelineEndUs(*timeline_);
+        busy_ = eval::busySummary(*timeline_, 0, end);
+        gaps_ = eval::idleGaps(*timeline_, -1, gapThresholdUs_, 0, end);
+        streamGaps_.resize(streamRow_.size());
+        for (const eval::StreamBusy& s : busy_.streams)
+            if (s.stream >= 0)
+                streamGaps_[static_cast<size_t>(s.stream)] =
+                    eval::idleGaps(*timeline_, s.stream, gapThresholdUs_, 0, end);
+    }
+    Q_EMIT gapsChanged();
+}
+
+void TimelineCanvas::setGapThresholdUs(double us) {
+    if (us == gapThresholdUs_ || !(us >= 0))
+        return;
+    gapThresholdUs_ = us;
+    recomputeGaps();
+    update();
+}
+
+TimelineCanvas::Geometry TimelineCanvas::geometry(const QRect& area) const {
+    Geometry g;
+    g.x0 = area.left() + kLabelWidth;
+    g.x1 = std::max(g.x0 + 1, area.left() + area.width() - kRightMargin);
+    g.title = QRect(area.left() + 8, area.top() + 2, area.width() - 16, kTitleHeight - 4);
+    g.ruler = QRect(g.x0, area.top() + kTitleHeight, g.x1 - g.x0, kRulerHeight);
+    // The legend's lines below the plot (see paintLegend), then lanes and plot share the rest:
+    // lanes grow up to kMaxRowHeight, the plot takes what is left, so the pane is always full.
+    g.area = area;
+    int legendHeight = 0;
+    for (const LegendEntry& e : legendLayout(area, 0))
+        legendHeight = std::max(legendHeight, e.label.bottom() + 1);
+    g.legendTop = area.top() + area.height() - legendHeight - 6;
+    const int lanesTop = g.ruler.bottom() + 7;
+    const int available = std::max(g.legendTop - 22 - lanesTop, 0);
+    const int rows = std::max(static_cast<int>(rows_.size()), 1);
+    g.rowHeight = std::clamp((available - kMinPlotHeight) / rows, kMinRowHeight, kMaxRowHeight);
+    g.lanesContent = rows * g.rowHeight;
+    const int lanesHeight =
+        std::max(std::min(g.lanesContent, available - kMinPlotHeight), kMinRowHeight);
+    g.lanes = QRect(g.x0, lanesTop, g.x1 - g.x0, lanesHeight);
+    const int plotTop = g.lanes.bottom() + 1 + 18;
+    g.plot = QRect(g.x0, plotTop, g.x1 - g.x0, std::max(g.legendTop - 8 - plotTop, 20));
+    return g;
+}
+
+int TimelineCanvas::plotWidth() const {
+    return geometry(rect()).plot.width();
+}
+QRect TimelineCanvas::rulerRect() const {
+    return geometry(rect()).ruler;
+}
+QRect TimelineCanvas::plotRect() const {
+    return geometry(rect()).plot;
+}
+QRect TimelineCanvas::lanesRect() const {
+    return geometry(rect()).lanes;
+}
+
+QRectF TimelineCanvas::kernelRect(int kernel) const {
+    if (!timeline_ || kernel < 0 || static_cast<size_t>(kernel) >= timeline_->kernels.size())
+        return {};
+    const Geometry g = geometry(rect());
+    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
+    const double x = axis_.toPixel(k.startUs);
+    const double w = std::max(axis_.toPixel(k.endUs) - x, 1.0);
+    return QRectF(x, rowTop(g, kernelRow_[static_cast<size_t>(kernel)]) + 3, w, g.rowHeight - 6);
+}
+
+void TimelineCanvas::clampScroll() {
+    const Geometry g = geometry(rect());
+    scroll_ = std::clamp(scroll_, 0, std::max(g.lanesContent - g.lanes.height(), 0));
+}
+
+void TimelineCanvas::resizeEvent(QResizeEvent*) {
+    axis_.setPixelRange(kLabelWidth, width() - kLabelWidth - kRightMargin);
+    clampScroll();
+}
+
+void TimelineCanvas::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    render(p, rect());
+}
+
+void TimelineCanvas::setVisibleRange(double startUs, double endUs) {
+    axis_.setVisible(startUs, endUs);
+    update();
+}
+
+void TimelineCanvas::fit() {
+    axis_.reset();
+    update();
+}
+
+void TimelineCanvas::zoomAround(double pixel, double factor) {
+    axis_.zoomAt(pixel, factor);
+    update();
+}
+
+void TimelineCanvas::panFraction(double fraction) {
+    axis_.setVisible(axis_.visibleStart() + fraction * axis_.visibleDuration(),
+                     axis_.visibleEnd() + fraction * axis_.visibleDuration());
+    update();
+}
+
+void TimelineCanvas::zoomToGap(const eval::IdleGap& gap) {
+    const double pad = std::max(gap.durationUs() / 2, TimeAxis::kMinWindowUs / 2);
+    setVisibleRange(gap.startUs - pad, gap.endUs + pad);
+    setRange(gap.startUs, gap.endUs);
+}
+
+void TimelineCanvas::setRange(double startUs, double endUs) {
+    if (!timeline_)
+        return;
+    range_ = eval::rangeStats(*timeline_, std::min(startUs, endUs), std::max(startUs, endUs));
+    Q_EMIT rangeChanged();
+    update();
+}
+
+void TimelineCanvas::clearRange() {
+    if (!range_)
+        return;
+    range_.reset();
+    Q_EMIT rangeChanged();
+    update();
+}
+
+bool TimelineCanvas::kernelLinked(const eval::TimelineKernel& k) const {
+    return model_ && k.op >= 0 && k.block >= 0 &&
+           k.block < static_cast<int>(model_->dags().size()) &&
+           k.op < static_cast<int>(model_->dags()[static_cast<size_t>(k.block)].ops.size());
+}
+
+int TimelineCanvas::flatIndexOf(const eval::TimelineKernel& k) const {
+    return kernelLinked(k) ? model_->flatIndex({k.block, k.op}) : -1;
+}
+
+void TimelineCanvas::selectOperators(const std::vector<int>& flatIndices) {
+    highlighted_.clear();
+    if (timeline_ && !flatIndices.empty()) {
+        const std::unordered_set<int> wanted(flatIndices.begin(), flatIndices.end());
+        highlighted_.assign(timeline_->kernels.size(), 0);
+        for (size_t k = 0; k < timeline_->kernels.size(); ++k)
+            highlighted_[k] = wanted.count(flatIndexOf(timeline_->kernels[k])) ? 1 : 0;
+        revealSelection();
+    }
+    update();
+}
+
+TimelineCanvas::KernelStyle TimelineCanvas::kernelStyle(int kernel) const {
+    if (highlighted_.empty() || kernel < 0 || static_cast<size_t>(kernel) >= highlighted_.size())
+        return KernelStyle::Normal;
+    return highlighted_[static_cast<size_t>(kernel)] ? KernelStyle::Highlighted
+                                                     : KernelStyle::Dimmed;
+}
+
+void TimelineCanvas::revealSelection() {
+    // Zoom out (or over) to the highlighted kernels only when none of them is on screen, so a
+    // selection made elsewhere never leaves the user looking at dimmed kernels only.
+    double lo = 0, hi = 0;
+    int firstRow = -1;
+    bool any = false, visible = false;
+    for (size_t k = 0; k < highlighted_.size(); ++k) {
+        if (!highlighted_[k])
+            continue;
+        const eval::TimelineKernel& kern = timeline_->kernels[k];
+        lo = any ? std::min(lo, kern.startUs) : kern.startUs;
+        hi = any ? std::max(hi, kern.endUs) : kern.endUs;
+        firstRow = firstRow < 0 ? kernelRow_[k] : std::min(firstRow, kernelRow_[k]);
+        any = true;
+        visible =
+            visible || (kern.endUs >= axis_.visibleStart() && kern.startUs <= axis_.visibleEnd());
+    }
+    if (!any)
+        return;
+    if (!visible) {
+        const double pad = std::max((hi - lo) * 0.1, TimeAxis::kMinWindowUs);
+        axis_.setVisible(lo - pad, hi + pad);
+    }
+    const Geometry g = geometry(rect());
+    const int top = firstRow * g.rowHeight;
+    if (top < scroll_ || top + g.rowHeight > scroll_ + g.lanes.height()) {
+        scroll_ = top;
+        clampScroll();
+    }
+}
+
+void TimelineCanvas::setShowFlows(bool show) {
+    if (show == showFlows_)
+        return;
+    showFlows_ = show;
+    Q_EMIT flowsToggled(show);
+    update();
+}
+
+QString TimelineCanvas::readoutAt(double x) const {
+    const Geometry g = geometry(rect());
+    if (!timeline_ || x < g.x0 || x > g.x1)
+        return {};
+    const double t = axis_.toTime(x);
+    const eval::TimelineSample s = eval::sampleAt(*timeline_, t);
+    const int sms = std::max(timeline_->smCount, 1);
+    const int running = static_cast<int>(std::count_if(
+        timeline_->kernels.begin(), timeline_->kernels.end(),
+        [t](const eval::TimelineKernel& k) { return k.startUs <= t && t < k.endUs; }));
+    return tr("%1 · active SMs %2 (%3 of %4) · warp occupancy %5 · FP32 %6 · %7 running")
+        .arg(formatMs(t / 1000.0), percent(static_cast<double>(s.activeSms) / sms))
+        .arg(s.activeSms)
+        .arg(sms)
+        .arg(percent(s.warpOccupancy), percent(s.flopUtilisation), kernelCount(running));
+}
+
+QString TimelineCanvas::kernelCount(int n) {
+    return n == 1 ? tr("1 kernel") : tr("%1 kernels").arg(n);
+}
+
+double TimelineCanvas::cursorPixel() const {
+    const Geometry g = geometry(rect());
+    return hoverX_ ? std::clamp(*hoverX_, double(g.x0), double(g.x1)) : (g.x0 + g.x1) / 2.0;
+}
+
+void TimelineCanvas::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_W:
+        zoomAround(cursorPixel(), kKeyZoom);
+        break;
+    case Qt::Key_S:
+        zoomAround(cursorPixel(), 1 / kKeyZoom);
+        break;
+    case Qt::Key_A:
+        panFraction(-kKeyPan);
+        break;
+    case Qt::Key_D:
+        panFraction(kKeyPan);
+        break;
+    case Qt::Key_F:
+        fit();
+        break;
+    case Qt::Key_Escape:
+        clearRange();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineCanvas::wheelEvent(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        zoomAround(event->position().x(), std::pow(1.0015, delta.y()));
+    } else if ((event->modifiers() & Qt::ShiftModifier) || delta.x() != 0) {
+        // Shift+wheel or a horizontal swipe pans time; 120 units (one notch) = 10 %.
+        panFraction(-(delta.x() != 0 ? delta.x() : delta.y()) / 1200.0);
+    } else {
+        const Geometry g = geometry(rect());
+        if (g.lanesContent <= g.lanes.height()) {
+            event->ignore(); // nothing to scroll: let a scroll area around us have it
+            return;
+        }
+        scroll_ -= delta.y() * g.rowHeight / 120;
+        clampScroll();
+        update();
+    }
+    event->accept();
+}
+
+void TimelineCanvas::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !timeline_)
+        return;
+    setFocus(Qt::MouseFocusReason);
+    const Geometry g = geometry(rect());
+    const QPointF pos = event->position();
+    dragX_ = pos.x();
+    const bool inPlotColumns = pos.x() >= g.x0 && pos.x() <= g.x1;
+    if (inPlotColumns &&
+        (g.ruler.contains(pos.toPoint()) || (event->modifiers() & Qt::ShiftModifier))) {
+        drag_ = Drag::Range;
+        rangeAnchorUs_ = axis_.toTime(pos.x());
+        return;
+    }
+    drag_ = Drag::Pan;
+    if (!inPlotColumns || !g.lanes.contains(pos.toPoint()))
+        return;
+    const int row = (static_cast<int>(pos.y()) - g.lanes.top() + scroll_) / g.rowHeight;
+    if (row < 0 || row >= static_cast<int>(rows_.size()))
+        return;
+    const double t = axis_.toTime(pos.x());
+    if (rows_[static_cast<size_t>(row)].stream < 0) {
+        for (const eval::TimelineStage& st : timeline_->stages)
+            if (st.startUs <= t && t < st.endUs) {
+                Q_EMIT stageSelected(st.block, st.stage);
+                return;
+            }
+        return;
+    }
+    for (size_t k = 0; k < timeline_->kernels.size(); ++k)
+        if (kernelRow_[k] == row && kernelRect(static_cast<int>(k)).contains(pos)) {
+            const int flat = flatIndexOf(timeline_->kernels[k]);
+            if (flat >= 0) // a measured kernel that matched no operator stays unlinked
+                Q_EMIT operatorSelected(flat);
+            return;
+        }
+}
+
+void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
+    const double x = event->position().x();
+    if (drag_ == Drag::Pan && (event->buttons() & Qt::LeftButton)) {
+        axis_.panPixels(dragX_ - x);
+        dragX_ = x;
+    } else if (drag_ == Drag::Range && (event->buttons() & Qt::LeftButton)) {
+        setRange(rangeAnchorUs_, axis_.toTime(x));
+    }
+    const Geometry g = geometry(rect());
+    const bool over = x >= g.x0 && x <= g.x1 && event->position().y() >= g.ruler.top() &&
+                      event->position().y() <= g.plot.bottom();
+    if (!over && !hoverX_ && drag_ == Drag::None)
+        return; // nothing drawn follows the pointer here: no repaint
+    hoverX_ = over ? std::optional<double>(x) : std::nullopt;
+    hoverReadout_ = over ? readoutAt(x) : QString();
+    update();
+}
+
+void TimelineCanvas::mouseReleaseEvent(QMouseEvent* event) {
+    // A click on the ruler without a drag clears the range, as in Perfetto.
+    if (drag_ == Drag::Range && std::abs(event->position().x() - dragX_) < 3)
+        clearRange();
+    drag_ = Drag::None;
+}
+
+void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent*) {
+    fit();
+}
+
+void TimelineCanvas::leaveEvent(QEvent*) {
+    hoverX_.reset();
+    hoverReadout_.clear();
+    update();
+}
+
+bool TimelineCanvas::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = tooltipAt(help->pos());
+        QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+QString TimelineCanvas::neighbourText(int kernel) const {
+    if (kernel < 0)
+        return tr("the range's edge");
+    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
+    return tr("%1 (block %2, stage %3, stream %4)")
+        .arg(QString::fromStdString(k.opName))
+        .arg(k.block)
+        .arg(k.stage)
+        .arg(k.stream);
+}
+
+QString TimelineCanvas::kernelTooltip(int kernel) const {
+    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
+    return tr("<b>%1</b> — kernel %2<br>block %3, stage %4, stream %5<br>%6 CTAs<br>"
+              "start %7, duration %8")
+        .arg(QString::fromStdString(k.opName), QString::fromStdString(k.kernel))
+        .arg(k.block)
+        .arg(k.stage)
+        .arg(k.stream)
+        .arg(k.ctas)
+        .arg(formatMs(k.startUs / 1000.0), formatMs((k.endUs - k.startUs) / 1000.0));
+}
+
+QString TimelineCanvas::tooltipAt(const QPointF& pos) const {
+    if (!timeline_)
+        return {};
+    const Geometry g = geometry(rect());
+    const QPoint pt = pos.toPoint();
+    if (g.title.contains(pt))
+        return tr("%1<br>showing %2 – %3")
+            .arg(fullTitle().toHtmlEscaped(), formatMs(axis_.visibleStart() / 1000.0),
+                 formatMs(axis_.visibleEnd() / 1000.0));
+    if (pos.x() < g.x0 && pos.y() >= g.lanes.top() && pos.y() <= g.lanes.bottom())
+        return tr("Busy %: the share of the whole timeline in which the stream runs at least "
+                  "one kernel (overlapping kernels counted once). \"GPU busy\" above counts "
+                  "time in which any stream runs one.");
+    if (!g.lanes.contains(pt))
+        return {};
+    const int row = (pt.y() - g.lanes.top() + scroll_) / g.rowHeight;
+    if (row < 0 || row >= static_cast<int>(rows_.size()))
+        return {};
+    const double t = axis_.toTime(pos.x());
+    if (rows_[static_cast<size_t>(row)].stream < 0) {
+        for (const eval::TimelineStage& st : timeline_->stages)
+            if (st.startUs <= t && t < st.endUs)
+                return tr("<b>Block %1, stage %2</b> (%3, %4 groups)<br>%5<br>active SMs %6 %, "
+                          "warp occupancy %7 %, FP32 %8 %<br>Click to select the stage")
+                    .arg(st.block)
+                    .arg(st.stage)
+                    .arg(st.kind == schedule::StageKind::Merge ? tr("merge") : tr("parallel"))
+                    .arg(st.groups)
+                    .arg(formatMs((st.endUs - st.startUs) / 1000.0))
+                    .arg(st.meanActiveSmFraction * 100, 0, 'f', 0)
+                    .arg(st.meanWarpOccupancy * 100, 0, 'f', 0)
+                    .arg(st.meanFlopUtilisation * 100, 0, 'f', 0);
+    }
+    for (size_t k = 0; k < timeline_->kernels.size(); ++k)
+        if (kernelRow_[k] == row && kernelRect(static_cast<int>(k)).contains(pos))
+            return kernelTooltip(static_cast<int>(k));
+    for (const eval::IdleGap& gap : gaps_)
+        if (gap.startUs <= t && t < gap.endUs)
+            return tr("<b>GPU idle %1</b> (no kernel on any stream)<br>%2 – %3<br>after %4<br>"
+                      "before %5")
+                .arg(formatMs(gap.durationUs() / 1000.0), formatMs(gap.startUs / 1000.0),
+                     formatMs(gap.endUs / 1000.0), neighbourText(gap.before),
+                     neighbourText(gap.after));
+    return {};
+}
+
+} // namespace ios::views

@@ -1,0 +1,197 @@
+// The painted part of the timeline (Nsight Systems / Perfetto style): a stage lane and one lane
+// per stream (sub-lanes when a stream's kernels overlap) with busy % per lane, idle gaps marked,
+// flow arrows between dependent kernels on different streams, a range selection with its
+// figures, and the SM-utilisation / warp / FP32 curves decimated per pixel with a hover readout.
+// The figures come from eval/timeline_stats.h and eval/timeline_curves.h; this class only draws
+// them and handles input. TimelineView puts it above the gap list.
+#pragma once
+
+#include "eval/timeline.h"
+#include "eval/timeline_curves.h"
+#include "eval/timeline_stats.h"
+#include "loaded_model.h"
+#include "time_axis.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ios::views {
+
+class TimelineCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineCanvas(QWidget* parent = nullptr);
+
+    void setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
+                     const QString& title);
+    void clear();
+    const eval::Timeline* timeline() const { return timeline_.get(); }
+    const QString& title() const { return title_; }
+    const TimeAxis& axis() const { return axis_; }
+    void render(QPainter& painter, const QRect& area);
+
+    // Idle gaps of the whole device at least this long are marked and listed (µs).
+    void setGapThresholdUs(double us);
+    double gapThresholdUs() const { return gapThresholdUs_; }
+    // Over the whole timeline: overall and per stream busy time, the device's gaps ≥ threshold.
+    const eval::BusySummary& busy() const { return busy_; }
+    const std::vector<eval::IdleGap>& gaps() const { return gaps_; }
+    // Zooms so the gap fills the middle half of the plot and selects it as the range.
+    void zoomToGap(const eval::IdleGap& gap);
+
+    void setVisibleRange(double startUs, double endUs);
+    void fit();
+    void zoomAround(double pixel, double factor);
+    void panFraction(double fraction); // of the visible window; positive = later
+
+    // The measured range (Shift+drag on the lanes, or a drag on the ruler); Esc clears it.
+    void setRange(double startUs, double endUs);
+    void clearRange();
+    const std::optional<eval::RangeStats>& range() const { return range_; }
+
+    // Operators (flat indices) whose kernels are highlighted; the rest are dimmed. Empty clears.
+    void selectOperators(const std::vector<int>& flatIndices);
+    enum class KernelStyle { Normal, Highlighted, Dimmed };
+    KernelStyle kernelStyle(int kernel) const;
+
+    // Flow arrows (u's last kernel → its consumer's first kernel on another stream). On by
+    // default unless there are more than kMaxDefaultFlows of them.
+    void setShowFlows(bool show);
+    bool showFlows() const { return showFlows_; }
+    const std::vector<eval::KernelFlow>& flows() const { return flows_; }
+    static constexpr size_t kMaxDefaultFlows = 300;
+
+    // A gap's neighbour: operator, block, stage and stream of a kernel; "the range's edge" for -1.
+    QString neighbourText(int kernel) const;
+    // "1 kernel", "57 kernels" (the readouts' wording; no translation catalogue for %n).
+    static QString kernelCount(int n);
+
+    // The curve values under x (the hover readout); empty outside the plot.
+    QString readoutAt(double x) const;
+    const QString& hoverReadout() const { return hoverReadout_; }
+
+    // Test hooks, as of the last paint: every text label's rectangle (title, ruler, lane
+    // labels, y-scale, legend, range figures), and the points of the SM curve's mean line.
+    const std::vector<QRect>& labelRects() const { return labelRects_; }
+    int curvePointCount() const { return curvePoints_; }
+    int plotWidth() const;
+    // Geometry for the current size (what paintEvent uses): where a kernel is drawn, where the
+    // ruler and the curve plot are.
+    QRectF kernelRect(int kernel) const;
+    QRect rulerRect() const;
+    QRect plotRect() const;
+    QRect lanesRect() const;
+
+Q_SIGNALS:
+    void operatorSelected(int flatIndex);
+    void stageSelected(int block, int stage);
+    void rangeChanged(); // range() set or cleared
+    void gapsChanged();  // new timeline or threshold
+    void flowsToggled(bool shown);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Row {
+        QString label;
+        int stream = -1; // -1 = the stage lane
+        int subLane = 0;
+    };
+    // Where everything goes in `area`: computed once per paint and per event, never stored
+    // across a resize.
+    struct Geometry {
+        QRect area;         // what is painted
+        int x0 = 0, x1 = 0; // the plot's horizontal extent
+        QRect title, ruler; // title line; ruler with the range band above the ticks
+        QRect lanes;        // the visible part of the lanes
+        int rowHeight = 0;
+        int lanesContent = 0; // height of all lanes (> lanes.height(): they scroll)
+        QRect plot;           // the curves
+        int legendTop = 0;
+    };
+    Geometry geometry(const QRect& area) const;
+    // The legend under the plot: swatch and text per entry, wrapped to the area's width
+    // (timeline_canvas_paint.cpp); geometry() reserves its lines.
+    struct LegendEntry {
+        QColor color;
+        int style = 0; // 0 line, 1 dashed line, 2 box, 3 hatched box, 4 band
+        QString text;
+        QRect swatch, label;
+    };
+    std::vector<LegendEntry> legendLayout(const QRect& area, int top) const;
+    void layoutRows();
+    void recomputeGaps();
+    void clampScroll();
+    int rowTop(const Geometry& g, int row) const {
+        return g.lanes.top() + row * g.rowHeight - scroll_;
+    }
+    QString tooltipAt(const QPointF& pos) const;
+    QString fullTitle() const; // the title line before eliding
+    QString kernelTooltip(int kernel) const;
+    bool kernelLinked(const eval::TimelineKernel& k) const;
+    int flatIndexOf(const eval::TimelineKernel& k) const;
+    void revealSelection();
+    double cursorPixel() const;
+
+    // Painting (timeline_canvas_paint.cpp).
+    void paintHeader(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void paintLanes(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void paintFlows(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void paintCurves(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void paintLegend(QPainter& p, const Geometry& g);
+    void paintRange(QPainter& p, const Geometry& g, const TimeAxis& axis);
+    void paintCursor(QPainter& p, const Geometry& g);
+    void addLabel(QPainter& p, const QRect& rect, int flags, const QString& text);
+
+    LoadedModelPtr model_;
+    std::shared_ptr<const eval::Timeline> timeline_;
+    QString title_;
+    TimeAxis axis_;
+    std::vector<Row> rows_;
+    std::vector<int> kernelRow_; // per kernel
+    std::vector<int> streamRow_; // first row of each stream id (-1: no lane)
+
+    eval::BusySummary busy_;
+    double gapThresholdUs_ = kDefaultGapThresholdUs;
+    std::vector<eval::IdleGap> gaps_;                    // device gaps ≥ threshold
+    std::vector<std::vector<eval::IdleGap>> streamGaps_; // per stream id, ≥ threshold
+    std::vector<eval::KernelFlow> flows_;
+    bool showFlows_ = false;
+    std::optional<eval::RangeStats> range_;
+    std::vector<char> highlighted_; // per kernel; empty = no selection
+
+    enum class Drag { None, Pan, Range };
+    Drag drag_ = Drag::None;
+    double dragX_ = 0;
+    double rangeAnchorUs_ = 0;
+    int scroll_ = 0; // lanes scrolled by this many pixels
+    std::optional<double> hoverX_;
+    QString hoverReadout_;
+
+    std::vector<QRect> labelRects_;
+    int curvePoints_ = 0;
+
+public:
+    static constexpr double kDefaultGapThresholdUs = 2.0;
+    static constexpr int kLabelWidth = 150;
+    static constexpr int kRightMargin = 12;
+    static constexpr int kTitleHeight = 20;
+    static constexpr int kRulerHeight = 40; // 16 px range band + ticks
+    static constexpr int kMinRowHeight = 18;
+    static constexpr int kMaxRowHeight = 40;
+    static constexpr int kMinPlotHeight = 110;
+};
+
+} // namespace ios::views
