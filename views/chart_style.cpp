@@ -30,17 +30,17 @@ int ChartHeading::height(int width) const {
            wrappedHeight(subtitle, pixelFont(subtitlePx), width) + kGap;
 }
 
-int ChartHeading::draw(QPainter& p, const QRect& area) const {
+int ChartHeading::draw(QPainter& p, const QRect& area, ChartLabels& labels) const {
     const int titleHeight = wrappedHeight(title, pixelFont(titlePx, true), area.width());
     p.setFont(pixelFont(titlePx, true));
     p.setPen(kChartText);
-    p.drawText(QRect(area.left(), area.top(), area.width(), titleHeight),
-               Qt::AlignLeft | Qt::TextWordWrap, title);
+    labels.draw(p, QRect(area.left(), area.top(), area.width(), titleHeight),
+                Qt::AlignLeft | Qt::TextWordWrap, title);
     const int subtitleHeight = wrappedHeight(subtitle, pixelFont(subtitlePx), area.width());
     p.setFont(pixelFont(subtitlePx));
     p.setPen(kChartMuted);
-    p.drawText(QRect(area.left(), area.top() + titleHeight, area.width(), subtitleHeight),
-               Qt::AlignLeft | Qt::TextWordWrap, subtitle);
+    labels.draw(p, QRect(area.left(), area.top() + titleHeight, area.width(), subtitleHeight),
+                Qt::AlignLeft | Qt::TextWordWrap, subtitle);
     return titleHeight + subtitleHeight + kGap;
 }
 

@@ -3,6 +3,8 @@
 // narrow charts lose no words).
 #pragma once
 
+#include "chart_labels.h"
+
 #include <QColor>
 #include <QFont>
 #include <QPainter>
@@ -33,8 +35,8 @@ struct ChartHeading {
 
     // Height of both, wrapped to `width`, with the gap below them.
     int height(int width) const;
-    // Draws them at the top of `area`; returns height(area.width()).
-    int draw(QPainter& p, const QRect& area) const;
+    // Draws them at the top of `area` through `labels`; returns height(area.width()).
+    int draw(QPainter& p, const QRect& area, ChartLabels& labels) const;
 };
 
 } // namespace ios::views

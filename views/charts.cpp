@@ -1,9 +1,8 @@
 #include "charts.h"
 
+#include "chart_axes.h"
 #include "chart_style.h"
-#include "memory_plot.h"
 #include "palette.h"
-#include "time_axis.h"
 #include "units.h"
 
 #include <QHelpEvent>
@@ -17,100 +16,119 @@ namespace ios::views {
 
 namespace {
 
-const QColor& kText = kChartText;
-const QColor& kGrid = kChartGrid;
-
-// One panel of horizontal bars: its title, how values read, and an optional limit marked.
+// One panel of horizontal bars: what it shows, how a bar's value reads, the unit of its axis
+// (chosen once from its largest value and named in its title), and an optional limit marked.
 struct BarPanel {
-    BarPanel(QString t, std::function<QString(double)> f)
-        : title(std::move(t)), format(std::move(f)) {}
-    QString title;
-    std::function<QString(double)> format;
-    bool bytes = false; // a binary-unit axis (BytesScale) instead of a decimal one
+    BarPanel(QString q, std::function<QString(double)> f, std::function<AxisUnit(double)> u = {})
+        : quantity(std::move(q)), format(std::move(f)), unitFor(std::move(u)) {}
+    QString quantity;
+    std::function<QString(double)> format;   // a bar's value label
+    std::function<AxisUnit(double)> unitFor; // the axis unit for the largest value
+    QString tickPrefix;                      // "×" for ratios
+    QString note;                            // after the title: "lower is better"
+    bool bytes = false; // a binary-unit axis (BytesScale, the unit in every tick) instead
     bool names = true;  // the row labels left of the bars
-    double marker = 0;  // > 0: a dashed vertical line at that value, labelled markerLabel
-    QString markerLabel;
+    double marker = 0;  // > 0: a dashed vertical line at that value (named in the note)
 };
 
-// Horizontal bars with a value axis, drawn into `area`; as many ticks as fit their labels.
-void barPanel(QPainter& p, const QRect& area, const BarPanel& panel, const QStringList& labels,
-              const std::vector<double>& values, const std::vector<QColor>& colors) {
-    setPixelFont(p, 14, true);
-    p.setPen(kText);
-    p.drawText(area.adjusted(0, 0, 0, -area.height() + 22), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(panel.title, Qt::ElideRight, area.width()));
-    setPixelFont(p, 12);
-    const QFontMetrics fm(p.font());
-    int labelWidth = -12;
-    if (panel.names)
-        for (const QString& l : labels)
-            labelWidth = std::max(labelWidth, fm.horizontalAdvance(l));
-    const QRect plot(area.left() + labelWidth + 12, area.top() + 28,
-                     area.width() - labelWidth - 12 - 78, area.height() - 52);
+constexpr int kPanelTitlePx = 13;
+constexpr int kLabelPx = 12;
+
+// Width of the row names (with their gap) at the chart's label size.
+int namesWidth(const QStringList& names) {
+    return widestLabel(pixelFont(kLabelPx), names) + 10;
+}
+
+// Horizontal bars with a value axis, drawn into `area`. The value labels beside the bars get
+// the room the widest needs; ticks are as many as fit their labels.
+void barPanel(QPainter& p, ChartLabels& labels, const QRect& area, const BarPanel& panel,
+              const QStringList& names, const std::vector<double>& values,
+              const std::vector<QColor>& colors) {
     const double maximum = std::max(
         panel.marker, values.empty() ? 1 : *std::max_element(values.begin(), values.end()));
-    const int ticks = std::clamp(plot.width() / 90, 2, 5);
+    const AxisUnit unit = panel.unitFor ? panel.unitFor(maximum) : AxisUnit{};
+    setPixelFont(p, kPanelTitlePx, true);
+    p.setPen(kChartText);
+    const int titleH = p.fontMetrics().height();
+    const QString title = unit.title(panel.quantity) +
+                          (panel.note.isEmpty() ? QString() : QStringLiteral(" — ") + panel.note);
+    labels.draw(p, QRectF(area.left(), area.top(), area.width(), titleH),
+                Qt::AlignLeft | Qt::AlignVCenter, title);
+    setPixelFont(p, kLabelPx);
+    const QFontMetrics fm(p.font());
+    QStringList valueTexts;
+    for (double v : values)
+        valueTexts << panel.format(v);
+    const int nameW = panel.names ? namesWidth(names) : 0;
+    const int valueW = widestLabel(p.font(), valueTexts) + 8;
+    const QRectF plot(area.left() + nameW, area.top() + titleH + 8,
+                      std::max(area.width() - nameW - valueW, 20),
+                      std::max(area.height() - titleH - 8 - fm.height() - 6, 10));
+    const int targetTicks = std::clamp(static_cast<int>(plot.width() / 90), 2, 5);
     double axisMax = 1;
-    std::vector<double> tickValues;
-    std::function<QString(double)> tickLabel = panel.format;
+    std::vector<double> ticks;
+    QStringList tickTexts;
     if (panel.bytes) {
-        const BytesScale scale = BytesScale::forRange(0, maximum > 0 ? maximum : 1, ticks);
+        const BytesScale scale = BytesScale::forRange(0, maximum > 0 ? maximum : 1, targetTicks);
         axisMax = scale.hi;
-        tickValues = scale.ticks();
-        tickLabel = [scale](double v) { return scale.label(v); };
+        ticks = scale.ticks();
+        for (double v : ticks)
+            tickTexts << scale.label(v);
     } else {
-        const ValueScale scale = ValueScale::forMaximum(maximum > 0 ? maximum : 1, ticks);
-        axisMax = scale.max;
-        for (double v = 0; v <= scale.max * (1 + 1e-9); v += scale.step)
-            tickValues.push_back(v);
+        const ValueAxis axis = ValueAxis::of(0, maximum > 0 ? maximum : 1, targetTicks, unit);
+        axisMax = axis.hi();
+        ticks = axis.ticks();
+        for (double v : ticks)
+            tickTexts << panel.tickPrefix + axis.label(v);
     }
-    double labelledTo = -1e9; // a tick's label is left out where it would overlap the last one
-    for (double v : tickValues) {
-        const double x = plot.left() + plot.width() * v / axisMax;
-        p.setPen(kGrid);
-        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        const QString label = tickLabel(v);
-        const double half = fm.horizontalAdvance(label) / 2.0 + 4;
-        if (x - half < labelledTo)
-            continue;
-        labelledTo = x + half;
-        p.setPen(QColor(0x60, 0x60, 0x60));
-        p.drawText(QRectF(x - half, plot.bottom() + 2, 2 * half, 16), Qt::AlignHCenter, label);
+    std::vector<double> xs;
+    for (double v : ticks) {
+        xs.push_back(plot.left() + plot.width() * v / axisMax);
+        p.setPen(kChartGrid);
+        p.drawLine(QPointF(xs.back(), plot.top()), QPointF(xs.back(), plot.bottom()));
+    }
+    drawXTicks(p, labels, plot, xs, tickTexts);
+    if (panel.marker > 0) { // under the bars and their labels
+        const double x = plot.left() + plot.width() * panel.marker / axisMax;
+        p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5, Qt::DashLine));
+        p.drawLine(QPointF(x, plot.top() - 4), QPointF(x, plot.bottom()));
     }
     const int n = static_cast<int>(values.size());
     if (n == 0)
         return;
     const double rowH = plot.height() / static_cast<double>(n);
     for (int i = 0; i < n; ++i) {
+        const auto k = static_cast<size_t>(i);
         const double y = plot.top() + i * rowH;
-        const double w = plot.width() * values[static_cast<size_t>(i)] / axisMax;
+        const double w = plot.width() * values[k] / axisMax;
         const QRectF bar(plot.left(), y + rowH * 0.18, std::max(w, 1.0), rowH * 0.64);
-        p.fillRect(bar, colors[static_cast<size_t>(i) % colors.size()]);
-        p.setPen(kText);
+        p.fillRect(bar, colors[k % colors.size()]);
+        p.setPen(kChartText);
         if (panel.names)
-            p.drawText(QRectF(area.left(), y, labelWidth + 4, rowH),
-                       Qt::AlignRight | Qt::AlignVCenter, labels[i]);
-        p.drawText(QRectF(bar.right() + 6, y, 90, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                   panel.format(values[static_cast<size_t>(i)]));
-    }
-    if (panel.marker > 0) {
-        const double x = plot.left() + plot.width() * panel.marker / axisMax;
-        p.setPen(QPen(QColor(0xc0, 0x20, 0x20), 1.5, Qt::DashLine));
-        p.drawLine(QPointF(x, plot.top() - 4), QPointF(x, plot.bottom()));
-        p.setPen(QColor(0xc0, 0x20, 0x20));
-        p.drawText(QRectF(x - 150, plot.top() - 20, 300, 16), Qt::AlignHCenter, panel.markerLabel);
+            labels.draw(p, QRectF(area.left(), y, nameW - 6, rowH),
+                        Qt::AlignRight | Qt::AlignVCenter, names[i]);
+        // The value on a light patch, readable where the budget line crosses it.
+        const QRectF valueBox(bar.right() + 4, y, valueW, rowH);
+        if (labels.fits(p, valueBox, Qt::AlignLeft | Qt::AlignVCenter, valueTexts[i]))
+            p.fillRect(QRectF(valueBox.left() - 1, y + (rowH - fm.height()) / 2,
+                              fm.horizontalAdvance(valueTexts[i]) + 2, fm.height()),
+                       QColor(0xfc, 0xfc, 0xfc, 210));
+        labels.draw(p, valueBox, Qt::AlignLeft | Qt::AlignVCenter, valueTexts[i]);
     }
 }
 
 } // namespace
 
-ValueScale ValueScale::forMaximum(double maximum, int targetTicks) {
-    ValueScale s;
-    if (!(maximum > 0) || !std::isfinite(maximum))
-        return s;
-    s.step = TimeAxis::niceStep(maximum / std::max(targetTicks, 1));
-    s.max = std::ceil(maximum / s.step - 1e-9) * s.step;
-    return s;
+std::vector<QRectF> ChartWidget::lastLabelRects() const {
+    std::vector<QRectF> out;
+    for (const ChartLabel& l : labels_.labels())
+        out.push_back(l.rect);
+    return out;
+}
+
+ChartLabels& ChartWidget::beginLabels(const QPainter& p, const QRect& area) const {
+    labels_.reset(p, area);
+    return labels_;
 }
 
 void ChartWidget::setPlaceholder(const QString& text) {
@@ -155,16 +173,15 @@ void ComparisonChart::setData(QString title, std::vector<ComparisonEntry> entrie
 }
 
 void ComparisonChart::render(QPainter& p, const QRect& area) const {
+    ChartLabels& labels = beginLabels(p, area);
     p.setRenderHint(QPainter::Antialiasing, true);
-    setPixelFont(p, 16, true);
-    p.setPen(kText);
-    p.drawText(QRect(area.left(), area.top(), area.width(), 24), Qt::AlignLeft, title_);
-    QStringList labels;
+    const int headingH = ChartHeading{title_, {}, 16}.draw(p, area, labels);
+    QStringList names;
     std::vector<double> latency, peak, speedup, seconds, transitions;
     std::vector<QColor> colors;
     for (size_t i = 0; i < entries_.size(); ++i) {
         const ComparisonEntry& e = entries_[i];
-        labels << e.label;
+        names << e.label;
         latency.push_back(e.latencyMs);
         peak.push_back(e.peakBytes);
         speedup.push_back(e.latencyMs > 0 ? sequentialMs_ / e.latencyMs : 0);
@@ -174,119 +191,227 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
     }
     // Top: the two figures a schedule is chosen by, side by side; below: how it was found.
     // Rows line up across a row of panels, so only its first panel names them.
-    const QRect body = area.adjusted(0, 34, 0, 0);
-    const int h = body.height() / 2 - 12;
+    const QRect body = area.adjusted(0, headingH, 0, 0);
+    const int h = body.height() / 2 - 10;
+    const int gap = 24;
     const auto rowOfPanels = [&](int top, std::vector<BarPanel> panels,
                                  const std::vector<const std::vector<double>*>& values) {
-        setPixelFont(p, 12);
-        int names = 0;
-        for (const QString& l : labels)
-            names = std::max(names, p.fontMetrics().horizontalAdvance(l) + 12);
+        const int nameW = namesWidth(names);
         const int n = static_cast<int>(panels.size());
-        const int w = (body.width() - names - 24 * (n - 1)) / n;
+        const int w = (body.width() - nameW - gap * (n - 1)) / n;
         for (int i = 0; i < n; ++i) {
-            panels[static_cast<size_t>(i)].names = i == 0;
-            const int x = body.left() + (i == 0 ? 0 : names + i * (w + 24));
-            barPanel(p, QRect(x, top, i == 0 ? names + w : w, h), panels[static_cast<size_t>(i)],
-                     labels, *values[static_cast<size_t>(i)], colors);
+            const auto k = static_cast<size_t>(i);
+            panels[k].names = i == 0;
+            const int x = body.left() + (i == 0 ? 0 : nameW + i * (w + gap));
+            barPanel(p, labels, QRect(x, top, i == 0 ? nameW + w : w, h), panels[k], names,
+                     *values[k], colors);
         }
     };
-    BarPanel memory(tr("Peak memory (lower is better)"), [](double v) { return formatBytes(v); });
+    BarPanel latencyPanel(
+        tr("Latency"), [](double v) { return formatMs(v); },
+        [](double max) { return durationUnitMs(max); });
+    latencyPanel.note = tr("lower is better");
+    BarPanel memory(tr("Peak memory"), [](double v) { return formatBytes(v); });
+    // The budget matters more than the reminder (and the title must fit a narrow panel).
+    memory.note = budgetBytes_ > 0 ? tr("dashed: budget %1").arg(formatBytes(budgetBytes_))
+                                   : tr("lower is better");
     memory.bytes = true;
     memory.marker = budgetBytes_;
-    memory.markerLabel = tr("budget %1 (IOS strategies)").arg(formatBytes(budgetBytes_));
-    rowOfPanels(
-        body.top(),
-        {BarPanel(tr("Latency (lower is better)"), [](double v) { return formatMs(v); }), memory},
-        {&latency, &peak});
-    rowOfPanels(body.top() + h + 24,
-                {BarPanel(tr("Speed-up over sequential"),
-                          [](double v) { return QStringLiteral("×%1").arg(v, 0, 'f', 2); }),
-                 BarPanel(tr("Search time"), [](double v) { return formatSeconds(v); }),
-                 BarPanel(tr("DP transitions"), [](double v) { return formatCount(v); })},
+    rowOfPanels(body.top(), {latencyPanel, memory}, {&latency, &peak});
+    BarPanel speedupPanel(tr("Speed-up over sequential"),
+                          [](double v) { return QStringLiteral("×%1").arg(v, 0, 'f', 2); });
+    speedupPanel.tickPrefix = QStringLiteral("×");
+    BarPanel searchPanel(
+        tr("Search time"), [](double v) { return formatSeconds(v); },
+        [](double max) { return durationUnit(max); });
+    BarPanel transitionsPanel(
+        tr("DP transitions"), [](double v) { return formatCount(v); },
+        [](double max) { return countUnit(max); });
+    rowOfPanels(body.top() + h + 20, {speedupPanel, searchPanel, transitionsPanel},
                 {&speedup, &seconds, &transitions});
 }
 
+SweepChart::SweepChart(QWidget* parent) : ChartWidget(parent) {
+    setMouseTracking(true);
+}
+
 void SweepChart::setData(QString title, std::vector<int> r, std::vector<int> s,
-                         std::vector<double> latencyMs, std::vector<double> seconds) {
+                         std::vector<double> latencyMs, std::vector<double> transitions,
+                         std::vector<double> seconds) {
     title_ = std::move(title);
     r_ = std::move(r);
     s_ = std::move(s);
     latency_ = std::move(latencyMs);
+    transitions_ = std::move(transitions);
     seconds_ = std::move(seconds);
     placeholder_.clear();
     update();
 }
 
-void SweepChart::render(QPainter& p, const QRect& area) const {
-    p.setRenderHint(QPainter::Antialiasing, true);
-    setPixelFont(p, 16, true);
-    p.setPen(kText);
-    p.drawText(QRect(area.left(), area.top(), area.width(), 24), Qt::AlignLeft, title_);
-    const QRect body = area.adjusted(0, 34, 0, -30);
-    const int w = body.width() / 2 - 16;
-    renderPanel(p, QRect(body.left(), body.top(), w, body.height()), latency_, tr("Latency (ms)"),
-                false);
-    renderPanel(p, QRect(body.left() + w + 32, body.top(), w, body.height()), seconds_,
-                tr("Search time (s)"), true);
-    // Legend: one line per r.
-    setPixelFont(p, 12);
-    int x = body.left() + 60;
-    p.setPen(kText);
-    const QString legendTitle = tr("max operators per group:");
-    p.drawText(x, area.bottom() - 3, legendTitle);
-    x += p.fontMetrics().horizontalAdvance(legendTitle) + 16;
-    for (size_t i = 0; i < r_.size(); ++i) {
-        const QColor c = categoricalColor(static_cast<int>(i));
-        p.setPen(QPen(c, 2.5));
-        p.drawLine(x, area.bottom() - 8, x + 24, area.bottom() - 8);
-        p.setBrush(c);
-        p.drawEllipse(QPointF(x + 12, area.bottom() - 8), 3.5, 3.5);
-        p.setPen(kText);
-        const QString label = tr("r = %1").arg(r_[i]);
-        p.drawText(x + 30, area.bottom() - 3, label);
-        x += 30 + p.fontMetrics().horizontalAdvance(label) + 28;
-    }
+QString SweepChart::latencyTitle() const {
+    double hi = 0;
+    for (double v : latency_)
+        hi = std::max(hi, v);
+    return durationUnit(hi / 1000).title(tr("Latency"));
 }
 
-void SweepChart::renderPanel(QPainter& p, const QRect& area, const std::vector<double>& values,
-                             const QString& yTitle, bool seconds) const {
-    setPixelFont(p, 13, true);
-    p.setPen(kText);
-    p.drawText(QRect(area.left(), area.top(), area.width(), 20), Qt::AlignLeft, yTitle);
-    setPixelFont(p, 12);
-    const QRect plot = area.adjusted(64, 28, -10, -36);
+QString SweepChart::costTitle() const {
+    double hi = 0;
+    for (double v : transitions_)
+        hi = std::max(hi, v);
+    return countUnit(hi).title(tr("DP transitions"));
+}
+
+namespace {
+
+// The axis of one sweep panel. Latency differences are small relative to the value: its
+// axis spans the data; transitions start at 0.
+ValueAxis sweepAxis(const std::vector<double>& values, int panel, double pixels) {
     double lo = 1e300, hi = 0;
     for (double v : values) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     }
-    if (values.empty() || s_.empty())
+    if (values.empty())
+        lo = hi = 0;
+    const int ticks = std::clamp(static_cast<int>(pixels / 45), 2, 6);
+    if (panel == 0) {
+        const AxisUnit unit = durationUnit(hi / 1000);
+        const AxisUnit ms{unit.per * 1000, unit.name}; // values are in ms
+        const double pad = std::max((hi - lo) * 0.1, hi * 1e-4);
+        return ValueAxis::of(lo - pad, hi + pad, ticks, ms);
+    }
+    return ValueAxis::of(0, std::max(hi, 1.0), ticks, countUnit(hi));
+}
+
+} // namespace
+
+SweepChart::Layout SweepChart::layout(const QRect& area) const {
+    Layout l;
+    const ChartHeading heading{title_, {}, 16};
+    l.heading = QRect(area.left(), area.top(), area.width(), heading.height(area.width()));
+    const QFont font = pixelFont(kLabelPx);
+    const int lineH = QFontMetrics(font).height();
+    // The legend wraps to as many rows as it needs.
+    const QFontMetrics fm(font);
+    int x = fm.horizontalAdvance(tr("max operators per group:")) + 16, rows = 1;
+    for (int r : r_) {
+        const int w = 30 + fm.horizontalAdvance(tr("r = %1").arg(r)) + 20;
+        if (x + w > area.width()) {
+            ++rows;
+            x = 0;
+        }
+        x += w;
+    }
+    l.legend =
+        QRect(area.left(), area.bottom() - rows * (lineH + 2), area.width(), rows * (lineH + 2));
+    const int top = l.heading.bottom() + lineH + 10;    // the panel titles
+    const int bottom = l.legend.top() - 2 * lineH - 10; // the s ticks and the axis title
+    const int w = (area.width() - 32) / 2;
+    for (int panel = 0; panel < 2; ++panel) {
+        QStringList texts;
+        const ValueAxis axis = sweepAxis(values(panel), panel, bottom - top);
+        for (double v : axis.ticks())
+            texts << axis.label(v);
+        const int margin = widestLabel(font, texts) + 8;
+        const int left = area.left() + panel * (w + 32);
+        // Half a tick label to the right, so the last s label stays inside the panel.
+        l.panelLeft[panel] = left;
+        l.plots[panel] = QRectF(left + margin, top, w - margin - 12, std::max(bottom - top, 10));
+    }
+    return l;
+}
+
+QPointF SweepChart::pointAt(const QRect& area, int panel, size_t ri, size_t si) const {
+    const QRectF plot = layout(area).plots[panel];
+    const ValueAxis axis = sweepAxis(values(panel), panel, plot.height());
+    const double x =
+        s_.size() < 2 ? plot.center().x() : plot.left() + plot.width() * si / (s_.size() - 1.0);
+    const size_t k = ri * s_.size() + si;
+    const double v = k < values(panel).size() ? values(panel)[k] : 0;
+    return {x, axis.toPixel(v, plot.bottom(), plot.top())};
+}
+
+void SweepChart::render(QPainter& p, const QRect& area) const {
+    ChartLabels& labels = beginLabels(p, area);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const Layout l = layout(area);
+    ChartHeading{title_, {}, 16}.draw(p, area, labels);
+    const double tickH = QFontMetrics(pixelFont(kLabelPx)).height();
+    for (int panel = 0; panel < 2; ++panel) {
+        const QRectF plot = l.plots[panel];
+        setPixelFont(p, kPanelTitlePx, true);
+        p.setPen(kChartText);
+        const double titleH = p.fontMetrics().height();
+        // Clear of the top tick's label, which is centred on the plot's top edge.
+        const QRectF box(l.panelLeft[panel], plot.top() - titleH - tickH / 2 - 4,
+                         plot.right() - l.panelLeft[panel], titleH);
+        const QString title = panel == 0 ? latencyTitle() : costTitle();
+        const QString why = title + tr(" — deterministic search cost");
+        if (panel == 0 ||
+            !labels.draw(p, box, Qt::AlignLeft | Qt::AlignVCenter, why, Qt::ElideNone))
+            labels.draw(p, box, Qt::AlignLeft | Qt::AlignVCenter, title);
+        renderPanel(p, plot, panel);
+    }
+    // Legend: one line per r.
+    setPixelFont(p, kLabelPx);
+    const QFontMetrics fm = p.fontMetrics();
+    const int lineH = fm.height() + 2;
+    int x = l.legend.left(), y = l.legend.top();
+    p.setPen(kChartText);
+    const QString legendTitle = tr("max operators per group:");
+    labels.draw(p, QRectF(x, y, fm.horizontalAdvance(legendTitle) + 2, lineH),
+                Qt::AlignLeft | Qt::AlignVCenter, legendTitle);
+    x += fm.horizontalAdvance(legendTitle) + 16;
+    for (size_t i = 0; i < r_.size(); ++i) {
+        const QString label = tr("r = %1").arg(r_[i]);
+        const int w = 30 + fm.horizontalAdvance(label) + 20;
+        if (x + w > l.legend.right() + 1) {
+            x = l.legend.left();
+            y += lineH;
+        }
+        const QColor c = categoricalColor(static_cast<int>(i));
+        const double cy = y + lineH / 2.0;
+        p.setPen(QPen(c, 2.5));
+        p.drawLine(QPointF(x, cy), QPointF(x + 24, cy));
+        p.setBrush(c);
+        p.drawEllipse(QPointF(x + 12, cy), 3.5, 3.5);
+        p.setPen(kChartText);
+        labels.draw(p, QRectF(x + 30, y, fm.horizontalAdvance(label) + 2, lineH),
+                    Qt::AlignLeft | Qt::AlignVCenter, label);
+        x += w;
+    }
+}
+
+void SweepChart::renderPanel(QPainter& p, const QRectF& plot, int panel) const {
+    ChartLabels& labels = labels_;
+    setPixelFont(p, kLabelPx);
+    const std::vector<double>& vals = values(panel);
+    if (vals.empty() || s_.empty())
         return;
-    // Latency differences are small relative to the value: start the axis near the minimum.
-    const double floor = seconds ? 0.0 : std::max(0.0, lo - (hi - lo) * 0.25 - 1e-6);
-    const ValueScale scale = ValueScale::forMaximum(std::max(hi - floor, 1e-9));
-    auto toY = [&](double v) { return plot.bottom() - plot.height() * (v - floor) / scale.max; };
+    const ValueAxis axis = sweepAxis(vals, panel, plot.height());
+    std::vector<double> ys;
+    QStringList texts;
+    for (double v : axis.ticks()) {
+        ys.push_back(axis.toPixel(v, plot.bottom(), plot.top()));
+        texts << axis.label(v);
+    }
+    drawYTicks(p, labels, plot, ys, texts);
     auto toX = [&](size_t si) {
         return s_.size() < 2 ? plot.center().x()
-                             : plot.left() + plot.width() * si / static_cast<double>(s_.size() - 1);
+                             : plot.left() + plot.width() * si / (s_.size() - 1.0);
     };
-    for (double v = 0; v <= scale.max * (1 + 1e-9); v += scale.step) {
-        const double y = toY(floor + v);
-        p.setPen(kGrid);
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(QColor(0x60, 0x60, 0x60));
-        p.drawText(QRectF(area.left(), y - 8, 60, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   seconds ? formatSeconds(floor + v) : formatMs(floor + v));
-    }
+    std::vector<double> xs;
+    QStringList sTexts;
     for (size_t si = 0; si < s_.size(); ++si) {
-        p.setPen(QColor(0x60, 0x60, 0x60));
-        p.drawText(QRectF(toX(si) - 20, plot.bottom() + 4, 40, 16), Qt::AlignHCenter,
-                   QString::number(s_[si]));
+        xs.push_back(toX(si));
+        sTexts << QString::number(s_[si]);
     }
-    p.setPen(kText);
-    p.drawText(QRect(plot.left(), plot.bottom() + 18, plot.width(), 16), Qt::AlignHCenter,
-               tr("s (max groups per stage)"));
+    drawXTicks(p, labels, plot, xs, sTexts, 4);
+    const double lineH = p.fontMetrics().height();
+    p.setPen(kChartText);
+    labels.draw(p, QRectF(plot.left(), plot.bottom() + lineH + 8, plot.width(), lineH),
+                Qt::AlignHCenter, tr("s (max groups per stage)"));
     p.setPen(QColor(0xa0, 0xa0, 0xa0));
     p.setBrush(Qt::NoBrush);
     p.drawRect(plot);
@@ -295,8 +420,8 @@ void SweepChart::renderPanel(QPainter& p, const QRect& area, const std::vector<d
         QPolygonF line;
         for (size_t si = 0; si < s_.size(); ++si) {
             const size_t k = ri * s_.size() + si;
-            if (k < values.size())
-                line << QPointF(toX(si), toY(values[k]));
+            if (k < vals.size())
+                line << QPointF(toX(si), axis.toPixel(vals[k], plot.bottom(), plot.top()));
         }
         p.setPen(QPen(c, 2.5));
         p.drawPolyline(line);
@@ -306,84 +431,33 @@ void SweepChart::renderPanel(QPainter& p, const QRect& area, const std::vector<d
     }
 }
 
-void HeatMapChart::setData(std::vector<HeatMatrix> matrices) {
-    matrices_ = std::move(matrices);
-    placeholder_.clear();
-    update();
-}
-
-void HeatMapChart::render(QPainter& p, const QRect& area) const {
-    if (matrices_.empty())
-        return;
-    const int n = static_cast<int>(matrices_.size());
-    size_t cells = 1;
-    for (const HeatMatrix& m : matrices_)
-        cells = std::max(cells, m.labels.size());
-    // Side by side when each cell stays wide enough for "123.456 ms", else stacked.
-    const bool sideBySide = area.width() / n / static_cast<int>(cells + 1) >= 95;
-    for (int i = 0; i < n; ++i) {
-        const QRect box = sideBySide ? QRect(area.left() + i * (area.width() / n), area.top(),
-                                             area.width() / n - 24, area.height())
-                                     : QRect(area.left(), area.top() + i * (area.height() / n),
-                                             area.width(), area.height() / n - 12);
-        renderMatrix(p, box, matrices_[static_cast<size_t>(i)]);
-    }
-}
-
-void HeatMapChart::renderMatrix(QPainter& p, const QRect& area, const HeatMatrix& m) const {
-    setPixelFont(p, 15, true);
-    p.setPen(kText);
-    p.drawText(QRect(area.left(), area.top(), area.width(), 22), Qt::AlignLeft, m.title);
-    setPixelFont(p, 12);
-    const int n = static_cast<int>(m.labels.size());
-    if (n == 0)
-        return;
-    const QFontMetrics fm(p.font());
-    int labelW = 0;
-    for (const QString& l : m.labels)
-        labelW = std::max(labelW, fm.horizontalAdvance(l));
-    labelW = std::max(labelW, fm.horizontalAdvance(tr("optimised for ↓")));
-    // Cells may be wider than tall: the text needs width, rows only two lines.
-    const int cellW = std::min((area.width() - labelW - 30) / n, 150);
-    const int cellH = std::max(std::min((area.height() - 110) / n, cellW), 2 * fm.height() + 4);
-    const QRect grid(area.left() + labelW + 16, area.top() + 66, cellW * n, cellH * n);
-    p.drawText(QRect(grid.left(), area.top() + 26, grid.width(), 16), Qt::AlignHCenter,
-               tr("executed at →"));
-    p.drawText(QRect(area.left(), grid.top() - 20, labelW + 10, 16), Qt::AlignRight,
-               tr("optimised for ↓"));
-    for (int j = 0; j < n; ++j)
-        p.drawText(QRect(grid.left() + j * cellW, grid.top() - 20, cellW, 16), Qt::AlignHCenter,
-                   m.labels[static_cast<size_t>(j)]);
-    // Colour each column relative to its best (the specialised schedule should win its
-    // column: the diagonal is darkest when specialization helps).
-    for (int j = 0; j < n; ++j) {
-        double best = 1e300, worst = 0;
-        for (int i = 0; i < n; ++i) {
-            best = std::min(best, m.values[static_cast<size_t>(i)][static_cast<size_t>(j)]);
-            worst = std::max(worst, m.values[static_cast<size_t>(i)][static_cast<size_t>(j)]);
-        }
-        for (int i = 0; i < n; ++i) {
-            const double v = m.values[static_cast<size_t>(i)][static_cast<size_t>(j)];
-            const double t = worst > best ? (v - best) / (worst - best) : 0.0;
-            const QRect cell(grid.left() + j * cellW, grid.top() + i * cellH, cellW, cellH);
-            const QColor c = heatColor(1.0 - t);
-            p.fillRect(cell, c);
-            p.setPen(Qt::white);
-            p.drawRect(cell);
-            p.setPen(c.lightnessF() < 0.5 ? Qt::white : Qt::black);
-            const double slowdown = best > 0 ? v / best : 1;
-            p.drawText(cell, Qt::AlignCenter,
-                       QStringLiteral("%1\n×%2").arg(formatMs(v)).arg(slowdown, 0, 'f', 3));
-        }
-    }
-    p.setPen(kText);
-    for (int i = 0; i < n; ++i)
-        p.drawText(QRect(area.left(), grid.top() + i * cellH, labelW + 8, cellH),
-                   Qt::AlignRight | Qt::AlignVCenter, m.labels[static_cast<size_t>(i)]);
-    p.drawText(QRect(grid.left(), grid.bottom() + 8, area.width(), 36),
-               Qt::AlignLeft | Qt::TextWordWrap,
-               tr("Cell: latency and slow-down vs the best schedule of its column. "
-                  "Yellow = best in column."));
+QString SweepChart::tooltipAt(const QPointF& pos) const {
+    // The nearest point within 8 px of either panel.
+    const QRect area = chartArea();
+    double best = 8;
+    size_t bestR = 0, bestS = 0;
+    bool found = false;
+    for (int panel = 0; panel < 2; ++panel)
+        for (size_t ri = 0; ri < r_.size(); ++ri)
+            for (size_t si = 0; si < s_.size(); ++si) {
+                const QPointF c = pointAt(area, panel, ri, si);
+                const double d = std::hypot(c.x() - pos.x(), c.y() - pos.y());
+                if (d <= best) {
+                    best = d;
+                    bestR = ri;
+                    bestS = si;
+                    found = true;
+                }
+            }
+    if (!found)
+        return {};
+    const size_t k = bestR * s_.size() + bestS;
+    auto at = [k](const std::vector<double>& v) { return k < v.size() ? v[k] : 0.0; };
+    return tr("r = %1, s = %2<br>latency %3<br>%4 DP transitions<br>search took %5 (wall clock, "
+              "varies run to run)")
+        .arg(r_[bestR])
+        .arg(s_[bestS])
+        .arg(formatMs(at(latency_)), formatCount(at(transitions_)), formatSeconds(at(seconds_)));
 }
 
 } // namespace ios::views

@@ -1,5 +1,6 @@
 #include "memory_charts.h"
 
+#include "chart_axes.h"
 #include "chart_style.h"
 #include "memory_plot.h"
 #include "units.h"
@@ -19,19 +20,18 @@ const QColor kOptimum(0x2c, 0xa0, 0x2c);
 const QColor kFileOrder(0xe0, 0x6c, 0x00);
 const QColor kAxis(0xa0, 0xa0, 0xa0);
 
-// Horizontal grid and labels of a y axis.
-void drawYAxis(QPainter& p, const QRectF& plot, const std::vector<double>& ticks,
-               const std::function<double(double)>& toY,
+// Horizontal grid and labels of a y axis, and the axis lines.
+void drawYAxis(QPainter& p, ChartLabels& labels, const QRectF& plot,
+               const std::vector<double>& ticks, const std::function<double(double)>& toY,
                const std::function<QString(double)>& label) {
     setPixelFont(p, 11);
+    std::vector<double> ys;
+    QStringList texts;
     for (double v : ticks) {
-        const double y = toY(v);
-        p.setPen(kChartGrid);
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(kChartMuted);
-        p.drawText(QRectF(plot.left() - 62, y - 8, 58, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   label(v));
+        ys.push_back(toY(v));
+        texts << label(v);
     }
+    drawYTicks(p, labels, plot, ys, texts);
     p.setPen(kAxis);
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     p.drawLine(plot.bottomLeft(), plot.topLeft());
@@ -90,28 +90,38 @@ int TauTraceChart::legendRows(int width) const {
 }
 
 QRectF TauTraceChart::plotRect(const QRect& area) const {
-    return QRectF(area).adjusted(62, heading().height(area.width()) + 14, -8,
-                                 -(18 + 16 * legendRows(area.width() - 62)));
+    const auto [lo, hi] = tauRange();
+    const int margin = widestBytesLabel(pixelFont(11), lo, hi) + 8;
+    const int lineH = QFontMetrics(pixelFont(11)).height();
+    return QRectF(area).adjusted(margin, heading().height(area.width()) + lineH + 2, -8,
+                                 -(lineH + 6 + (lineH + 2) * legendRows(area.width() - margin)));
 }
 
-void TauTraceChart::render(QPainter& p, const QRect& area) const {
-    heading().draw(p, area);
-    const int runs = runCount();
-    if (runs == 0)
-        return;
-    p.setRenderHint(QPainter::Antialiasing, true);
-    const QRectF plot = plotRect(area);
+std::pair<double, double> TauTraceChart::tauRange() const {
     double lo = 1e300, hi = 0;
     for (const DpPartition& part : partitions_)
         for (const sy::BudgetStep& s : part.trace) {
             lo = std::min(lo, static_cast<double>(s.tau));
             hi = std::max(hi, static_cast<double>(s.tau));
         }
+    return {hi > 0 ? lo : 0, hi};
+}
+
+void TauTraceChart::render(QPainter& p, const QRect& area) const {
+    ChartLabels& labels = beginLabels(p, area);
+    heading().draw(p, area, labels);
+    const int runs = runCount();
+    if (runs == 0)
+        return;
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF plot = plotRect(area);
+    const auto [lo, hi] = tauRange();
     const BytesScale y =
         BytesScale::forRange(lo, hi, std::clamp(static_cast<int>(plot.height() / 40), 2, 5));
     auto toY = [&](double v) { return y.toPixel(v, plot.bottom(), plot.top()); };
     auto toX = [&](double run) { return plot.left() + plot.width() * (run + 0.5) / runs; };
-    drawYAxis(p, plot, y.ticks(), toY, [&](double v) { return y.label(v); });
+    drawYAxis(p, labels, plot, y.ticks(), toY, [&](double v) { return y.label(v); });
+    const double lineH = p.fontMetrics().height();
     int run = 0;
     for (size_t k = 0; k < partitions_.size(); ++k) {
         const DpPartition& part = partitions_[k];
@@ -145,36 +155,44 @@ void TauTraceChart::render(QPainter& p, const QRect& area) const {
         if (width >= 34 || partitions_.size() == 1) {
             setPixelFont(p, 11);
             p.setPen(kChartMuted);
-            p.drawText(QRectF(plot.left() + plot.width() * first / runs, plot.top() - 14,
-                              std::max(width, 34.0), 14),
-                       Qt::AlignHCenter, tr("%1 ops").arg(part.ops.size()));
+            labels.draw(p,
+                        QRectF(plot.left() + plot.width() * first / runs, plot.top() - lineH,
+                               std::max(width, 34.0), lineH),
+                        Qt::AlignHCenter, tr("%1 ops").arg(part.ops.size()));
         }
         run += static_cast<int>(part.trace.size());
     }
     // Run ticks and the legend.
     setPixelFont(p, 11);
     p.setPen(kChartMuted);
-    const int every = std::max(1, static_cast<int>(std::ceil(runs * 28.0 / plot.width())));
-    for (int r = 0; r < runs; r += every)
-        p.drawText(QRectF(toX(r) - 16, plot.bottom() + 2, 32, 14), Qt::AlignHCenter,
-                   QString::number(r + 1));
+    std::vector<double> xs;
+    QStringList texts;
+    for (int r = 0; r < runs; ++r) {
+        xs.push_back(toX(r));
+        texts << QString::number(r + 1);
+    }
+    drawXTicks(p, labels, plot, xs, texts, 2);
     double x = plot.left();
-    double ly = plot.bottom() + 24;
-    p.drawText(QRectF(x, ly - 7, 60, 14), Qt::AlignLeft | Qt::AlignVCenter, tr("DP run →"));
-    x += p.fontMetrics().horizontalAdvance(tr("DP run →")) + 12;
+    double ly = plot.bottom() + lineH * 1.5 + 6;
+    const QString runLabel = tr("DP run →");
+    labels.draw(p,
+                QRectF(x, ly - lineH / 2, p.fontMetrics().horizontalAdvance(runLabel) + 2, lineH),
+                Qt::AlignLeft | Qt::AlignVCenter, runLabel);
+    x += p.fontMetrics().horizontalAdvance(runLabel) + 12;
     for (sy::DpStatus s :
          {sy::DpStatus::Solution, sy::DpStatus::NoSolution, sy::DpStatus::Timeout}) {
         const QString label = QString::fromUtf8(sy::toString(s));
         const double w = 13 + p.fontMetrics().horizontalAdvance(label) + 14;
         if (x + w > area.right() + 1 && x > plot.left()) { // as legendRows wraps
             x = plot.left();
-            ly += 16;
+            ly += lineH + 2;
         }
         p.setPen(Qt::NoPen);
         p.setBrush(dpStatusColor(s));
         p.drawEllipse(QPointF(x + 5, ly), 4.5, 4.5);
         p.setPen(kChartText);
-        p.drawText(QRectF(x + 13, ly - 7, w, 14), Qt::AlignLeft | Qt::AlignVCenter, label);
+        labels.draw(p, QRectF(x + 13, ly - lineH / 2, w - 14, lineH),
+                    Qt::AlignLeft | Qt::AlignVCenter, label);
         x += w;
     }
 }
@@ -217,11 +235,15 @@ void PeakDistributionChart::setData(QString title, PeakWindow window, QString wh
 }
 
 void PeakDistributionChart::render(QPainter& p, const QRect& area) const {
-    const int top = ChartHeading{title_, which_}.draw(p, area);
+    ChartLabels& labels = beginLabels(p, area);
+    const int top = ChartHeading{title_, which_}.draw(p, area, labels);
     if (window_.peaks.empty())
         return;
     p.setRenderHint(QPainter::Antialiasing, true);
-    const QRectF plot = QRectF(area).adjusted(62, top + 18, -12, -36);
+    setPixelFont(p, 11);
+    const double lineH = p.fontMetrics().height();
+    const QRectF plot = QRectF(area).adjusted(widestLabel(p.font(), {QStringLiteral("100%")}) + 8,
+                                              top + lineH + 4, -12, -(2 * lineH + 8));
     const double lo = static_cast<double>(window_.optimum());
     const double hi = static_cast<double>(window_.peaks.back().first);
     const double pad = std::max((hi - lo) * 0.08, lo * 0.02);
@@ -229,15 +251,19 @@ void PeakDistributionChart::render(QPainter& p, const QRect& area) const {
         lo - pad, hi + pad, std::clamp(static_cast<int>(plot.width() / 75), 2, 5));
     auto toX = [&](double v) { return x.toPixel(v, plot.left(), plot.right()); };
     auto toY = [&](double share) { return plot.bottom() - plot.height() * share; };
-    drawYAxis(p, plot, {0, 0.25, 0.5, 0.75, 1.0}, toY,
+    drawYAxis(p, labels, plot, {0, 0.25, 0.5, 0.75, 1.0}, toY,
               [](double v) { return QStringLiteral("%1%").arg(v * 100, 0, 'f', 0); });
     setPixelFont(p, 11);
-    p.setPen(kChartMuted);
-    for (double v : x.ticks())
-        p.drawText(QRectF(toX(v) - 40, plot.bottom() + 3, 80, 14), Qt::AlignHCenter, x.label(v));
+    std::vector<double> xs;
+    QStringList texts;
+    for (double v : x.ticks()) {
+        xs.push_back(toX(v));
+        texts << x.label(v);
+    }
+    drawXTicks(p, labels, plot, xs, texts);
     p.setPen(kChartText);
-    p.drawText(QRectF(plot.left(), plot.bottom() + 18, plot.width(), 14), Qt::AlignHCenter,
-               tr("peak of an order →"));
+    labels.draw(p, QRectF(plot.left(), plot.bottom() + lineH + 5, plot.width(), lineH),
+                Qt::AlignHCenter, tr("peak of an order →"));
     // Bars as wide as the closest pair of peaks allows.
     double gap = plot.width() / 8;
     for (size_t i = 1; i < window_.peaks.size(); ++i)
@@ -271,12 +297,16 @@ void PeakDistributionChart::render(QPainter& p, const QRect& area) const {
     p.fillRect(QRectF(key.x() - 3, key.y() - 9, keyWidth + 6, 18), QColor(0xfc, 0xfc, 0xfc, 220));
     p.fillRect(QRectF(key.x(), key.y() - 5, 10, 10), QColor(0x6b, 0x8e, 0xc4));
     p.setPen(kChartText);
-    p.drawText(QPointF(key.x() + 14, key.y() + 4), barKey);
+    labels.draw(p,
+                QRectF(key.x() + 14, key.y() - lineH / 2, fm.horizontalAdvance(barKey) + 2, lineH),
+                Qt::AlignLeft | Qt::AlignVCenter, barKey);
     const double keyLine = key.x() + 14 + fm.horizontalAdvance(barKey) + 12;
     p.setPen(QPen(QColor(0x1f, 0x3a, 0x6e), 2));
     p.drawLine(QPointF(keyLine, key.y()), QPointF(keyLine + 14, key.y()));
     p.setPen(kChartText);
-    p.drawText(QPointF(keyLine + 18, key.y() + 4), lineKey);
+    labels.draw(p,
+                QRectF(keyLine + 18, key.y() - lineH / 2, fm.horizontalAdvance(lineKey) + 2, lineH),
+                Qt::AlignLeft | Qt::AlignVCenter, lineKey);
     // The optimum and the file order.
     // Labels on two rows (above the plot, inside its top) so close markers stay readable.
     auto marker = [&](double bytes, const QColor& c, const QString& label, bool right, int row) {
@@ -289,10 +319,10 @@ void PeakDistributionChart::render(QPainter& p, const QRect& area) const {
             p.fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(plot.width()) - 6);
         const double w = p.fontMetrics().horizontalAdvance(text) + 6;
         const double lx = std::clamp(right ? mx + 3 : mx - 3 - w, plot.left(), plot.right() - w);
-        const QRectF box(lx, plot.top() - 16 + row * 18, w, 14);
-        if (row > 0)
+        const QRectF box(lx, plot.top() - lineH - 2 + row * (lineH + 4), w, lineH);
+        if (row > 0 && labels.fits(p, box, Qt::AlignCenter, text))
             p.fillRect(box, QColor(0xfc, 0xfc, 0xfc, 220));
-        p.drawText(box, Qt::AlignCenter, text);
+        labels.draw(p, box, Qt::AlignCenter, text);
     };
     const bool same = window_.filePeak == window_.optimum();
     marker(lo, kOptimum,

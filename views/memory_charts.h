@@ -27,6 +27,7 @@ private:
     ChartHeading heading() const;
     int legendRows(int width) const;
     QRectF plotRect(const QRect& area) const;
+    std::pair<double, double> tauRange() const; // least and largest τ of every run
     QString title_;
     std::vector<DpPartition> partitions_;
 };

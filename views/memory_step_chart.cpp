@@ -1,5 +1,6 @@
 #include "memory_step_chart.h"
 
+#include "chart_axes.h"
 #include "chart_style.h"
 #include "memory_plot.h"
 #include "palette.h"
@@ -95,8 +96,12 @@ MemoryStepChart::Geometry MemoryStepChart::geometry(const QRect& area) const {
     Geometry g;
     const double legendWidth = std::clamp(area.width() * 0.24, 190.0, 300.0);
     const int top = heading().height(area.width());
-    g.plot = QRectF(area.left() + 66, area.top() + top + 4, area.width() - 66 - legendWidth - 20,
-                    area.height() - top - 4 - 42);
+    const QFont font = pixelFont(12);
+    const int lineH = QFontMetrics(font).height();
+    const int margin = widestBytesLabel(font, 0, yMax()) + 10;
+    g.plot =
+        QRectF(area.left() + margin, area.top() + top + 4, area.width() - margin - legendWidth - 20,
+               area.height() - top - 4 - 2 * lineH - 10);
     g.legend = QRectF(g.plot.right() + 20, g.plot.top(), legendWidth, area.bottom() - g.plot.top());
     g.band = g.plot.width() / std::max(stepCount(), 1);
     return g;
@@ -106,8 +111,9 @@ void MemoryStepChart::render(QPainter& p, const QRect& area) const {
     if (data_.problem == nullptr || stepCount() == 0)
         return;
     p.setRenderHint(QPainter::Antialiasing, false);
+    ChartLabels& labels = beginLabels(p, area);
     const Geometry g = geometry(area);
-    heading().draw(p, area);
+    heading().draw(p, area, labels);
     renderAxes(p, g);
     renderBars(p, g);
     renderLegend(p, g.legend);
@@ -116,27 +122,30 @@ void MemoryStepChart::render(QPainter& p, const QRect& area) const {
 void MemoryStepChart::renderAxes(QPainter& p, const Geometry& g) const {
     const BytesScale y = yAxis(g);
     setPixelFont(p, 12);
+    std::vector<double> ys;
+    QStringList yTexts;
     for (double v : y.ticks()) {
-        const double py = y.toPixel(v, g.plot.bottom(), g.plot.top());
-        p.setPen(kChartGrid);
-        p.drawLine(QPointF(g.plot.left(), py), QPointF(g.plot.right(), py));
-        p.setPen(kChartMuted);
-        p.drawText(QRectF(g.plot.left() - 64, py - 8, 58, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   y.label(v));
+        ys.push_back(y.toPixel(v, g.plot.bottom(), g.plot.top()));
+        yTexts << y.label(v);
     }
+    drawYTicks(p, labels_, g.plot, ys, yTexts);
     // Step ticks: 1-based, at least 56 px apart.
     const int n = stepCount();
     const double every = std::max(1.0, TimeAxis::niceStep(56.0 / std::max(g.band, 1e-9)));
+    std::vector<double> xs;
+    QStringList xTexts;
     for (double k = every; k <= n + 1e-9; k += every) {
         const double x = g.plot.left() + (k - 0.5) * g.band;
         p.setPen(kChartMuted);
         p.drawLine(QPointF(x, g.plot.bottom()), QPointF(x, g.plot.bottom() + 4));
-        p.drawText(QRectF(x - 30, g.plot.bottom() + 4, 60, 16), Qt::AlignHCenter,
-                   QString::number(static_cast<int>(k)));
+        xs.push_back(x);
+        xTexts << QString::number(static_cast<int>(k));
     }
+    drawXTicks(p, labels_, g.plot, xs, xTexts, 4);
+    const double lineH = p.fontMetrics().height();
     p.setPen(kChartText);
-    p.drawText(QRectF(g.plot.left(), g.plot.bottom() + 20, g.plot.width(), 18), Qt::AlignHCenter,
-               tr("%1 (in execution order) →").arg(data_.stepNoun));
+    labels_.draw(p, QRectF(g.plot.left(), g.plot.bottom() + lineH + 8, g.plot.width(), lineH),
+                 Qt::AlignHCenter, tr("%1 (in execution order) →").arg(data_.stepNoun));
     p.setPen(QColor(0xa0, 0xa0, 0xa0));
     p.drawLine(g.plot.bottomLeft(), g.plot.bottomRight());
     p.drawLine(g.plot.bottomLeft(), g.plot.topLeft());
@@ -189,7 +198,8 @@ void MemoryStepChart::renderBars(QPainter& p, const Geometry& g) const {
         const QString label = tr("peak %1").arg(formatBytes(static_cast<double>(walk.peak)));
         const double w = p.fontMetrics().horizontalAdvance(label) + 8;
         const double lx = std::clamp(cx - w / 2, g.plot.left(), g.plot.right() - w);
-        p.drawText(QRectF(lx, top - 32, w, 18), Qt::AlignCenter, label);
+        labels_.draw(p, QRectF(lx, std::max(top - 32, g.plot.top() - 4), w, 18), Qt::AlignCenter,
+                     label);
     }
     // TFLite's arena (Serenity Fig. 12): a step line over the bars.
     const std::vector<int64_t>& arena = data_.series.arenaAfter;
@@ -206,8 +216,8 @@ void MemoryStepChart::renderBars(QPainter& p, const Geometry& g) const {
     if (!arena.empty()) {
         p.setPen(kArena);
         const QString label = tr("arena %1").arg(formatBytes(static_cast<double>(arena.back())));
-        p.drawText(
-            QRectF(g.plot.right() - 160, toY(static_cast<double>(arena.back())) - 18, 156, 16),
+        labels_.draw(
+            p, QRectF(g.plot.right() - 160, toY(static_cast<double>(arena.back())) - 18, 156, 16),
             Qt::AlignRight | Qt::AlignVCenter, label);
     }
     if (data_.budget > 0) {
@@ -215,8 +225,10 @@ void MemoryStepChart::renderBars(QPainter& p, const Geometry& g) const {
         p.setPen(QPen(kBudget, 1.5, Qt::DashLine));
         p.drawLine(QPointF(g.plot.left(), by), QPointF(g.plot.right(), by));
         p.setPen(kBudget);
-        p.drawText(QRectF(g.plot.left() + 6, by - 18, 300, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("budget %1").arg(formatBytes(static_cast<double>(data_.budget))));
+        labels_.draw(p,
+                     QRectF(g.plot.left() + 6, by - 18, std::min(300.0, g.plot.width() - 12), 16),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     tr("budget %1").arg(formatBytes(static_cast<double>(data_.budget))));
     }
 }
 

@@ -1,5 +1,6 @@
 #include "pareto_chart.h"
 
+#include "chart_axes.h"
 #include "chart_style.h"
 #include "memory_plot.h"
 #include "units.h"
@@ -74,7 +75,17 @@ ChartHeading ParetoChart::heading() const {
 }
 
 QRectF ParetoChart::plotRect(const QRect& area) const {
-    return QRectF(area).adjusted(62, heading().height(area.width()) + 18, -16, -36);
+    // The left margin fits the widest latency label; below: tick labels and the axis title.
+    QStringList texts;
+    if (front_) {
+        const NiceRange y = yScale();
+        for (double v : y.ticks())
+            texts << tickLabel(v, y.step);
+    }
+    const int lineH = QFontMetrics(pixelFont(11)).height();
+    return QRectF(area).adjusted(widestLabel(pixelFont(11), texts) + 8,
+                                 heading().height(area.width()) + lineH + 20, -16,
+                                 -(2 * lineH + 8));
 }
 
 BytesScale ParetoChart::xAxis(const QRectF& plot) const {
@@ -135,9 +146,10 @@ int ParetoChart::pointAt(const QPointF& pos) const {
 }
 
 void ParetoChart::render(QPainter& p, const QRect& area) const {
+    ChartLabels& labels = beginLabels(p, area);
     if (!front_)
         return;
-    heading().draw(p, area);
+    heading().draw(p, area, labels);
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRectF plot = plotRect(area);
     renderFront(p, plot);
@@ -146,12 +158,12 @@ void ParetoChart::render(QPainter& p, const QRect& area) const {
     else {
         setPixelFont(p, 12);
         p.setPen(kChartText);
-        p.drawText(plot.adjusted(10, 10, -10, -10),
-                   Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                   tr("No trade-off: the fastest schedule already reaches the least peak any "
-                      "schedule of this model reaches (%1), set by a block no schedule can "
-                      "shrink.")
-                       .arg(formatBytes(static_cast<double>(front_->smallestPeak))));
+        labels.draw(p, plot.adjusted(10, 10, -10, -10),
+                    Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                    tr("No trade-off: the fastest schedule already reaches the least peak any "
+                       "schedule of this model reaches (%1), set by a block no schedule can "
+                       "shrink.")
+                        .arg(formatBytes(static_cast<double>(front_->smallestPeak))));
     }
 }
 
@@ -165,29 +177,33 @@ void ParetoChart::renderFront(QPainter& p, const QRectF& plot) const {
     const QRectF none(QPointF(plot.left(), plot.top()), QPointF(wall, plot.bottom()));
     p.fillRect(none, QColor(0xf6, 0xdd, 0xdd));
     p.fillRect(none, QBrush(QColor(0xe0, 0xb0, 0xb0), Qt::BDiagPattern));
+    ChartLabels& labels = labels_;
     setPixelFont(p, 11);
+    const double lineH = p.fontMetrics().height();
+    std::vector<double> ys, xs;
+    QStringList yTexts, xTexts;
     for (double v : y.ticks()) {
-        const double py = toY(v);
-        p.setPen(kChartGrid);
-        p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
-        p.setPen(kChartMuted);
-        p.drawText(QRectF(plot.left() - 62, py - 8, 58, 16), Qt::AlignRight | Qt::AlignVCenter,
-                   formatMs(v));
+        ys.push_back(toY(v));
+        yTexts << tickLabel(v, y.step);
     }
+    drawYTicks(p, labels, plot, ys, yTexts);
     for (double v : x.ticks()) {
-        p.setPen(kChartMuted);
-        p.drawText(QRectF(toX(v) - 40, plot.bottom() + 3, 80, 14), Qt::AlignHCenter, x.label(v));
+        xs.push_back(toX(v));
+        xTexts << x.label(v);
     }
+    drawXTicks(p, labels, plot, xs, xTexts);
     p.setPen(kChartText);
-    p.drawText(QRectF(plot.left(), plot.bottom() + 18, plot.width(), 14), Qt::AlignHCenter,
-               tr("peak activation memory →"));
+    labels.draw(p, QRectF(plot.left(), plot.bottom() + lineH + 5, plot.width(), lineH),
+                Qt::AlignHCenter, tr("peak activation memory →"));
+    labels.draw(p, QRectF(labels.bounds().left(), plot.top() - lineH - 18, plot.width(), lineH),
+                Qt::AlignLeft, tr("latency (ms)"));
     if (none.width() >= 14) { // the shaded band, named along its edge
         p.save();
         p.translate(none.right() - 4, plot.bottom() - 6);
         p.rotate(-90);
         p.setPen(QColor(0xa0, 0x40, 0x40));
-        p.drawText(QRectF(0, -12, plot.height() - 12, 14), Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("no schedule fits"));
+        labels.draw(p, QRectF(0, -lineH, plot.height() - 12, lineH),
+                    Qt::AlignLeft | Qt::AlignVCenter, tr("no schedule fits"));
         p.restore();
     }
     p.setPen(kAxis);
@@ -226,7 +242,8 @@ void ParetoChart::renderFront(QPainter& p, const QRectF& plot) const {
         const QString label = tr("current");
         const double w = p.fontMetrics().horizontalAdvance(label) + 4;
         const double lx = c.x() + 8 + w <= plot.right() ? c.x() + 8 : c.x() - 8 - w;
-        p.drawText(QRectF(lx, c.y() + 2, w, 14), Qt::AlignLeft, label);
+        if (!labels.draw(p, QRectF(lx, c.y() + 2, w, lineH), Qt::AlignLeft, label))
+            labels.draw(p, QRectF(lx, c.y() - 2 - lineH, w, lineH), Qt::AlignLeft, label);
     }
 }
 
@@ -249,12 +266,13 @@ void ParetoChart::renderBudget(QPainter& p, const QRectF& plot) const {
                                           formatBytes(static_cast<double>(within->peakBytes)))
                                : tr("no point of the front"));
     setPixelFont(p, 11, true);
-    const double w = p.fontMetrics().horizontalAdvance(label) + 8;
+    const double w = std::min(p.fontMetrics().horizontalAdvance(label) + 8.0, plot.width() - 4);
     const double x = std::clamp(lx - w - 10, plot.left() + 2, plot.right() - w);
-    const QRectF box(x, plot.top() + 4, w, 16);
-    p.fillRect(box, QColor(0xff, 0xff, 0xff, 230));
+    const QRectF box(x, plot.top() + 4, w, p.fontMetrics().height() + 2);
+    if (labels_.fits(p, box, Qt::AlignCenter, label))
+        p.fillRect(box, QColor(0xff, 0xff, 0xff, 230));
     p.setPen(kLine);
-    p.drawText(box, Qt::AlignCenter, label);
+    labels_.draw(p, box, Qt::AlignCenter, label);
 }
 
 void ParetoChart::mousePressEvent(QMouseEvent* event) {

@@ -15,6 +15,10 @@ AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString&
     : QWidget(parent), kind_(kind), chart_(chart) {
     compute_ = new QPushButton(tr("Compute"), this);
     compute_->setToolTip(tr("Recompute with the current settings"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("analysisCancel"));
+    cancel_->setToolTip(tr("Stop this computation (the main search is not affected)"));
+    cancel_->setEnabled(false);
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(240);
@@ -25,6 +29,7 @@ AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString&
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 4);
     bar->addWidget(compute_);
+    bar->addWidget(cancel_);
     bar->addWidget(progress_);
     bar->addWidget(info_, 1);
     auto* layout = new QVBoxLayout(this);
@@ -34,14 +39,23 @@ AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString&
     chart_->setParent(this);
     layout->addWidget(chart_, 1);
     connect(compute_, &QPushButton::clicked, this, &AnalysisTab::computeRequested);
+    connect(cancel_, &QPushButton::clicked, this, &AnalysisTab::cancelRequested);
     chart_->setPlaceholder(tr("Not computed yet."));
 }
 
 void AnalysisTab::setRunning(bool running) {
+    running_ = running;
     progress_->setVisible(running);
     progress_->setValue(0);
+    cancel_->setEnabled(running);
     if (running)
-        chart_->setPlaceholder(tr("Computing…"));
+        chart_->setPlaceholder(tr("Computing… (Cancel stops it)"));
+}
+
+void AnalysisTab::showCancelled(const QString& why) {
+    setRunning(false);
+    shownKey_.clear();
+    chart_->setPlaceholder(tr("%1 Press Compute to run it again.").arg(why));
 }
 
 void AnalysisTab::setProgress(double fraction) {

@@ -1,6 +1,7 @@
 // A tab that shows one analysis job's chart (comparison, pruning sweep, specialization) with
-// its own Compute button and progress bar; results are computed on demand when the tab is
-// shown and the settings or model changed since.
+// its own Compute and Cancel buttons and progress bar; results are computed on demand when the
+// tab is shown and the settings or model changed since. Cancel is enabled exactly while the
+// tab's job runs (the settings panel's Cancel stops only the main search).
 #pragma once
 
 #include "job.h"
@@ -29,16 +30,24 @@ public:
     const QString& shownKey() const { return shownKey_; }
     void setShownKey(const QString& key) { shownKey_ = key; }
     void setRunning(bool running);
+    bool isRunning() const { return running_; }
+    // The job stopped before its result: the chart says so (and that Compute runs it again).
+    void showCancelled(const QString& why);
     void setProgress(double fraction);
     void setInfo(const QString& text);
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* computeButton() const { return compute_; }
 
 Q_SIGNALS:
     void computeRequested();
+    void cancelRequested();
 
 private:
     JobKind kind_;
     views::ChartWidget* chart_;
     QPushButton* compute_;
+    QPushButton* cancel_;
+    bool running_ = false;
     QProgressBar* progress_;
     QLabel* info_;
     QString shownKey_;

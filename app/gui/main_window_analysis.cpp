@@ -22,12 +22,17 @@ void MainWindow::createAnalysisTabs() {
         analysisTabs_.push_back(tab);
         connect(tab, &AnalysisTab::computeRequested, this,
                 [this, tab] { computeAnalysis(tab, true); });
+        connect(tab, &AnalysisTab::cancelRequested, this, [this, tab] {
+            if (runningAnalysis_ == tab)
+                analysisJobs_->cancel(); // emits cancelled at once; the worker stops in 100 ms
+        });
     };
     add(JobKind::Compare, new views::ComparisonChart, tr("Comparison"),
         tr("Every registered scheduler under the current cost model (ios-sched strategies)."),
         QStringLiteral("comparisonTab"));
     add(JobKind::Sweep, new views::SweepChart, tr("Pruning sweep"),
-        tr("Latency and search time for r = 1…4 and s = 1…8 (IOS paper Figure 9)."),
+        tr("Latency and the DP's transitions (its deterministic search cost) for r = 1…4 and "
+           "s = 1…8 (IOS paper Figure 9); hover a point for the wall-clock search time."),
         QStringLiteral("sweepTab"));
     add(JobKind::Specialize, new views::HeatMapChart, tr("Specialization"),
         tr("A schedule optimised for one batch size / device, run on the others (IOS paper "
@@ -41,15 +46,11 @@ void MainWindow::createAnalysisTabs() {
         if (runningAnalysis_)
             runningAnalysis_->setProgress(f);
     });
-    auto stop = [this] {
-        if (runningAnalysis_) {
-            runningAnalysis_->setRunning(false);
-            runningAnalysis_->chart()->setPlaceholder(tr("Cancelled."));
-            runningAnalysis_->setShownKey({});
-        }
+    connect(analysisJobs_, &JobController::cancelled, this, [this] {
+        if (runningAnalysis_)
+            runningAnalysis_->showCancelled(tr("Cancelled."));
         runningAnalysis_ = nullptr;
-    };
-    connect(analysisJobs_, &JobController::cancelled, this, stop);
+    });
     connect(analysisJobs_, &JobController::failed, this, [this](quint64, const QString& message) {
         if (runningAnalysis_) {
             runningAnalysis_->setRunning(false);
@@ -85,10 +86,8 @@ void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
     const QString key = settingsKey(settings);
     if (!force && (tab->shownKey() == key || (runningAnalysis_ == tab && runningKey_ == key)))
         return;
-    if (runningAnalysis_ && runningAnalysis_ != tab) {
-        runningAnalysis_->setRunning(false);
-        runningAnalysis_->chart()->setPlaceholder(tr("Interrupted: press Compute."));
-    }
+    if (runningAnalysis_ && runningAnalysis_ != tab)
+        runningAnalysis_->showCancelled(tr("Interrupted by another analysis."));
     runningAnalysis_ = tab;
     runningKey_ = key;
     tab->setRunning(true);
@@ -98,9 +97,10 @@ void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
 void MainWindow::showAnalysis(const JobResultPtr& result) {
     AnalysisTab* tab = runningAnalysis_;
     runningAnalysis_ = nullptr;
+    if (tab)
+        tab->setRunning(false);
     if (!tab || !result || result->settings.model != model_)
         return;
-    tab->setRunning(false);
     tab->setShownKey(runningKey_);
     const QString model = QString::fromStdString(model_->graph().name);
     const QString where = tr("%1, batch %2, simulated %3")
@@ -129,15 +129,19 @@ void MainWindow::showAnalysis(const JobResultPtr& result) {
         break;
     }
     case JobKind::Sweep: {
-        std::vector<double> latency, seconds;
+        // The DP's transitions are the search cost the paper plots: deterministic, unlike the
+        // wall clock (which goes in the tooltip).
+        std::vector<double> latency, transitions, seconds;
         for (const RunResult& run : result->runs) {
             latency.push_back(run.latencyMs);
+            transitions.push_back(run.stats ? static_cast<double>(run.stats->transitions) : 0.0);
             seconds.push_back(run.searchSeconds);
         }
         const QString s = result->runs.empty() ? kDefaultStrategy : result->runs.front().strategy;
         static_cast<views::SweepChart*>(tab->chart())
             ->setData(tr("Pruning sweep, %1 on %2").arg(strategyLabel(s), where), result->sweepR,
-                      result->sweepS, std::move(latency), std::move(seconds));
+                      result->sweepS, std::move(latency), std::move(transitions),
+                      std::move(seconds));
         break;
     }
     case JobKind::Specialize: {
