@@ -18,8 +18,9 @@ LoadedModel::LoadedModel(ir::Graph graph, QString source, int maxPartSize)
     }
 }
 
-LoadedModelPtr loadModel(const QString& pathOrName, int maxPartSize) {
-    ir::Graph graph = samples::loadModel(pathOrName.toStdString());
+LoadedModelPtr loadModel(const QString& pathOrName, int maxPartSize,
+                         const io::ModelLoadOptions& options) {
+    ir::Graph graph = samples::loadModel(pathOrName.toStdString(), options);
     return std::make_shared<const LoadedModel>(std::move(graph), pathOrName, maxPartSize);
 }
 

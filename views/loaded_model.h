@@ -3,6 +3,7 @@
 // that worker threads may read while the UI shows it.
 #pragma once
 
+#include "io/model_options.h"
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
@@ -54,7 +55,9 @@ private:
 
 using LoadedModelPtr = std::shared_ptr<const LoadedModel>;
 
-// Loads a file path or bundled model name (samples::loadModel). Throws ios::UserError.
-LoadedModelPtr loadModel(const QString& pathOrName, int maxPartSize = ir::kDefaultMaxPartSize);
+// Loads a file path or bundled model name (samples::loadModel) with the format options
+// (ONNX: input shape, opaque operators). Throws ios::UserError.
+LoadedModelPtr loadModel(const QString& pathOrName, int maxPartSize = ir::kDefaultMaxPartSize,
+                         const io::ModelLoadOptions& options = {});
 
 } // namespace ios::views

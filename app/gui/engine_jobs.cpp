@@ -185,6 +185,32 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     return out;
 }
 
+// The IOS DP's up-front estimate for the settings (their max part size may not be the
+// loaded model's yet: the parts are built here, the model is rebuilt when the search runs).
+std::optional<schedulers::SearchEstimate>
+estimate(const views::LoadedModel& model, const JobSettings& settings,
+         const schedulers::Scheduler& scheduler, const cost::CostModel& cost, JobControl& control) {
+    const std::string_view key = scheduler.key();
+    const auto strategy = key.starts_with("ios-") ? schedulers::strategyFromString(key.substr(4))
+                                                  : std::optional<schedulers::Strategy>();
+    if (!strategy)
+        return std::nullopt;
+    const schedulers::Params params =
+        searchParams(settings, settings.r, settings.s, false, settings.threads);
+    schedulers::Options options;
+    options.strategy = *strategy;
+    options.r = params.r;
+    options.s = params.s;
+    options.endings = params.endings;
+    options.memoryBudget = params.memoryBudget;
+    options.memory = schedulers::memoryOptions(params, cost);
+    std::optional<ir::PreparedModel> rebuilt;
+    if (settings.maxPartSize != model.maxPartSize())
+        rebuilt.emplace(model.graph(), settings.maxPartSize);
+    return schedulers::estimateSearch(rebuilt ? *rebuilt : model.prepared(), options, cost,
+                                      EngineJobs::kEstimateCountSeconds, &control.search);
+}
+
 } // namespace
 
 cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
@@ -231,6 +257,9 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
 
     switch (kind) {
+    case JobKind::Estimate:
+        result.estimate = estimate(model, settings, *chosen, *cost, control);
+        return result; // no sequential baseline: nothing is searched
     case JobKind::Optimize: {
         result.runs.push_back(runStrategy(model, settings, *chosen, settings.r, settings.s,
                                           settings.recordStateSpace, *cost, {control, 0.0, 1.0},

@@ -26,6 +26,9 @@ public:
     // Pruning grid of the sweep (IOS paper Figure 9).
     static constexpr int kSweepMaxR = 4;
     static constexpr int kSweepMaxS = 8;
+    // How long the estimate may count before it says "more than this" (its counting pass is
+    // the search without stage pricing: a search it cannot count in this time takes longer).
+    static constexpr double kEstimateCountSeconds = 1.0;
     // Batch sizes of the specialization matrix (IOS paper Table 3).
     static constexpr int kSpecializeBatches[] = {1, 32, 128};
 };

@@ -1,5 +1,8 @@
 #include "job.h"
 
+#include <QObject>
+#include <QStringList>
+
 namespace ios::gui {
 
 const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias) {
@@ -40,7 +43,36 @@ void ProgressSlice::install() const {
     control.search.progress = [slice = *this](uint64_t done, uint64_t total) {
         const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
         slice.control.progress = slice.begin + (slice.end - slice.begin) * f;
+        slice.control.done = done;
+        slice.control.total = total;
     };
+}
+
+bool sameSearch(const JobSettings& a, const JobSettings& b) {
+    return searchDifference(a, b).isEmpty();
+}
+
+QString searchDifference(const JobSettings& shown, const JobSettings& current) {
+    QStringList out;
+    auto differ = [&out](const QString& what, const QString& a, const QString& b) {
+        if (a != b)
+            out << QStringLiteral("%1 %2 → %3").arg(what, a, b);
+    };
+    auto number = [](auto v) { return QString::number(v); };
+    differ(QObject::tr("strategy"), strategyLabel(shown.strategy), strategyLabel(current.strategy));
+    differ(QStringLiteral("r"), number(shown.r), number(current.r));
+    differ(QStringLiteral("s"), number(shown.s), number(current.s));
+    differ(QObject::tr("max part"), number(shown.maxPartSize), number(current.maxPartSize));
+    differ(QObject::tr("batch"), number(shown.batch), number(current.batch));
+    differ(QObject::tr("device"), shown.device, current.device);
+    differ(QObject::tr("endings"), QString::fromUtf8(schedulers::toString(shown.endings).data()),
+           QString::fromUtf8(schedulers::toString(current.endings).data()));
+    differ(QObject::tr("cost model"), costModelKey(shown.costModel),
+           costModelKey(current.costModel));
+    if (shown.costModel == CostModelChoice::Cache || current.costModel == CostModelChoice::Cache)
+        differ(QObject::tr("cache"), shown.cacheFile, current.cacheFile);
+    differ(QObject::tr("budget"), number(shown.memoryBudget), number(current.memoryBudget));
+    return out.join(QStringLiteral(", "));
 }
 
 } // namespace ios::gui

@@ -12,6 +12,7 @@
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/pareto.h"
 #include "schedulers/scheduler.h"
+#include "schedulers/search_estimate.h"
 #include "schedulers/state_space_index.h"
 
 #include <QString>
@@ -64,7 +65,15 @@ enum class JobKind {
     Specialize, // batch × device matrix (IOS paper Table 3)
     Memory,     // the Memory view's report: Serenity per block, walks, peak distributions
     Pareto,     // latency against peak memory (schedulers::paretoFront)
+    Estimate,   // what an Optimize with these settings will cost (schedulers::estimateSearch)
 };
+
+// The settings that decide a search's result (everything but the model, the threads, the
+// state-space recording and the Memory view's DP limit): a result is current when these equal
+// the panel's and its model is the open one.
+bool sameSearch(const JobSettings& a, const JobSettings& b);
+// What differs, as the panel says it: "batch 1 → 16, r 3 → 2"; empty when sameSearch.
+QString searchDifference(const JobSettings& shown, const JobSettings& current);
 
 // One strategy's outcome.
 struct RunResult {
@@ -111,6 +120,14 @@ struct JobResult {
     // else IOS-Both).
     std::shared_ptr<const schedulers::ParetoFront> pareto;
     QString paretoStrategy;
+    // Estimate: the IOS DP's up-front estimate; empty for strategies that are not the IOS DP
+    // (baselines, RAF's policies, Serenity: they take milliseconds to seconds, no estimate).
+    std::optional<schedulers::SearchEstimate> estimate;
+
+    // True when this result is what the current model and settings would give.
+    bool matches(const views::LoadedModelPtr& model, const JobSettings& current) const {
+        return settings.model == model && sameSearch(settings, current);
+    }
 };
 
 using JobResultPtr = std::shared_ptr<const JobResult>;
@@ -120,6 +137,10 @@ using JobResultPtr = std::shared_ptr<const JobResult>;
 struct JobControl {
     schedulers::SearchControl search;
     std::atomic<double> progress{0.0}; // 0..1, polled by the UI (throttled)
+    // The current search's own units (the IOS DP: states finished of all states), for the
+    // rate and the ETA the progress bar shows; 0 of 0 when the search reports none.
+    std::atomic<uint64_t> done{0};
+    std::atomic<uint64_t> total{0};
 
     void cancel() { search.cancel = true; }
     bool cancelled() const { return search.cancel.load(); }

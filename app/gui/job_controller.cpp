@@ -63,6 +63,7 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
             Qt::QueuedConnection);
     }));
     progressTimer_.start();
+    clock_.start();
     Q_EMIT started(id, kind);
     Q_EMIT progressChanged(id, 0.0);
     return id;
@@ -96,8 +97,12 @@ void JobController::deliver(quint64 id, JobResultPtr result, const Failure& fail
 }
 
 void JobController::pollProgress() {
-    if (current_)
-        Q_EMIT progressChanged(currentId_, current_->progress.load());
+    if (!current_)
+        return;
+    const double fraction = current_->progress.load();
+    Q_EMIT progressChanged(currentId_, fraction);
+    Q_EMIT progressDetail(currentId_, fraction, current_->done.load(), current_->total.load(),
+                          static_cast<double>(clock_.nsecsElapsed()) * 1e-9);
 }
 
 void JobController::waitForIdle() {

@@ -6,6 +6,7 @@
 
 #include "job.h"
 
+#include <QElapsedTimer>
 #include <QFuture>
 #include <QObject>
 #include <QTimer>
@@ -37,6 +38,10 @@ public:
 Q_SIGNALS:
     void started(quint64 id, ios::gui::JobKind kind);
     void progressChanged(quint64 id, double fraction);
+    // With the search's own counts (JobControl::done of total, 0 of 0 when it reports none)
+    // and the seconds since the job started: what the progress bar's rate and ETA need.
+    void progressDetail(quint64 id, double fraction, quint64 done, quint64 total,
+                        double elapsedSeconds);
     void finished(quint64 id, ios::gui::JobResultPtr result);
     // smallestPeak > 0: the job's memory budget is below the least peak any schedule
     // reaches (schedulers::MemoryBudgetTooSmall), which it is.
@@ -57,6 +62,7 @@ private:
     quint64 nextId_ = 1;
     int dropped_ = 0;
     QTimer progressTimer_;
+    QElapsedTimer clock_; // since the current job started
     std::vector<QFuture<void>> futures_;
 };
 

@@ -3,6 +3,7 @@
 #include "bundled_models.h"
 #include "exports.h"
 #include "graph_view.h"
+#include "io/model_options.h"
 #include "job_controller.h"
 #include "memory_view.h"
 #include "operator_table_model.h"
@@ -26,10 +27,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <new>
 
@@ -40,6 +43,19 @@ constexpr auto kRecentKey = "recentFiles";
 constexpr auto kGeometryKey = "window/geometry";
 constexpr auto kStateKey = "window/state";
 constexpr auto kStateVersionKey = "window/stateVersion";
+constexpr auto kAllowOpaqueKey = "import/allowOpaque";
+
+// The ONNX importer's error for operators the IR cannot describe names the CLI's flag; the
+// GUI's way is the File menu's option (or the error dialog's button).
+bool isUnsupportedOperatorError(const QString& message) {
+    return message.contains(QLatin1String("--allow-opaque"));
+}
+QString forGuiUsers(QString message) {
+    message.replace(QLatin1String("(import them as opaque operators with --allow-opaque)"),
+                    QObject::tr("(open it with File ▸ Import Unsupported ONNX Operators as "
+                                "Opaque to import them as opaque operators)"));
+    return message;
+}
 
 // A dropped file is a trace, not a model, when named *.trace.json or when a .json file's
 // head holds the Chrome trace key (our exporter writes "traceEvents" first).
@@ -70,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectJobs();
     createAnalysisTabs();
     connectMemoryView();
+    createHelpMenu();
     modelLabel_ = new QLabel(this);
     resultLabel_ = new QLabel(this);
     statusBar()->addWidget(modelLabel_);
@@ -80,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     delete jobs_; // join the workers before engine_ (a member) goes away
+    delete estimateJobs_;
     delete analysisJobs_;
     delete memoryJobs_;
     delete paretoJobs_;
@@ -98,6 +116,16 @@ void MainWindow::createActions() {
     simulatedTimelineAction_ =
         file->addAction(tr("Show &Simulated Timeline"), this, &MainWindow::showSimulatedTimeline);
     simulatedTimelineAction_->setEnabled(false);
+    allowOpaqueAction_ = file->addAction(tr("Import Unsupported ONNX Operators as &Opaque"));
+    allowOpaqueAction_->setObjectName(QStringLiteral("allowOpaque"));
+    allowOpaqueAction_->setCheckable(true);
+    allowOpaqueAction_->setChecked(QSettings().value(QLatin1String(kAllowOpaqueKey)).toBool());
+    allowOpaqueAction_->setToolTip(
+        tr("Open ONNX models whose operators the IR cannot describe, importing those as opaque "
+           "operators (zero FLOPs, real memory traffic; docs/onnx.md) — the CLI's "
+           "--allow-opaque"));
+    connect(allowOpaqueAction_, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QLatin1String(kAllowOpaqueKey), on); });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     auto addExport = [this, exportMenu](const QString& text, const QKeySequence& key,
@@ -173,6 +201,10 @@ void MainWindow::createOperatorDock() {
     operatorTable_->verticalHeader()->hide();
     operatorTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     operatorTable_->horizontalHeader()->setStretchLastSection(true);
+    operatorTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    operatorTable_->setToolTip(tr("Select a row to select the operator in every view"));
+    connect(operatorTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectTableRow(current); });
     layout->addWidget(filter);
     layout->addWidget(operatorTable_);
     dock->setWidget(box);
@@ -180,13 +212,46 @@ void MainWindow::createOperatorDock() {
     viewMenu_->addAction(dock->toggleViewAction());
 }
 
+bool MainWindow::allowOpaque() const {
+    return allowOpaqueAction_->isChecked();
+}
+
+void MainWindow::setAllowOpaque(bool allow) {
+    allowOpaqueAction_->setChecked(allow);
+}
+
 bool MainWindow::openModel(const QString& pathOrName) {
     views::LoadedModelPtr loaded;
+    io::ModelLoadOptions options;
+    options.allowOpaque = allowOpaque();
     try {
-        loaded = views::loadModel(pathOrName);
+        loaded = views::loadModel(pathOrName, ir::kDefaultMaxPartSize, options);
     } catch (const UserError& e) {
-        showError(tr("Cannot open model"), QString::fromStdString(e.what()));
-        return false;
+        const QString message = QString::fromStdString(e.what());
+        if (!isUnsupportedOperatorError(message)) {
+            showError(tr("Cannot open model"), message);
+            return false;
+        }
+        // Offer the GUI's equivalent of the CLI's flag at once.
+        bool retry = false;
+        if (dialogsEnabled_) {
+            QMessageBox box(QMessageBox::Warning, tr("Unsupported operators"), forGuiUsers(message),
+                            QMessageBox::Cancel, this);
+            QPushButton* opaque = box.addButton(tr("Open with Unsupported Operators as Opaque"),
+                                                QMessageBox::AcceptRole);
+            box.setDefaultButton(opaque);
+            box.exec();
+            retry = box.clickedButton() == opaque;
+        }
+        if (!retry) {
+            lastError_ =
+                QString::fromStdString(util::escapeControl(forGuiUsers(message).toStdString()));
+            statusBar()->showMessage(lastError_, 10000);
+            Q_EMIT errorOccurred(lastError_);
+            return false;
+        }
+        setAllowOpaque(true);
+        return openModel(pathOrName);
     } catch (const std::bad_alloc&) {
         showError(tr("Cannot open model"),
                   tr("%1: not enough memory to load it; give a smaller model").arg(pathOrName));
@@ -196,16 +261,17 @@ bool MainWindow::openModel(const QString& pathOrName) {
                   tr("%1: internal error: %2").arg(pathOrName, QString::fromStdString(e.what())));
         return false;
     }
+    jobs_->cancel(); // a search of the old model is moot
     model_ = std::move(loaded);
     lastError_.clear();
     operatorModel_->setModel(model_);
     operatorTable_->resizeColumnsToContents();
     graph_->setModel(model_);
-    streams_->clear(); // until the new model's result arrives
-    memory_->clear();
+    graphHighlight_.clear();
+    // Nothing of the old model's result stays on screen: its indices mean other operators here.
+    clearResultViews();
     memoryShownKey_.clear();
     paretoShownKey_.clear();
-    lastResult_.reset();
     const QString name = QString::fromStdString(model_->graph().name);
     setWindowTitle(tr("%1 — IOS Explorer").arg(name.isEmpty() ? pathOrName : name));
     modelLabel_->setText(tr("%1: %2 operators in %3 blocks, %4")
@@ -217,7 +283,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
     if (QFileInfo::exists(pathOrName))
         addRecentFile(QFileInfo(pathOrName).absoluteFilePath());
     Q_EMIT modelChanged();
-    runOptimize();
+    settingsEdited(); // runs when the estimate is under the auto-run limit
     return true;
 }
 
@@ -244,6 +310,29 @@ void MainWindow::showError(const QString& title, const QString& rawMessage) {
     Q_EMIT errorOccurred(message);
     if (dialogsEnabled_)
         QMessageBox::critical(this, title, message);
+}
+
+void MainWindow::createHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts…"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence::HelpContents);
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    help->addAction(tr("&About IOS Explorer"), this, [this] {
+        QMessageBox::about(
+            this, tr("About IOS Explorer"),
+            tr("<b>IOS Explorer</b><br>Inter-operator scheduling of CNN inference: the IOS "
+               "dynamic program, its baselines and RAF's stream policies, priced on a simulated "
+               "or measured GPU.<br>Built with Qt %1.")
+                .arg(QString::fromLatin1(qVersion())));
+    });
+}
+
+std::vector<ShortcutHelp> MainWindow::shortcuts() const {
+    return collectShortcuts(this);
+}
+
+void MainWindow::showShortcuts() {
+    showShortcutDialog(this, shortcuts());
 }
 
 void MainWindow::openFileDialog() {

@@ -5,17 +5,20 @@
 #include "engine_jobs.h"
 #include "job.h"
 #include "loaded_model.h"
+#include "selection.h"
+#include "shortcut_help.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
-class QTimer;
 class QTreeView;
 
 namespace ios::views {
@@ -33,6 +36,7 @@ namespace ios::gui {
 class AnalysisTab;
 class JobController;
 class SettingsPanel;
+class StaleOverlay;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,8 +49,27 @@ public:
     ~MainWindow() override;
 
     // Loads a file path or bundled model name. On failure shows a message box naming the file
-    // and node (unless dialogs are disabled, as in tests) and keeps the current model.
+    // and node (unless dialogs are disabled, as in tests) and keeps the current model. An ONNX
+    // model with operators the IR cannot describe loads them as opaque operators when
+    // allowOpaque() (File ▸ Import Unsupported ONNX Operators as Opaque); otherwise the error
+    // offers to open it so.
     bool openModel(const QString& pathOrName);
+    bool allowOpaque() const;
+    void setAllowOpaque(bool allow); // persisted
+
+    // The one selection every view shows (selection.h).
+    Selection* selection() const { return selection_; }
+    // What the graph was last asked to highlight (flat indices).
+    const std::vector<int>& graphHighlight() const { return graphHighlight_; }
+    QTreeView* stageTree() const { return stageTree_; }
+    QTableView* operatorTable() const { return operatorTable_; }
+    // True when the shown result is what the open model and the panel's settings give.
+    bool isResultCurrent() const;
+    // The note over the views showing a result (empty when current or nothing is open).
+    QString staleMessage() const;
+    // Help ▸ Keyboard Shortcuts: the menus' actions, the panel's buttons and the views' keys.
+    std::vector<ShortcutHelp> shortcuts() const;
+    void showShortcuts();
 
     // Shows a Chrome trace written by trace_export (measured on a GPU by profiling/, or a
     // simulated export) in the timeline tab, titled "measured: <file>", until
@@ -64,8 +87,11 @@ public:
     // Tests and the screenshot mode run without modal dialogs.
     void setDialogsEnabled(bool enabled) { dialogsEnabled_ = enabled; }
 
-    // Starts the optimisation with the panel's settings (also done on every change).
+    // Starts the optimisation with the panel's settings (Run, F5). A settings change or a
+    // newly opened model starts it only when its up-front estimate (estimateJobs()) is under
+    // the panel's auto-run limit.
     void runOptimize();
+    JobController* estimateJobs() const { return estimateJobs_; }
     const JobResultPtr& lastResult() const { return lastResult_; }
     // Runs an export of the last result; errors go to a message box (or lastError()).
     bool exportTo(const QString& path, const std::function<void(const QString&)>& write);
@@ -114,7 +140,17 @@ private:
     QString settingsKey(const JobSettings& settings) const;
     void showResult(const JobResultPtr& result);
     void selectStageOperators(const QModelIndex& index);
-    void selectOperator(int flatIndex);
+    void selectOperator(int flatIndex, Selection::Source source);
+    void selectTableRow(const QModelIndex& proxyIndex);
+    void showSelection();
+    std::vector<int> stageContextOf(int flatIndex) const;
+    void highlightInGraph(const std::vector<int>& flat);
+    // A settings change or a new model: estimate, and run when the estimate is quick.
+    void settingsEdited();
+    void showEstimate(const JobResultPtr& result);
+    void updateStaleness();
+    void clearResultViews();
+    void createHelpMenu();
     views::LoadedModelPtr modelForSettings(const JobSettings& settings);
     void updateRecentMenu();
     void addRecentFile(const QString& path);
@@ -137,8 +173,15 @@ private:
     QString paretoShownKey_, paretoRunningKey_; // settings without the budget
     QString paretoStrategy_;                    // the scheduler the shown front searched
     SettingsPanel* settings_ = nullptr;
-    QTimer* rerunTimer_ = nullptr;
+    JobController* estimateJobs_ = nullptr;
+    JobSettings runningSettings_; // the Optimize job in flight (jobs_->isRunning())
+    QElapsedTimer runClock_;
     JobResultPtr lastResult_;
+    Selection* selection_ = nullptr;
+    std::vector<int> graphHighlight_;
+    std::vector<StaleOverlay*> overlays_;
+    QAction* allowOpaqueAction_ = nullptr;
+    views::LoadedModelPtr timelineModel_; // the model the timeline's kernels link to
     QTabWidget* tabs_ = nullptr;
     views::GraphView* graph_ = nullptr;
     views::TimelineView* timeline_ = nullptr;
@@ -156,6 +199,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QLabel* modelLabel_ = nullptr;
     QLabel* resultLabel_ = nullptr;
+    QString resultText_; // the shown result's summary (resultLabel_ adds "out of date")
     QString lastError_;
     bool dialogsEnabled_ = true;
 };

@@ -154,6 +154,7 @@ void MainWindow::showAnalysis(const JobResultPtr& result) {
     case JobKind::Optimize:
     case JobKind::Memory:
     case JobKind::Pareto:
+    case JobKind::Estimate:
         break;
     }
     Q_EMIT analysisShown(tab->kind());

@@ -33,9 +33,9 @@ void MainWindow::connectMemoryView() {
     connect(memory_, &views::MemoryView::budgetChosen, this, &MainWindow::chooseMemoryBudget);
     connect(memory_, &views::MemoryView::stepSelected, this,
             [this](const QList<int>& live, const QList<int>& ops) {
-                graph_->highlightOperators(std::vector<int>(live.begin(), live.end()));
-                if (!ops.isEmpty())
-                    selectOperator(ops.front()); // the stage tree and the Streams view follow
+                if (!ops.isEmpty()) // the stage tree, the table and the Streams view follow
+                    selectOperator(ops.front(), Selection::Source::Memory);
+                highlightInGraph(std::vector<int>(live.begin(), live.end()));
                 statusBar()->showMessage(
                     tr("Live tensors: produced by %1 operators, highlighted in the graph")
                         .arg(live.size()),

@@ -10,6 +10,7 @@
 #include "schedule_index.h"
 #include "settings_panel.h"
 #include "stage_tree_model.h"
+#include "stale_overlay.h"
 #include "state_space_view.h"
 #include "streams_view.h"
 #include "timeline_view.h"
@@ -19,13 +20,16 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
+#include <QTableView>
 #include <QTreeView>
+#include <algorithm>
 
 namespace ios::gui {
 
@@ -47,15 +51,45 @@ void MainWindow::createCentralViews() {
     memory_ = new views::MemoryView(tabs_);
     memory_->setObjectName(QStringLiteral("memoryView"));
     tabs_->addTab(memory_, tr("Memory"));
-    // A click on a kernel or a launch selects its operator in the graph and the stage tree.
-    auto pick = [this](int flat) {
-        graph_->highlightOperators({flat});
-        selectOperator(flat);
-    };
-    connect(timeline_, &views::TimelineView::operatorSelected, this, pick);
-    connect(streams_, &views::StreamsView::operatorSelected, this, pick);
+    // A click on a kernel or a launch selects its operator everywhere, but only through the
+    // model the view shows: after a model switch an old kernel's index means nothing.
+    connect(timeline_, &views::TimelineView::operatorSelected, this, [this](int flat) {
+        if (timelineModel_ && timelineModel_ == model_)
+            selectOperator(flat, Selection::Source::Timeline);
+    });
+    // A click on the stage lane selects that stage's row (and so its operators).
+    connect(timeline_, &views::TimelineView::stageSelected, this, [this](int block, int stage) {
+        if (!timelineModel_ || timelineModel_ != model_)
+            return;
+        const QModelIndex row = stageModel_->stageIndex(block, stage);
+        if (row.isValid()) {
+            stageTree_->setCurrentIndex(row);
+            stageTree_->scrollTo(row);
+        }
+    });
+    // A state or an ending clicked in the state space: its operators (the overlay swallows
+    // clicks while the state space is out of date).
+    connect(stateSpace_, &views::StateSpaceView::operatorsSelected, this,
+            [this](std::vector<int> ops) {
+                if (model_)
+                    selection_->select(std::move(ops), {}, Selection::Source::StateSpace);
+            });
+    connect(streams_, &views::StreamsView::operatorSelected, this, [this](int flat) {
+        if (lastResult_ && lastResult_->settings.model == model_)
+            selectOperator(flat, Selection::Source::Streams);
+    });
     setCentralWidget(tabs_);
-    connect(graph_, &views::GraphView::operatorSelected, this, &MainWindow::selectOperator);
+    connect(graph_, &views::GraphView::operatorSelected, this,
+            [this](int flat) { selectOperator(flat, Selection::Source::Graph); });
+    selection_ = new Selection(this);
+    connect(selection_, &Selection::changed, this, &MainWindow::showSelection);
+    // Views that show a result say so when it is not the current settings' (updateStaleness).
+    // The graph and the Memory view draw the open model's operators: a banner, input passes.
+    for (QWidget* view : {static_cast<QWidget*>(timeline_), static_cast<QWidget*>(streams_),
+                          static_cast<QWidget*>(stateSpace_)})
+        overlays_.push_back(new StaleOverlay(view, StaleOverlay::Mode::Cover));
+    for (QWidget* view : {static_cast<QWidget*>(graph_), static_cast<QWidget*>(memory_)})
+        overlays_.push_back(new StaleOverlay(view, StaleOverlay::Mode::Banner));
 }
 
 void MainWindow::createSettingsDock() {
@@ -83,40 +117,146 @@ void MainWindow::createStageDock() {
     viewMenu_->addAction(dock->toggleViewAction());
     connect(stageTree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { selectStageOperators(current); });
+    overlays_.push_back(new StaleOverlay(stageTree_, StaleOverlay::Mode::Cover));
 }
 
 void MainWindow::connectJobs() {
     jobs_ = new JobController(&engine_, this);
-    rerunTimer_ = new QTimer(this);
-    rerunTimer_->setSingleShot(true);
-    rerunTimer_->setInterval(120); // coalesce spin-box key repeats into one run
-    connect(rerunTimer_, &QTimer::timeout, this, &MainWindow::runOptimize);
+    estimateJobs_ = new JobController(&engine_, this);
     connect(settings_, &SettingsPanel::settingsChanged, this, [this] {
         settings_->save();
-        if (model_)
-            rerunTimer_->start();
+        settingsEdited();
     });
     connect(settings_, &SettingsPanel::runRequested, this, &MainWindow::runOptimize);
     connect(settings_, &SettingsPanel::cancelRequested, jobs_, &JobController::cancel);
     connect(jobs_, &JobController::started, this, [this] {
         settings_->setRunning(true);
         statusBar()->showMessage(tr("Searching…"));
+        updateStaleness();
     });
-    connect(jobs_, &JobController::progressChanged, this,
-            [this](quint64, double f) { settings_->setProgress(f); });
+    connect(jobs_, &JobController::progressDetail, this,
+            [this](quint64, double f, quint64 done, quint64 total, double elapsed) {
+                settings_->setProgress(f, done, total, elapsed);
+            });
     connect(jobs_, &JobController::cancelled, this, [this] {
         settings_->setRunning(false);
         statusBar()->showMessage(tr("Search cancelled"), 5000);
+        updateStaleness(); // the panel and the views say which settings are shown
     });
     connect(jobs_, &JobController::failed, this,
             [this](quint64, const QString& message, qint64 smallestPeak) {
                 settings_->setRunning(false);
                 showSearchFailure(message, smallestPeak);
+                updateStaleness();
             });
     connect(jobs_, &JobController::finished, this, [this](quint64, const JobResultPtr& result) {
         settings_->setRunning(false);
         showResult(result);
     });
+    connect(estimateJobs_, &JobController::finished, this,
+            [this](quint64, const JobResultPtr& result) { showEstimate(result); });
+    connect(estimateJobs_, &JobController::failed, this,
+            [this](quint64, const QString& message, qint64 smallestPeak) {
+                // The search would fail the same way: say so as it would.
+                settings_->setEstimateText(tr("The search would fail: %1").arg(message));
+                if (smallestPeak > 0)
+                    showSearchFailure(message, smallestPeak);
+            });
+}
+
+void MainWindow::settingsEdited() {
+    updateStaleness();
+    if (!model_)
+        return;
+    JobSettings current = settings_->settings();
+    current.model = model_;
+    const bool shown = lastResult_ && lastResult_->matches(model_, current);
+    const bool searching = jobs_->isRunning() && runningSettings_.model == model_ &&
+                           sameSearch(runningSettings_, current);
+    if (shown || searching) { // back to what is on screen, or on its way: nothing to start
+        estimateJobs_->cancel();
+        settings_->setEstimateText({});
+        return;
+    }
+    settings_->setEstimateText(tr("Estimating the search…"));
+    estimateJobs_->submit(JobKind::Estimate, current);
+}
+
+void MainWindow::showEstimate(const JobResultPtr& result) {
+    JobSettings current = settings_->settings();
+    if (!result || result->settings.model != model_ || !sameSearch(result->settings, current))
+        return; // the settings moved on; their own estimate follows
+    const double limit = settings_->autoRunSeconds();
+    QString text;
+    bool quick = false;
+    if (result->estimate) {
+        text = SettingsPanel::describeEstimate(*result->estimate);
+        quick = result->estimate->complete && result->estimate->seconds < limit;
+    } else {
+        text = tr("%1: no up-front estimate (not the IOS DP)").arg(strategyLabel(current.strategy));
+        quick = limit > 0;
+    }
+    if (!quick)
+        text += limit > 0 ? tr(" — over the %1 auto-run limit: press F5 to run")
+                                .arg(SettingsPanel::formatDuration(limit))
+                          : tr(" — press F5 to run");
+    settings_->setEstimateText(text);
+    if (quick)
+        runOptimize();
+}
+
+bool MainWindow::isResultCurrent() const {
+    return lastResult_ && lastResult_->matches(model_, settings_->settings());
+}
+
+QString MainWindow::staleMessage() const {
+    // No result at all: the views are empty and say so themselves; the panel's estimate says
+    // whether the search runs by itself or waits for F5.
+    if (!model_ || !lastResult_ || isResultCurrent())
+        return {};
+    const QString diff = searchDifference(lastResult_->settings, settings_->settings());
+    return (jobs_->isRunning() ? tr("Out of date — searching…\n%1")
+                               : tr("Out of date — press F5 to run\n%1"))
+        .arg(diff);
+}
+
+void MainWindow::updateStaleness() {
+    const QString message = staleMessage();
+    for (StaleOverlay* overlay : overlays_)
+        // A measured trace is not a result of the settings: never stale.
+        overlay->setMessage(overlay->parentWidget() == timeline_ && showsMeasuredTrace() ? QString()
+                                                                                         : message);
+    QString note;
+    if (model_ && lastResult_ && !isResultCurrent())
+        note = tr("Showing %1 · batch %2 — changed since: %3. F5 to run.")
+                   .arg(strategyLabel(lastResult_->settings.strategy))
+                   .arg(lastResult_->settings.batch)
+                   .arg(searchDifference(lastResult_->settings, settings_->settings()));
+    settings_->setStaleNote(note);
+    // The status bar's summary too: it is the shown result's, and says when that is old.
+    resultLabel_->setText(note.isEmpty() || resultText_.isEmpty()
+                              ? resultText_
+                              : tr("Out of date — %1").arg(resultText_));
+}
+
+void MainWindow::clearResultViews() {
+    lastResult_.reset();
+    selection_->clear();
+    stageModel_->clear();
+    stateSpace_->setStateSpace(model_, std::shared_ptr<const schedulers::StateSpaceIndex>());
+    streams_->clear();
+    memory_->clear();
+    graph_->setSchedule({});
+    settings_->setResultText({});
+    resultText_.clear();
+    resultLabel_->clear();
+    if (showsMeasuredTrace())
+        openMeasuredTrace(
+            measuredTrace_); // linked again, to the new model when it is the traced one
+    else {
+        timelineModel_.reset();
+        timeline_->clear();
+    }
 }
 
 views::LoadedModelPtr MainWindow::modelForSettings(const JobSettings& settings) {
@@ -138,8 +278,13 @@ views::LoadedModelPtr MainWindow::modelForSettings(const JobSettings& settings) 
 void MainWindow::runOptimize() {
     if (!model_)
         return;
+    if (estimateJobs_->isRunning()) { // running now: whatever it would say is moot
+        estimateJobs_->cancel();
+        settings_->setEstimateText({});
+    }
     JobSettings settings = settings_->settings();
     settings.model = modelForSettings(settings);
+    runningSettings_ = settings;
     jobs_->submit(JobKind::Optimize, settings);
     if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
         computeAnalysis(tab, false);
@@ -224,9 +369,11 @@ void MainWindow::showResult(const JobResultPtr& result) {
                             views::formatSeconds(run.searchSeconds));
     }
     details += tr("<br><i>%1</i>").arg(result->costModel.toHtmlEscaped());
+    resultText_ = text;
     resultLabel_->setText(text);
     statusBar()->clearMessage();
     settings_->setResultText(details);
+    updateStaleness();
     Q_EMIT resultShown();
 }
 
@@ -234,20 +381,91 @@ void MainWindow::selectStageOperators(const QModelIndex& index) {
     if (!index.isValid())
         return;
     const auto ops = index.data(views::StageTreeModel::OperatorsRole).value<QList<int>>();
-    const std::vector<int> flat(ops.begin(), ops.end());
-    graph_->highlightOperators(flat);
-    streams_->selectOperators(flat);
+    std::vector<int> flat(ops.begin(), ops.end());
+    const auto type = static_cast<views::StageTreeModel::NodeType>(
+        index.data(views::StageTreeModel::NodeTypeRole).toInt());
+    // An operator or group row: those operators, in their stage; a stage or block row: all.
+    std::vector<int> context = type == views::StageTreeModel::NodeType::Operator ||
+                                       type == views::StageTreeModel::NodeType::Group
+                                   ? stageContextOf(flat.empty() ? -1 : flat.front())
+                                   : flat;
+    selection_->select(std::move(flat), std::move(context), Selection::Source::StageTree);
 }
 
-void MainWindow::selectOperator(int flatIndex) {
-    streams_->selectOperator(flatIndex);
-    memory_->selectOperator(flatIndex);
-    const QModelIndex index = stageModel_->operatorIndex(flatIndex);
-    if (!index.isValid())
+void MainWindow::selectOperator(int flatIndex, Selection::Source source) {
+    if (!model_ || flatIndex < 0 || flatIndex >= model_->operatorCount())
         return;
-    const QSignalBlocker block(stageTree_->selectionModel());
-    stageTree_->setCurrentIndex(index);
-    stageTree_->scrollTo(index);
+    selection_->select({flatIndex}, stageContextOf(flatIndex), source);
+}
+
+void MainWindow::selectTableRow(const QModelIndex& proxyIndex) {
+    if (!proxyIndex.isValid() || !model_)
+        return;
+    // Rows of the table are the model's flat operator list (OperatorTableModel).
+    selectOperator(operatorProxy_->mapToSource(proxyIndex).row(), Selection::Source::OperatorTable);
+}
+
+std::vector<int> MainWindow::stageContextOf(int flatIndex) const {
+    QModelIndex row = stageModel_->operatorIndex(flatIndex);
+    while (row.isValid() && static_cast<views::StageTreeModel::NodeType>(
+                                row.data(views::StageTreeModel::NodeTypeRole).toInt()) !=
+                                views::StageTreeModel::NodeType::Stage)
+        row = row.parent();
+    if (!row.isValid())
+        return {};
+    const auto ops = row.data(views::StageTreeModel::OperatorsRole).value<QList<int>>();
+    return {ops.begin(), ops.end()};
+}
+
+void MainWindow::highlightInGraph(const std::vector<int>& flat) {
+    graphHighlight_ = flat;
+    graph_->highlightOperators(flat);
+}
+
+void MainWindow::showSelection() {
+    using Source = Selection::Source;
+    const Source source = selection_->source();
+    const std::vector<int>& ops = selection_->operators();
+    if (source != Source::Graph || ops.size() != 1)
+        highlightInGraph(ops);
+    else
+        graphHighlight_ = ops; // the graph selected it itself
+    if (source != Source::Streams)
+        streams_->selectOperators(ops);
+    if (source != Source::Memory && ops.size() == 1)
+        memory_->selectOperator(ops.front());
+    if (source != Source::StageTree && ops.size() == 1) {
+        const QModelIndex index = stageModel_->operatorIndex(ops.front());
+        const QSignalBlocker block(stageTree_->selectionModel());
+        if (index.isValid()) {
+            stageTree_->setCurrentIndex(index);
+            stageTree_->scrollTo(index);
+        } else {
+            stageTree_->clearSelection();
+        }
+    }
+    if (source != Source::OperatorTable) {
+        const QSignalBlocker block(operatorTable_->selectionModel());
+        operatorTable_->clearSelection();
+        for (int flat : ops) {
+            const QModelIndex row = operatorProxy_->mapFromSource(operatorModel_->index(flat, 0));
+            if (!row.isValid())
+                continue; // filtered out
+            operatorTable_->selectionModel()->select(row, QItemSelectionModel::Select |
+                                                              QItemSelectionModel::Rows);
+            if (ops.size() == 1) {
+                operatorTable_->selectionModel()->setCurrentIndex(row,
+                                                                  QItemSelectionModel::NoUpdate);
+                operatorTable_->scrollTo(row);
+            }
+        }
+    }
+    // The timeline highlights the selected operators' kernels (its own click included) and dims
+    // the rest; a timeline of another model (a measured trace) shows no selection.
+    timeline_->selectOperators(timelineModel_ && timelineModel_ == model_ ? ops
+                                                                          : std::vector<int>());
+    if (source != Source::StateSpace)
+        stateSpace_->selectOperators(ops);
 }
 
 bool MainWindow::openMeasuredTrace(const QString& path) {
@@ -267,6 +485,7 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
         eval::linkKernelsToOperators(timeline, model_->dags()) > 0)
         linkedModel = model_;
     measuredTrace_ = path;
+    timelineModel_ = linkedModel;
     QString title =
         tr("%1: %2").arg(QString::fromStdString(info.source), QFileInfo(path).fileName());
     if (!info.model.empty())
@@ -279,6 +498,7 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
                            title);
     simulatedTimelineAction_->setEnabled(true);
     tabs_->setCurrentWidget(timeline_);
+    updateStaleness();
     statusBar()->showMessage(tr("Timeline: %1").arg(title));
     return true;
 }
@@ -286,11 +506,14 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
 void MainWindow::showSimulatedTimeline() {
     measuredTrace_.clear();
     simulatedTimelineAction_->setEnabled(false);
+    updateStaleness();
     if (!lastResult_ || lastResult_->runs.empty() || !model_) {
+        timelineModel_.reset();
         timeline_->clear();
         return;
     }
     const RunResult& run = lastResult_->runs.front();
+    timelineModel_ = model_;
     timeline_->setTimeline(
         model_, run.timeline,
         run.timeline

@@ -7,6 +7,7 @@
 #include "units.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -20,6 +21,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ios::gui {
@@ -30,6 +32,8 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip, const QStrin
     box->setRange(lo, hi);
     box->setToolTip(tip);
     box->setObjectName(name);
+    // Typed values apply on Enter or focus loss: typing "16" must not search batch 1 first.
+    box->setKeyboardTracking(false);
     return box;
 }
 } // namespace
@@ -132,6 +136,19 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Memory budget"), budget_);
     form->addRow(budgetProblem_);
     form->addRow(tr("Threads"), threads_);
+    autoRun_ = new QDoubleSpinBox(this);
+    autoRun_->setObjectName(QStringLiteral("autoRun"));
+    autoRun_->setRange(0, 3600);
+    autoRun_->setDecimals(1);
+    autoRun_->setSingleStep(0.5);
+    autoRun_->setSuffix(tr(" s"));
+    autoRun_->setSpecialValueText(tr("never"));
+    autoRun_->setKeyboardTracking(false);
+    autoRun_->setValue(kDefaultAutoRunSeconds);
+    autoRun_->setToolTip(
+        tr("A settings change starts the search by itself only when its up-front estimate is "
+           "below this; longer searches wait for Run (F5). 0: never start by itself."));
+    form->addRow(tr("Auto-run under"), autoRun_);
 
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("run"));
@@ -142,8 +159,22 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     cancel_->setShortcut(Qt::Key_Escape);
     cancel_->setToolTip(tr("Stop the running search (Esc)"));
     progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("progress"));
     progress_->setRange(0, 1000);
     progress_->setTextVisible(false);
+    estimate_ = new QLabel(this);
+    estimate_->setObjectName(QStringLiteral("estimate"));
+    estimate_->setWordWrap(true);
+    estimate_->setToolTip(
+        tr("The search's up-front estimate: its states, transitions and distinct stages counted "
+           "by the DP without pricing, plus the stages it will price times this cost model's "
+           "time per stage, measured on a sample (docs/performance.md)"));
+    estimate_->hide();
+    staleNote_ = new QLabel(this);
+    staleNote_->setObjectName(QStringLiteral("staleNote"));
+    staleNote_->setWordWrap(true);
+    staleNote_->setStyleSheet(QStringLiteral("color: #a15c00; font-weight: bold;"));
+    staleNote_->hide();
     result_ = new QLabel(this);
     result_->setWordWrap(true);
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -155,6 +186,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(progress_);
+    layout->addWidget(estimate_);
+    layout->addWidget(staleNote_);
     layout->addWidget(result_);
     layout->addStretch(1);
 
@@ -315,16 +348,80 @@ void SettingsPanel::clearBudgetNote() {
 void SettingsPanel::setRunning(bool running) {
     run_->setEnabled(true);
     cancel_->setEnabled(running);
-    if (!running)
+    progress_->setTextVisible(running);
+    if (!running) {
         progress_->setValue(0);
+        progress_->setFormat(QString());
+    }
 }
 
-void SettingsPanel::setProgress(double fraction) {
+void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, double elapsed) {
+    fraction = std::clamp(fraction, 0.0, 1.0);
     progress_->setValue(static_cast<int>(fraction * 1000.0));
+    QString text = tr("%1 %").arg(static_cast<int>(fraction * 100.0));
+    if (total > 0 && elapsed > 0.2) // a rate over the first moments says nothing
+        text += tr(" · %1 states/s").arg(views::formatCount(static_cast<double>(done) / elapsed));
+    if (fraction > 0.01 && fraction < 1.0 && elapsed > 0.2) {
+        // Whole seconds: a finer ETA only jitters.
+        const double eta = elapsed * (1.0 - fraction) / fraction;
+        text += tr(" · ETA %1")
+                    .arg(eta < 60 ? tr("%1 s").arg(std::max(1.0, std::ceil(eta)))
+                                  : formatDuration(eta));
+    }
+    progress_->setFormat(text);
+}
+
+QString SettingsPanel::progressText() const {
+    return progress_->format();
 }
 
 void SettingsPanel::setResultText(const QString& text) {
     result_->setText(text);
+}
+
+QString SettingsPanel::resultText() const {
+    return result_->text();
+}
+
+void SettingsPanel::setEstimateText(const QString& text) {
+    estimate_->setText(text);
+    estimate_->setVisible(!text.isEmpty());
+}
+
+QString SettingsPanel::estimateText() const {
+    return estimate_->text();
+}
+
+void SettingsPanel::setStaleNote(const QString& text) {
+    staleNote_->setText(text);
+    staleNote_->setVisible(!text.isEmpty());
+}
+
+QString SettingsPanel::staleNote() const {
+    return staleNote_->text();
+}
+
+QString SettingsPanel::formatDuration(double seconds) {
+    if (seconds < 60)
+        return views::formatSeconds(seconds);
+    if (seconds < 3600)
+        return tr("%1 min").arg(seconds / 60, 0, 'f', seconds < 600 ? 1 : 0);
+    return tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
+}
+
+QString SettingsPanel::describeEstimate(const schedulers::SearchEstimate& e) {
+    const QString states = tr("%1 states").arg(views::formatCount(static_cast<double>(e.states)));
+    if (!e.complete)
+        return tr("> %1 · %2 (too many transitions to count in %1)")
+            .arg(formatDuration(e.seconds), states);
+    return tr("≈ %1 · %2 · %3 transitions · %4 stages to price")
+        .arg(formatDuration(e.seconds), states,
+             views::formatCount(static_cast<double>(e.transitions)),
+             views::formatCount(static_cast<double>(e.stagesPriced)));
+}
+
+double SettingsPanel::autoRunSeconds() const {
+    return autoRun_->value();
 }
 
 void SettingsPanel::load() {
@@ -358,6 +455,8 @@ void SettingsPanel::load() {
     // Bytes; a hand-edited value out of [0, 2^50] means none.
     const qlonglong budget = q.value(QStringLiteral("memoryBudget"), 0).toLongLong();
     s.memoryBudget = budget >= 0 && budget <= (qlonglong{1} << 50) ? budget : 0;
+    autoRun_->setValue(
+        q.value(QStringLiteral("autoRunSeconds"), kDefaultAutoRunSeconds).toDouble());
     setSettings(s);
 }
 
@@ -378,6 +477,7 @@ void SettingsPanel::save() const {
     q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
     q.setValue(QStringLiteral("threads"), s.threads);
     q.setValue(QStringLiteral("memoryBudget"), static_cast<qlonglong>(budgetBytes_));
+    q.setValue(QStringLiteral("autoRunSeconds"), autoRun_->value());
 }
 
 } // namespace ios::gui

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -26,8 +27,31 @@ public:
     void setSettings(const JobSettings& settings); // emits settingsChanged once
 
     void setRunning(bool running);
-    void setProgress(double fraction);
+    // fraction 0..1; done of total in the search's units (states), 0 of 0 when unknown, and
+    // the seconds since the job started: the bar reads "42 % · 12,300 states/s · ETA 8 s".
+    void setProgress(double fraction, quint64 done = 0, quint64 total = 0, double elapsed = 0);
+    QString progressText() const;
     void setResultText(const QString& text);
+    QString resultText() const;
+    // Under Run: what the search will cost ("≈ 1.2 s · 1,206 states"); empty hides it.
+    void setEstimateText(const QString& text);
+    QString estimateText() const;
+    // Above the result: how the shown result differs from these settings ("showing batch 1 —
+    // batch 1 → 16: press F5 to run"); empty hides it.
+    void setStaleNote(const QString& text);
+    QString staleNote() const;
+    // "≈ 1.2 s · 1,206 states · 28,874 transitions", or what is known when counting stopped.
+    static QString describeEstimate(const schedulers::SearchEstimate& e);
+    // "850 ms", "12.3 s", "15 min", "2.5 h".
+    static QString formatDuration(double seconds);
+
+    // Settings edits start a search only when its estimate is below this (seconds; 0 = never).
+    // Not a search setting: persisted with the others, changing it starts nothing.
+    static constexpr double kDefaultAutoRunSeconds = 2.0;
+    double autoRunSeconds() const;
+    QDoubleSpinBox* autoRunBox() const { return autoRun_; }
+    QSpinBox* maxPartBox() const { return maxPart_; }
+    QSpinBox* threadsBox() const { return threads_; }
 
     void load(); // from QSettings
     void save() const;
@@ -83,7 +107,10 @@ private:
     int64_t suggestedBudget_ = 0;
     QPushButton* run_;
     QPushButton* cancel_;
+    QDoubleSpinBox* autoRun_;
     QProgressBar* progress_;
+    QLabel* estimate_;
+    QLabel* staleNote_;
     QLabel* result_;
     bool blockChanged_ = false;
 };

@@ -1,0 +1,119 @@
+// The up-front estimate (search_estimate.h): the DP itself, run with a cost model that prices
+// every stage as a constant, counts what the real search will meet; the real model prices a
+// sample of those stages to give a time per stage.
+#include "schedulers/search_estimate.h"
+
+#include "cost/stage_memo.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace ios::schedulers {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The real model's operator classes (so equal parts are searched once and the canonical memo
+// keys stages as in the real search) with a memo of its own (so what it counts as priced is
+// what a fresh search prices), and a constant latency: counts do not depend on latencies.
+// Keeps copies of stages spread over the whole search (every stride-th, the stride doubling
+// whenever the sample fills up: deterministic), to be timed with the real model; the first
+// stages alone are the small ones.
+class CountingCostModel final : public cost::CostModel {
+public:
+    explicit CountingCostModel(const cost::CostModel& real) : real_(real) {}
+
+    double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
+        const std::lock_guard lock(mutex_);
+        if (seen_++ % stride_ == 0)
+            samples_.push_back({&dag, stage});
+        if (samples_.size() == 2 * static_cast<size_t>(SearchEstimate::kSampleStages)) {
+            for (size_t i = 1; i < samples_.size() / 2; ++i) // 0 stays where it is
+                samples_[i] = std::move(samples_[2 * i]);
+            samples_.resize(samples_.size() / 2);
+            stride_ *= 2;
+        }
+        return 1.0;
+    }
+    cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
+                                        std::vector<uint32_t>& classes) const override {
+        return real_.canonicalStageMemo(dag, classes) != nullptr ? &memo_ : nullptr;
+    }
+    int batch() const override { return real_.batch(); }
+    std::string describe() const override { return "counting (" + real_.describe() + ")"; }
+
+    struct Sample {
+        const ir::BlockDag* dag;
+        schedule::Stage stage;
+    };
+    const std::vector<Sample>& samples() const { return samples_; }
+
+private:
+    const cost::CostModel& real_;
+    mutable cost::StageMemo memo_;
+    mutable std::mutex mutex_;
+    mutable std::vector<Sample> samples_;
+    mutable uint64_t seen_ = 0;
+    mutable uint64_t stride_ = 1;
+};
+
+} // namespace
+
+SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& options,
+                              const cost::CostModel& cost, double countLimitSeconds,
+                              const SearchControl* control) {
+    SearchEstimate out;
+    out.states = countStates(model); // cheap, exact, and throws like optimize() would
+
+    Options counting = options;
+    counting.threads = 1; // Statistics::stages is exact on one thread only
+    counting.recordStateSpace = false;
+    CountingCostModel counter(cost);
+    SearchControl limit;
+    limit.parent = control;
+    const auto t0 = Clock::now();
+    limit.deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(countLimitSeconds));
+    try {
+        const Result result = optimize(model, counting, counter, &limit);
+        out.states = result.stats.states; // under a memory budget: the reachable ones
+        out.transitions = result.stats.transitions;
+        out.stages = result.stats.stages;
+        out.stagesPriced = result.stats.stagesPriced;
+        out.partsSearched = result.stats.partsSearched;
+    } catch (const TimeLimitReached&) {
+        out.complete = false;
+    }
+    out.countSeconds = secondsSince(t0);
+    if (!out.complete) {
+        out.seconds = countLimitSeconds;
+        return out;
+    }
+    const auto& samples = counter.samples();
+    if (!samples.empty()) {
+        // Twice: the first pass pays what a model builds once per operator (the simulated
+        // GPU's kernels), which a search spreads over all its stages; the second is timed.
+        double seconds = 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            const auto t1 = Clock::now();
+            for (const auto& sample : samples) {
+                if (control != nullptr && control->cancelled())
+                    throw Cancelled();
+                static_cast<void>(cost::checkedStageLatencyMs(cost, *sample.dag, sample.stage));
+            }
+            seconds = secondsSince(t1);
+        }
+        out.secondsPerStage = seconds / static_cast<double>(samples.size());
+    }
+    out.seconds = out.countSeconds + static_cast<double>(out.stagesPriced) * out.secondsPerStage;
+    return out;
+}
+
+} // namespace ios::schedulers
