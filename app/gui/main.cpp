@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
             QApplication::exit(1);
             return;
         }
+        if (batch)
+            window.runOptimize(); // F5 at once: the run must not wait for the estimate
         if (parser.isSet(measure))
             ios::gui::whenResultShown(window, [&sinceShown] {
                 std::printf("window shown -> schedule displayed: %lld ms\n",

@@ -7,6 +7,7 @@
 #include "pareto_chart.h"
 #include "settings_panel.h"
 #include "streams_view.h"
+#include "timeline_view.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -59,7 +60,8 @@ QString showStrategy(MainWindow& window, const QString& key) {
     if (row < 0 || row == box->currentIndex())
         return {};
     const QString before = box->currentData().toString();
-    box->setCurrentIndex(row); // the window reruns the search
+    box->setCurrentIndex(row);
+    window.runOptimize(); // F5: whatever the auto-run threshold says
     QElapsedTimer waited;
     waited.start();
     auto shown = [&window, &key] {
@@ -113,9 +115,13 @@ bool searchIdle(MainWindow& window) {
 QString showMemoryShot(MainWindow& window) {
     const QString before = window.model() ? window.model()->source() : QString();
     views::MemoryView* view = window.memoryView();
-    if (!window.openModel(kMemoryModel) || !waitUntil([&] { return searchIdle(window); }))
+    if (!window.openModel(kMemoryModel))
+        return {};
+    window.runOptimize();
+    if (!waitUntil([&] { return searchIdle(window); }))
         return {};
     window.settingsPanel()->chooseBudget(kMemoryBudget);
+    window.runOptimize();
     waitUntil([&] {
         return searchIdle(window) && window.lastResult()->settings.memoryBudget == kMemoryBudget;
     });
@@ -137,8 +143,10 @@ QString showMemoryShot(MainWindow& window) {
 void restoreAfterMemoryShot(MainWindow& window, const QString& model) {
     window.memoryView()->limitBox()->setCurrentIndex(0);
     window.settingsPanel()->chooseBudget(0);
-    if (window.openModel(model))
+    if (window.openModel(model)) {
+        window.runOptimize();
         waitUntil([&] { return searchIdle(window) && window.graphView()->isLayoutReady(); });
+    }
 }
 
 } // namespace
@@ -162,6 +170,11 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
             QString restoreModel;
             if (tabs->widget(i) == window.memoryView())
                 restoreModel = showMemoryShot(window);
+            if (tabs->widget(i) == window.timelineView()) {
+                // A measured range over the second quarter: duration, kernels, busy %.
+                views::TimelineCanvas* canvas = window.timelineView()->canvas();
+                canvas->setRange(canvas->axis().totalUs() * 0.25, canvas->axis().totalUs() * 0.4);
+            }
             if (tabs->widget(i) == window.streamsView()) {
                 restore = showStrategy(window, kStreamsStrategy);
                 if (window.model())

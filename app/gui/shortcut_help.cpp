@@ -1,5 +1,8 @@
 #include "shortcut_help.h"
 
+#include "state_space_view.h"
+#include "timeline_view.h"
+
 #include <QAbstractButton>
 #include <QAction>
 #include <QDialog>
@@ -16,9 +19,9 @@ namespace ios::gui {
 
 namespace {
 
-// The keys the views handle in their own keyPressEvent / wheelEvent / mouse handlers (they
-// live in views/, below this library, so they are listed here). A view that gains a key adds
-// its line here, next to its section; addShortcutHelp adds more at run time.
+// The keys the views handle in their own keyPressEvent / wheelEvent / mouse handlers. Views
+// that publish their table (TimelineView, StateSpaceView::shortcutHelp) are read from it; the
+// others are listed here. addShortcutHelp adds more at run time.
 struct ViewKey {
     const char* section;
     const char* keys;
@@ -29,10 +32,6 @@ constexpr ViewKey kViewKeys[] = {
     {"Graph", "F, 0", "Fit the whole graph"},
     {"Graph", "Wheel", "Zoom around the cursor"},
     {"Graph", "Drag", "Pan"},
-    {"Timeline", "Wheel", "Zoom around the cursor"},
-    {"Timeline", "Drag", "Pan"},
-    {"Timeline", "Double-click", "Show the whole run"},
-    {"Timeline", "Click a kernel", "Select its operator in every view"},
     {"Streams", "+ / −", "Zoom in / out"},
     {"Streams", "F, 0, double-click", "Fit the program"},
     {"Streams", "← / →", "Pan"},
@@ -49,6 +48,10 @@ std::vector<ShortcutHelp>& registry() {
         for (const ViewKey& k : kViewKeys)
             out.push_back({QString::fromUtf8(k.section), QString::fromUtf8(k.keys),
                            QString::fromUtf8(k.description)});
+        for (const auto& [keys, what] : views::TimelineView::shortcutHelp())
+            out.push_back({QStringLiteral("Timeline"), keys, what});
+        for (const auto& [keys, what] : views::StateSpaceView::shortcutHelp())
+            out.push_back({QStringLiteral("State space"), keys, what});
         return out;
     }();
     return entries;
