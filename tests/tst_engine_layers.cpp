@@ -10,10 +10,13 @@
 namespace {
 
 // Bottom to top. A new folder goes where its includes put it (and in docs/architecture.md).
-const QStringList kLayers = {
-    QStringLiteral("util"),       QStringLiteral("ir"),   QStringLiteral("schedule"),
-    QStringLiteral("ref"),        QStringLiteral("cost"), QStringLiteral("eval"),
-    QStringLiteral("schedulers"), QStringLiteral("io"),   QStringLiteral("analysis")};
+// rewrite (MetaFlow's graph substitutions) prices graphs with cost and checks them with ref,
+// and the metaflow scheduler builds on it: above eval, below schedulers.
+const QStringList kLayers = {QStringLiteral("util"),     QStringLiteral("ir"),
+                             QStringLiteral("schedule"), QStringLiteral("ref"),
+                             QStringLiteral("cost"),     QStringLiteral("eval"),
+                             QStringLiteral("rewrite"),  QStringLiteral("schedulers"),
+                             QStringLiteral("io"),       QStringLiteral("analysis")};
 
 QString engineDir() {
     return QStringLiteral(IOS_SOURCE_DIR "/engine");

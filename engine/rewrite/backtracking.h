@@ -1,0 +1,84 @@
+// MetaFlow's relaxed search (docs/metaflow.md "Backtracking search"; [MF] Algorithm 1 as its
+// code runs it): a queue of graphs ordered by cost, the cheapest expanded by every match of
+// every enabled rule; a rewritten graph is kept while it costs less than α times the best so
+// far, so the search passes through temporarily worse graphs (α > 1). Deduplicated by
+// graphHash, bounded by a budget of expansions, deterministic (ties: earlier insertion first).
+#pragma once
+
+#include "ir/graph.h"
+#include "rewrite/rewrite_cost.h"
+#include "rewrite/rules.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ios::rewrite {
+
+struct SearchOptions {
+    double alpha = 1.05;
+    uint64_t budget = 100000; // expansions after the first: budget B expands at most B + 1 graphs
+    bool pruneOnPop = true;   // drop a popped graph dearer than α·best (MetaFlow's code)
+    RuleSet rules;
+    // Search each block on its own (blocks are natural cuts: no rule spans them, the cost is
+    // additive) and split blocks over splitThreshold operators (0: never); false: one search
+    // over the whole graph, as MetaFlow's code.
+    bool perBlock = true;
+    int splitThreshold = 30;
+    // The optional objective `ios` (docs/metaflow.md §2): when set, graphs are compared by the
+    // sum over blocks of this latency of one block (the metaflow scheduler passes IOS-both's),
+    // memoised per blockHash, instead of the sum of operator latencies. It is additive over
+    // blocks only, so blocks are never split. Must be deterministic.
+    std::function<double(const ir::Graph& graph, int block)> blockObjective;
+
+    // [MF] §6.1: α 1.05, split above 30 operators; budget per searched subgraph.
+    static SearchOptions paper();
+    // [mf-code] @22cc767: α 1.01, budget 300, one search over the whole graph.
+    static SearchOptions artifact();
+};
+
+struct SearchStats {
+    uint64_t expanded = 0;     // graphs popped and rewritten
+    uint64_t generated = 0;    // rewritten graphs built
+    uint64_t deduplicated = 0; // generated graphs already seen
+    uint64_t pruned = 0;       // generated graphs not below α·best, popped graphs above it
+    double seconds = 0;
+};
+
+struct SearchProgress {
+    SearchStats stats;
+    uint64_t queued = 0;
+    double bestMs = 0;   // cost of the searched region's best graph
+    double poppedMs = 0; // cost of the graph just popped
+};
+
+// Progress at most every 100 ms and on completion of each region; `cancelled` polled once per
+// expansion (a true answer throws ios::Cancelled); `enqueued(cost, bestCost)` for every graph
+// put on the queue (tests check α's rule with it).
+struct SearchHooks {
+    std::function<void(const SearchProgress&)> progress;
+    std::function<bool()> cancelled;
+    std::function<void(double costMs, double bestMs)> enqueued;
+};
+
+struct Substitution {
+    Provenance provenance;
+    double costAfterMs = 0; // of the whole graph, under the search's objective
+};
+
+struct SearchResult {
+    ir::Graph graph; // the best graph found (G*)
+    // Under the search's objective (the operator sum, or blockObjective's sum when set).
+    double costBeforeMs = 0;
+    double costAfterMs = 0;
+    std::vector<Substitution> history; // how G0 became G* (replayable with applyMatch)
+    SearchStats stats;
+};
+
+// Searches from the validated graph `g0` under `cost`.
+SearchResult metaflowSearch(const ir::Graph& g0, RewriteCost& cost, const SearchOptions& options,
+                            const SearchHooks& hooks = {});
+
+} // namespace ios::rewrite

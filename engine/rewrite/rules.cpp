@@ -1,0 +1,191 @@
+#include "rewrite/rules.h"
+
+#include "ir/metrics.h"
+#include "rewrite/pattern.h"
+#include "schedule/merge.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ios::rewrite {
+
+namespace {
+
+struct RuleInfo {
+    std::string_view name;
+    std::string_view description;
+};
+constexpr std::array<RuleInfo, kAllRules.size()> kRuleInfo = {{
+    {"R1", "fuse conv + relu"},
+    {"R3", "merge convs sharing an input"},
+    {"R4", "enlarge conv to 3x3"},
+    {"R6", "fold residual x + conv(x)"},
+    {"R7", "fuse conv and add"},
+}};
+
+bool isConv(const ir::Node& n) {
+    return n.kind == ir::NodeKind::Conv;
+}
+bool isRelu(const ir::Node& n) {
+    return n.kind == ir::NodeKind::Relu ||
+           (n.kind == ir::NodeKind::Activation && n.activation == ir::ActType::Relu);
+}
+// An add: identity or element/add whose input is one term of two values.
+bool isAdd(const ir::Node& n) {
+    const bool kind = n.kind == ir::NodeKind::Identity ||
+                      (n.kind == ir::NodeKind::Element && n.element == ir::ElementOp::Add);
+    return kind && n.inputs.size() == 1 && n.inputs.front().size() == 2;
+}
+// kernel − 2·padding = 1 on both axes: the output has the input's H×W at stride 1, and the
+// centre tap of the kernel reads the output pixel's own input pixel.
+bool centredOne(const ir::Node& c) {
+    return c.conv.kernel.h - 2 * c.conv.padding.h == 1 &&
+           c.conv.kernel.w - 2 * c.conv.padding.w == 1;
+}
+ir::ValueRef whole(const ir::Node& n) {
+    return {n.name, 0, n.outputShape.c};
+}
+// A conv whose output may be folded into a following add (R6, R7).
+bool foldableConv(const ir::Node& c) {
+    return isConv(c) && c.conv.act == ir::ActType::Identity && c.conv.groups == 1 &&
+           c.conv.stride == ir::Hw{1, 1} && centredOne(c);
+}
+// The other value of add `a` when one of its two values is all of `c`'s output.
+const ir::ValueRef* otherAddend(const ir::Node& a, const ir::Node& c) {
+    const ir::Term& t = a.inputs.front();
+    if (t[0] == whole(c))
+        return &t[1];
+    if (t[1] == whole(c))
+        return &t[0];
+    return nullptr;
+}
+
+Pattern patternOf(RuleId rule, const ir::Block& block, const ir::NodeIndex& index) {
+    const std::string exit = block.exitNode.name;
+    Pattern p;
+    switch (rule) {
+    case RuleId::R1:
+        p.nodes = {
+            {[](const ir::Node& n) { return isConv(n) && n.conv.act == ir::ActType::Identity; },
+             {},
+             false},
+            {isRelu, {0}, true}};
+        p.accepts = [](const std::vector<const ir::Node*>& m) {
+            return m[1]->inputs == std::vector<ir::Term>{{whole(*m[0])}};
+        };
+        break;
+    case RuleId::R3:
+        p.nodes = {{[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true},
+                   {[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true}};
+        // schedule::mergeable is the one definition of which convs merge (IOS and MetaFlow
+        // alike); the rule adds only that the inputs are the same terms.
+        p.accepts = [](const std::vector<const ir::Node*>& m) {
+            return m[0]->inputs == m[1]->inputs && schedule::mergeable({m[0], m[1]});
+        };
+        break;
+    case RuleId::R4:
+        p.nodes = {{[](const ir::Node& n) {
+                        return isConv(n) && n.conv.kernel.h <= 3 && n.conv.kernel.w <= 3 &&
+                               n.conv.kernel != ir::Hw{3, 3} && centredOne(n);
+                    },
+                    {},
+                    true}};
+        break;
+    case RuleId::R6:
+        p.nodes = {{[](const ir::Node& n) {
+                        return foldableConv(n) && n.inputs.size() == 1 &&
+                               n.inputs.front().size() == 1 &&
+                               n.inputs.front().front().channels() == n.conv.outChannels;
+                    },
+                    {},
+                    false},
+                   {isAdd, {0}, true}};
+        p.accepts = [](const std::vector<const ir::Node*>& m) {
+            const ir::ValueRef* x = otherAddend(*m[1], *m[0]);
+            return x != nullptr && *x == m[0]->inputs.front().front();
+        };
+        break;
+    case RuleId::R7:
+        p.nodes = {{foldableConv, {}, false}, {isAdd, {0}, true}};
+        p.accepts = [&index](const std::vector<const ir::Node*>& m) {
+            const ir::ValueRef* y = otherAddend(*m[1], *m[0]);
+            if (y == nullptr || y->node == m[0]->name || y->channels() != m[0]->outputShape.c)
+                return false;
+            // Not a broadcast 1×1 value: the conv must produce exactly the addend's shape.
+            const ir::Node* producer = index.find(y->node);
+            return producer != nullptr && producer->outputShape.h == m[0]->outputShape.h &&
+                   producer->outputShape.w == m[0]->outputShape.w;
+        };
+        break;
+    }
+    return p;
+}
+
+} // namespace
+
+std::string_view ruleName(RuleId rule) {
+    return kRuleInfo[static_cast<size_t>(rule)].name;
+}
+
+std::string_view ruleDescription(RuleId rule) {
+    return kRuleInfo[static_cast<size_t>(rule)].description;
+}
+
+std::optional<RuleId> ruleFromName(std::string_view name) {
+    for (RuleId r : kAllRules) {
+        const std::string_view n = ruleName(r);
+        if (name.size() == n.size() &&
+            std::equal(name.begin(), name.end(), n.begin(), [](char a, char b) {
+                return std::toupper(static_cast<unsigned char>(a)) == b;
+            }))
+            return r;
+    }
+    return std::nullopt;
+}
+
+RuleSet RuleSet::only(std::vector<RuleId> rules) {
+    RuleSet s;
+    s.enabled.fill(false);
+    for (RuleId r : rules)
+        s.set(r, true);
+    return s;
+}
+
+std::vector<Match> findMatches(const ir::Graph& graph, int blockIndex, RuleId rule) {
+    const ir::Block& block = graph.blocks.at(static_cast<size_t>(blockIndex));
+    const std::vector<const ir::Node*> ops = block.operators();
+    std::vector<int> consumers(ops.size(), 0);
+    for (size_t i = 0; i < ops.size(); ++i)
+        for (const ir::Node* reader : ops)
+            if (readsFrom(*reader, ops[i]->name))
+                ++consumers[i];
+    consumers.back() += 1; // the exit: read by the next block or the model's output
+    const ir::NodeIndex index(graph);
+    std::vector<Match> matches;
+    for (const std::vector<int>& m : matchPattern(patternOf(rule, block, index), ops, consumers)) {
+        // R3 is symmetric: each pair once, the earlier operator first.
+        if (rule == RuleId::R3 && m[0] > m[1])
+            continue;
+        Match match{rule, blockIndex, {}};
+        for (int i : m)
+            match.nodes.push_back(ops[static_cast<size_t>(i)]->name);
+        matches.push_back(std::move(match));
+    }
+    return matches;
+}
+
+std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules) {
+    std::vector<Match> all;
+    for (RuleId rule : kAllRules) {
+        if (!rules.on(rule))
+            continue;
+        for (size_t b = 0; b < graph.blocks.size(); ++b) {
+            std::vector<Match> m = findMatches(graph, static_cast<int>(b), rule);
+            all.insert(all.end(), std::make_move_iterator(m.begin()),
+                       std::make_move_iterator(m.end()));
+        }
+    }
+    return all;
+}
+
+} // namespace ios::rewrite

@@ -1,0 +1,85 @@
+// The graph substitutions of MetaFlow that this IR can express (docs/metaflow.md "Rules"):
+// each a source pattern, a target built from the matched operators, and a weight transform so
+// the reference executor runs the rewritten graph with weights derived from the original.
+//   R1 fuse conv + relu        R3 merge convs sharing an input (schedule::mergeable)
+//   R4 enlarge conv to 3×3     R6 fold residual x + conv(x)     R7 fuse conv and add
+// R2 (batch norm) and R8 (matmul) have no operators here; R5 (in-place concat) needs a term
+// attribute the IR does not have yet.
+#pragma once
+
+#include "ir/graph.h"
+#include "ref/reference_executor.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ios::rewrite {
+
+enum class RuleId : uint8_t { R1, R3, R4, R6, R7 };
+inline constexpr std::array<RuleId, 5> kAllRules = {RuleId::R1, RuleId::R3, RuleId::R4, RuleId::R6,
+                                                    RuleId::R7};
+
+std::string_view ruleName(RuleId rule);                    // "R1"
+std::string_view ruleDescription(RuleId rule);             // "fuse conv + relu"
+std::optional<RuleId> ruleFromName(std::string_view name); // "R3" or "r3"
+
+// One switch per rule; the defaults are MetaFlow's (R4 off: R3 already enlarges kernels).
+struct RuleSet {
+    std::array<bool, kAllRules.size()> enabled{true, true, false, true, true};
+
+    bool on(RuleId rule) const { return enabled[static_cast<size_t>(rule)]; }
+    void set(RuleId rule, bool value) { enabled[static_cast<size_t>(rule)] = value; }
+    static RuleSet only(std::vector<RuleId> rules);
+};
+
+// One occurrence of a rule's source pattern: the matched operators' names in pattern order
+// (R1: conv, relu; R3: a, b with a first in file order; R4: conv; R6/R7: conv, add).
+struct Match {
+    RuleId rule = RuleId::R1;
+    int block = 0;
+    std::vector<std::string> nodes;
+    friend bool operator==(const Match&, const Match&) = default;
+};
+
+// What an applied substitution did: the rule, the operators it replaced, the operators it
+// created (they take the names of replaced operators whose outputs stay visible) and the
+// operators whose inputs it re-ranged.
+struct Provenance {
+    Match match;
+    std::vector<std::string> sources;
+    std::vector<std::string> created;
+    std::vector<std::string> rewired;
+    friend bool operator==(const Provenance&, const Provenance&) = default;
+};
+
+// The matches of `rule` in block `block` of a validated graph, in matching order.
+std::vector<Match> findMatches(const ir::Graph& graph, int block, RuleId rule);
+// All matches of the enabled rules, rules in table order, then blocks, then matching order.
+std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules);
+
+struct Rewritten {
+    ir::Graph graph;
+    Provenance provenance;
+};
+
+// Applies `match` to a copy of `graph`: replaces the matched operators by the target, rewires
+// consumers, re-sorts the block topologically (ties by original position), re-infers shapes,
+// validates and resets the block's schedule. Throws ios::UserError when the match does not
+// hold in `graph` (a stale match) or the result does not validate.
+Rewritten applyMatch(const ir::Graph& graph, const Match& match);
+
+// Conv weights by node name, as the reference executor takes them.
+using WeightMap = std::map<std::string, ref::ConvWeights>;
+
+// The weights the executor would give every conv of the graph's blocks (not those nested in
+// sequentials, which no rule touches and which keep their name-derived weights).
+WeightMap initialWeights(const ir::Graph& graph, uint64_t seed);
+// Rewrites `weights` (those of `before`) into those of applyMatch(before, match).graph.
+void transformWeights(const ir::Graph& before, const Match& match, WeightMap& weights);
+
+} // namespace ios::rewrite
