@@ -1,6 +1,7 @@
 #include "graph_view.h"
 
-#include "model_graph.h"
+#include "graph_labels.h"
+#include "graph_legend.h"
 #include "operator_item.h"
 #include "palette.h"
 #include "units.h"
@@ -10,12 +11,16 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QShortcut>
+#include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -101,32 +106,30 @@ void ZoomableGraphicsView::keyPressEvent(QKeyEvent* event) {
     }
 }
 
-void ZoomableGraphicsView::drawForeground(QPainter* painter, const QRectF&) {
-    if (!overlay)
-        return;
-    painter->save();
-    painter->resetTransform();
-    overlay(painter, viewport()->rect());
-    painter->restore();
-}
-
 GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     scene_ = new QGraphicsScene(this);
     view_ = new ZoomableGraphicsView(this);
     view_->setObjectName(QStringLiteral("graphView"));
     view_->setScene(scene_);
-    view_->overlay = [this](QPainter* p, const QRect& r) { paintLegend(p, r); };
+    view_->viewport()->installEventFilter(this);
+    legend_ = new GraphLegend(this);
 
     search_ = new QLineEdit(this);
-    search_->setPlaceholderText(tr("Find operator… (Enter)"));
+    search_->setPlaceholderText(tr("Find operator… (Ctrl+F, Enter)"));
     search_->setClearButtonEnabled(true);
-    search_->setMaximumWidth(260);
+    search_->setMinimumWidth(220);
+    search_->setMaximumWidth(300);
     colorBox_ = new QComboBox(this);
     colorBox_->addItem(tr("Colour by stage"));
     colorBox_->addItem(tr("Colour by kind"));
     colorBox_->setToolTip(tr("Fill operators by schedule stage or by operator kind"));
     auto* fit = new QPushButton(tr("Fit"), this);
     fit->setToolTip(tr("Fit the whole graph (F); wheel zooms, drag pans"));
+    legendButton_ = new QToolButton(this);
+    legendButton_->setText(tr("Legend"));
+    legendButton_->setCheckable(true);
+    legendButton_->setChecked(true);
+    legendButton_->setToolTip(tr("Show or hide the legend beside the graph (L)"));
     info_ = new QLabel(this);
 
     auto* bar = new QHBoxLayout;
@@ -134,13 +137,38 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(search_);
     bar->addWidget(colorBox_);
     bar->addWidget(fit);
+    bar->addWidget(legendButton_);
     bar->addStretch(1);
     bar->addWidget(info_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
-    layout->addWidget(view_, 1);
+    // The legend is a strip beside the view, outside the scene area: it can never hide a node.
+    auto* body = new QHBoxLayout;
+    body->setContentsMargins(0, 0, 0, 0);
+    body->setSpacing(0);
+    body->addWidget(view_, 1);
+    body->addWidget(legend_);
+    layout->addLayout(body, 1);
+
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, this, [this] {
+        search_->setFocus();
+        search_->selectAll();
+    });
+    auto* toggleLegend = new QShortcut(QKeySequence(Qt::Key_L), view_);
+    toggleLegend->setContext(Qt::WidgetShortcut);
+    connect(toggleLegend, &QShortcut::activated, legendButton_, &QToolButton::toggle);
+    connect(legendButton_, &QToolButton::toggled, this, &GraphView::setLegendVisible);
+    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), view_);
+    clear->setContext(Qt::WidgetShortcut);
+    connect(clear, &QShortcut::activated, this, [this] {
+        scene_->clearSelection();
+        setSelection({}, {}, false);
+    });
+    connect(view_, &ZoomableGraphicsView::zoomChanged, this, [this] { pendingFit_ = false; });
 
     connect(search_, &QLineEdit::returnPressed, this, [this] { findOperator(search_->text()); });
     connect(colorBox_, &QComboBox::currentIndexChanged, this,
@@ -175,6 +203,8 @@ GraphView::~GraphView() {
 void GraphView::setModel(LoadedModelPtr model) {
     model_ = std::move(model);
     schedule_ = {};
+    graph_ = model_ ? buildModelGraph(*model_) : ModelGraph{};
+    names_ = model_ ? std::make_shared<const ir::NodeIndex>(model_->graph()) : nullptr;
     startLayout();
 }
 
@@ -190,7 +220,7 @@ void GraphView::startLayout() {
         return;
     }
     info_->setText(tr("Laying out %1 operators…").arg(model_->operatorCount()));
-    LayoutRequest request = buildModelGraph(*model_).layout;
+    LayoutRequest request = graph_.layout;
     watcher_.setProperty("job", layoutJob_);
     watcher_.setFuture(QtConcurrent::run([request = std::move(request)] {
         return std::make_shared<const GraphLayout>(computeLayout(request));
@@ -200,7 +230,7 @@ void GraphView::startLayout() {
 void GraphView::buildScene(const std::shared_ptr<const GraphLayout>& layout) {
     scene_->clear();
     items_.clear();
-    const ModelGraph mg = buildModelGraph(*model_);
+    const ModelGraph& mg = graph_;
     // Block / part outlines first, behind everything.
     for (size_t c = 0; c < layout->clusterRects.size(); ++c) {
         const bool isPart = mg.layout.clusterParent[c] >= 0;
@@ -239,19 +269,17 @@ void GraphView::buildScene(const std::shared_ptr<const GraphLayout>& layout) {
             ->setZValue(-1);
     }
     for (int i = 0; i < model_->operatorCount(); ++i) {
-        const OperatorRef ref = model_->operators()[static_cast<size_t>(i)];
-        const ir::Node& node = model_->node(ref);
+        const ir::Node& node = model_->node(model_->operators()[static_cast<size_t>(i)]);
         const auto& m = model_->metrics(i);
-        auto* item = new OperatorItem(
-            i, QString::fromStdString(node.name),
-            QStringLiteral("%1 · %2").arg(formatShape(node.outputShape), formatFlops(m.flops)),
-            kindColor(node.kind), {kNodeWidth, kNodeHeight});
+        QString detail = formatShape(node.outputShape);
+        if (const QString params = operatorParams(node); !params.isEmpty())
+            detail += QStringLiteral(" · ") + params;
+        if (m.flops > 0)
+            detail += QStringLiteral(" · ") + formatFlops(static_cast<double>(m.flops));
+        auto* item =
+            new OperatorItem(i, {operatorTitle(node), detail, QString::fromStdString(node.name)},
+                             kindColor(node.kind), {kNodeWidth, kNodeHeight});
         item->setPos(layout->centers[static_cast<size_t>(i)]);
-        item->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>output %3<br>%4<br>block %5, part %6")
-                             .arg(QString::fromStdString(node.name), kindLabel(node.kind),
-                                  formatShape(node.outputShape), formatFlops(m.flops))
-                             .arg(ref.block)
-                             .arg(mg.nodePart[static_cast<size_t>(i)]));
         scene_->addItem(item);
         items_.push_back(item);
     }
@@ -259,7 +287,8 @@ void GraphView::buildScene(const std::shared_ptr<const GraphLayout>& layout) {
     applyColors();
     layoutReady_ = true;
     info_->setText(tr("%1 operators, %2 edges").arg(items_.size()).arg(layout->edgeSplines.size()));
-    view_->fitWidth();
+    pendingFit_ = true;
+    fitIfPending();
     Q_EMIT layoutReady();
 }
 
@@ -284,28 +313,106 @@ void GraphView::applyColors() {
             continue;
         }
         const OperatorPlacement& p = schedule_.at(item->flatIndex());
-        const QString badge =
-            p.stage < 0 ? QString()
-                        : (p.kind == schedule::StageKind::Merge ? QStringLiteral("S%1 merge")
-                                                                : QStringLiteral("S%1"))
-                              .arg(p.stage);
-        item->setFill(p.stage < 0 ? QColor(Qt::lightGray) : categoricalColor(p.globalStage), badge);
+        const QString badge = p.stage < 0
+                                  ? QString()
+                                  : (p.kind == schedule::StageKind::Merge ? QStringLiteral("S%1 M")
+                                                                          : QStringLiteral("S%1"))
+                                        .arg(p.stage);
+        item->setFill(p.stage < 0 ? QColor(Qt::lightGray) : stageColor(p.stage), badge);
     }
+    updateLegend();
     view_->viewport()->update();
 }
 
-void GraphView::highlightOperators(const std::vector<int>& flatIndices, bool center) {
+void GraphView::setSelection(const std::vector<int>& selected, const std::vector<int>& stageContext,
+                             bool center) {
     for (OperatorItem* item : items_)
-        item->setHighlighted(false);
+        item->setEmphasis(OperatorItem::Emphasis::None);
     QRectF area;
-    for (int i : flatIndices) {
-        if (i < 0 || i >= static_cast<int>(items_.size()))
-            continue;
-        items_[static_cast<size_t>(i)]->setHighlighted(true);
-        area |= items_[static_cast<size_t>(i)]->sceneBoundingRect();
-    }
-    if (center && !area.isEmpty())
+    auto mark = [&](const std::vector<int>& indices, OperatorItem::Emphasis emphasis) {
+        for (int i : indices) {
+            if (i < 0 || i >= static_cast<int>(items_.size()))
+                continue;
+            OperatorItem* item = items_[static_cast<size_t>(i)];
+            if (item->emphasis() == OperatorItem::Emphasis::Selected)
+                continue; // selected wins over stage context
+            item->setEmphasis(emphasis);
+            area |= item->sceneBoundingRect();
+        }
+    };
+    mark(selected, OperatorItem::Emphasis::Selected);
+    mark(stageContext, OperatorItem::Emphasis::StageContext);
+    if (center && !area.isEmpty()) {
+        pendingFit_ = false;
         view_->centerOn(area.center());
+    }
+}
+
+void GraphView::highlightOperators(const std::vector<int>& flatIndices, bool center) {
+    setSelection(flatIndices, {}, center);
+}
+
+QString GraphView::operatorToolTip(int flatIndex) const {
+    if (!model_ || !names_ || flatIndex < 0 || flatIndex >= model_->operatorCount())
+        return {};
+    const OperatorRef ref = model_->operators()[static_cast<size_t>(flatIndex)];
+    OperatorContext context;
+    context.block = ref.block;
+    context.part = graph_.nodePart[static_cast<size_t>(flatIndex)];
+    if (!schedule_.isEmpty())
+        context.placement = &schedule_.at(flatIndex);
+    return operatorTooltip(model_->node(ref), model_->metrics(flatIndex), *names_, context);
+}
+
+std::vector<std::pair<QString, QString>> GraphView::shortcutHelp() {
+    return {{tr("F or 0"), tr("Fit the whole graph")},
+            {tr("+ / −"), tr("Zoom in / out")},
+            {tr("Wheel"), tr("Zoom around the cursor")},
+            {tr("Drag"), tr("Pan")},
+            {tr("Ctrl+F"), tr("Find an operator by name (Enter: next match)")},
+            {tr("L"), tr("Show or hide the legend")},
+            {tr("Esc"), tr("Clear the selection")},
+            {tr("Click"), tr("Select an operator in every view")}};
+}
+
+void GraphView::setLegendVisible(bool visible) {
+    legend_->setVisible(visible);
+    if (legendButton_->isChecked() != visible)
+        legendButton_->setChecked(visible);
+}
+
+void GraphView::fitIfPending() {
+    // Only with a real viewport: fitting a hidden or not-yet-sized view centres on nothing.
+    if (!pendingFit_ || !layoutReady_ || !view_->isVisible() || view_->viewport()->width() < 50)
+        return;
+    view_->fitWidth();
+    pendingFit_ = true; // zoomChanged cleared it; keep fitting until the user moves the view
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitIfPending();
+}
+
+void GraphView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    fitIfPending();
+}
+
+bool GraphView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        for (QGraphicsItem* item : view_->items(help->pos()))
+            if (item->type() == OperatorItem::Type) {
+                QToolTip::showText(help->globalPos(),
+                                   operatorToolTip(static_cast<OperatorItem*>(item)->flatIndex()),
+                                   view_);
+                return true;
+            }
+        QToolTip::hideText();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 bool GraphView::findOperator(const QString& text) {
@@ -327,48 +434,29 @@ bool GraphView::findOperator(const QString& text) {
     }
     scene_->clearSelection();
     hit->setSelected(true);
+    pendingFit_ = false;
     if (view_->transform().m11() < 0.6)
         view_->setTransform(QTransform::fromScale(1.0, 1.0));
     view_->centerOn(hit);
     return true;
 }
 
-void GraphView::paintLegend(QPainter* p, const QRect& viewport) const {
-    if (items_.empty())
-        return;
-    QFont font = p->font();
-    font.setPixelSize(12);
-    p->setFont(font);
-    const QFontMetrics fm(font);
-    const bool byStage = mode_ == ColorMode::Stage && !schedule_.isEmpty();
-    std::vector<std::pair<QColor, QString>> entries;
-    if (byStage) {
-        entries.push_back({categoricalColor(0), tr("fill: stage (S = stage in block)")});
+void GraphView::updateLegend() {
+    std::vector<GraphLegend::Entry> entries;
+    if (mode_ == ColorMode::Stage && !schedule_.isEmpty()) {
+        for (int k = 0; k < 3; ++k)
+            entries.push_back({stageColor(k), tr("stage S%1 of its block").arg(k)});
+        entries.push_back({Qt::transparent, tr("… (badge: stage in block, M = merged)")});
         entries.push_back({Qt::transparent, tr("left strip: operator kind")});
     }
     for (ir::NodeKind k :
          {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity, ir::NodeKind::Relu,
           ir::NodeKind::Activation, ir::NodeKind::Element, ir::NodeKind::Sequential})
         entries.push_back({kindColor(k), kindLabel(k)});
-    const int row = fm.height() + 4;
-    int width = 0;
-    for (const auto& e : entries)
-        width = std::max(width, fm.horizontalAdvance(e.second));
-    const QRect box(viewport.right() - width - 44, viewport.top() + 8, width + 36,
-                    row * static_cast<int>(entries.size()) + 10);
-    p->setPen(QColor(0xb0, 0xb0, 0xb0));
-    p->setBrush(QColor(255, 255, 255, 230));
-    p->drawRect(box);
-    int y = box.top() + 6;
-    for (const auto& [color, label] : entries) {
-        p->setPen(color == Qt::transparent ? Qt::NoPen : QPen(color.darker(150)));
-        p->setBrush(color);
-        if (color != Qt::transparent)
-            p->drawRect(box.left() + 8, y + 2, 14, fm.height() - 4);
-        p->setPen(QColor(0x20, 0x20, 0x20));
-        p->drawText(box.left() + 28, y + fm.ascent(), label);
-        y += row;
-    }
+    entries.push_back({Qt::transparent, QString()});
+    entries.push_back({QColor(0xff, 0x8f, 0x00), tr("selected")});
+    entries.push_back({QColor(0x15, 0x65, 0xc0), tr("in highlighted stage")});
+    legend_->setEntries(std::move(entries));
 }
 
 } // namespace ios::views

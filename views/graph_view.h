@@ -1,27 +1,34 @@
 // The computation graph: Graphviz positions (computed off the UI thread, cached per model),
-// QGraphicsScene items coloured by operator kind or by schedule stage, block and part
-// outlines, zoom / pan / fit, search by name, and linked selection.
+// QGraphicsScene items labelled as Netron does and coloured by operator kind or by schedule
+// stage, block and part outlines, a legend beside the graph, zoom / pan / fit, search by
+// name, and linked selection with distinct "selected" and "in highlighted stage" styles.
 #pragma once
 
 #include "graph_layout.h"
 #include "loaded_model.h"
+#include "model_graph.h"
 #include "schedule_index.h"
 
 #include <QFutureWatcher>
 #include <QGraphicsView>
 #include <QWidget>
+#include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QComboBox;
+class QToolButton;
 class QGraphicsScene;
 class QLabel;
 class QLineEdit;
 
 namespace ios::views {
 
+class GraphLegend;
 class OperatorItem;
 
-// Wheel zooms around the cursor, drag pans; the legend is painted over the viewport.
+// Wheel zooms around the cursor, drag pans.
 class ZoomableGraphicsView : public QGraphicsView {
     Q_OBJECT
 public:
@@ -29,7 +36,6 @@ public:
     void fit();
     void fitWidth();
     void zoomBy(double factor);
-    std::function<void(QPainter*, const QRect&)> overlay; // viewport coordinates
 
 Q_SIGNALS:
     void zoomChanged(double scale);
@@ -37,7 +43,6 @@ Q_SIGNALS:
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-    void drawForeground(QPainter* painter, const QRectF& rect) override;
 };
 
 class GraphView : public QWidget {
@@ -51,12 +56,25 @@ public:
     void setModel(LoadedModelPtr model);
     void setSchedule(const ScheduleIndex& index); // empty = no schedule
     void setColorMode(ColorMode mode);
-    // Highlights (and scrolls to) these operators (flat indices); empty clears.
+    // Draws `selected` operators (flat indices) in the "selected" style and `stageContext`
+    // (e.g. the rest of the selected stage) in the "in highlighted stage" style, and scrolls
+    // to them when `center`; both empty clears.
+    void setSelection(const std::vector<int>& selected, const std::vector<int>& stageContext,
+                      bool center = true);
+    // setSelection(flatIndices, {}, center), for callers that link a plain selection.
     void highlightOperators(const std::vector<int>& flatIndices, bool center = true);
     // Selects and centres the first operator whose name contains `text`; false if none.
     bool findOperator(const QString& text);
 
+    // The operator's rich-text tooltip (built on demand: hundreds of them are never shown).
+    QString operatorToolTip(int flatIndex) const;
+    // The keys this view answers, (key, action), for the Help dialog.
+    static std::vector<std::pair<QString, QString>> shortcutHelp();
+
     bool isLayoutReady() const { return layoutReady_; }
+    const std::vector<OperatorItem*>& operatorItems() const { return items_; }
+    GraphLegend* legend() const { return legend_; }
+    void setLegendVisible(bool visible);
     QGraphicsScene* scene() const { return scene_; }
     ZoomableGraphicsView* view() const { return view_; }
 
@@ -64,13 +82,21 @@ Q_SIGNALS:
     void layoutReady();
     void operatorSelected(int flatIndex);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void startLayout();
+    void fitIfPending();
+    void updateLegend();
     void buildScene(const std::shared_ptr<const GraphLayout>& layout);
     void applyColors();
-    void paintLegend(QPainter* painter, const QRect& viewport) const;
 
     LoadedModelPtr model_;
+    ModelGraph graph_;                           // structure of model_, built once per model
+    std::shared_ptr<const ir::NodeIndex> names_; // producers' shapes, for tooltips
     ScheduleIndex schedule_;
     ColorMode mode_ = ColorMode::Stage;
     QGraphicsScene* scene_;
@@ -78,10 +104,15 @@ private:
     QLineEdit* search_;
     QComboBox* colorBox_;
     QLabel* info_;
+    GraphLegend* legend_;
+    QToolButton* legendButton_;
     std::vector<OperatorItem*> items_;
     QFutureWatcher<std::shared_ptr<const GraphLayout>> watcher_;
     quint64 layoutJob_ = 0; // latest layout request; older results are dropped
     bool layoutReady_ = false;
+    // Fit once the view has its real size: a layout finishing while the tab is hidden would
+    // otherwise be fitted to a stale viewport and open off-centre.
+    bool pendingFit_ = false;
 };
 
 } // namespace ios::views

@@ -15,7 +15,7 @@ struct ModelGraph {
 };
 
 inline constexpr double kNodeWidth = 170.0;
-inline constexpr double kNodeHeight = 42.0;
+inline constexpr double kNodeHeight = 54.0; // three lines: type, shape, name
 
 ModelGraph buildModelGraph(const LoadedModel& model);
 

@@ -1,16 +1,25 @@
 #include "operator_item.h"
 
+#include "units.h"
+
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
 namespace ios::views {
 
-OperatorItem::OperatorItem(int flatIndex, QString name, QString detail, QColor kindColor,
-                           QSizeF size)
-    : flatIndex_(flatIndex), name_(std::move(name)), detail_(std::move(detail)),
-      kindColor_(kindColor), fill_(kindColor), size_(size) {
+namespace {
+// Selected: a thick amber outline; in the highlighted stage: a dashed blue one, so a stage
+// and the operator picked inside it read apart (issue 17 item 3).
+const QColor kSelectedColor(0xff, 0x8f, 0x00);
+const QColor kStageContextColor(0x15, 0x65, 0xc0);
+} // namespace
+
+OperatorItem::OperatorItem(int flatIndex, Label label, QColor kindColor, QSizeF size)
+    : flatIndex_(flatIndex), label_(std::move(label)), kindColor_(kindColor), fill_(kindColor),
+      size_(size) {
     setFlag(ItemIsSelectable);
     setAcceptHoverEvents(true);
+    // Device-coordinate cache: re-rendered per zoom level, so text stays sharp when zoomed in.
     setCacheMode(DeviceCoordinateCache);
 }
 
@@ -20,12 +29,26 @@ void OperatorItem::setFill(const QColor& fill, const QString& badge) {
     update();
 }
 
-void OperatorItem::setHighlighted(bool on) {
-    if (highlighted_ == on)
+void OperatorItem::setEmphasis(Emphasis emphasis) {
+    if (emphasis_ == emphasis)
         return;
-    highlighted_ = on;
-    setZValue(on ? 2 : 0);
+    emphasis_ = emphasis;
+    setZValue(emphasis == Emphasis::Selected ? 3 : emphasis == Emphasis::StageContext ? 2 : 0);
     update();
+}
+
+QPen OperatorItem::outlinePen(bool selectedInScene) const {
+    if (selectedInScene || emphasis_ == Emphasis::Selected) {
+        QPen pen(kSelectedColor, 4.0);
+        pen.setCosmetic(true);
+        return pen;
+    }
+    if (emphasis_ == Emphasis::StageContext) {
+        QPen pen(kStageContextColor, 2.5, Qt::DashLine);
+        pen.setCosmetic(true);
+        return pen;
+    }
+    return QPen(fill_.darker(160), 1.0);
 }
 
 QRectF OperatorItem::boundingRect() const {
@@ -37,16 +60,12 @@ void OperatorItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     const QRectF r(-size_.width() / 2, -size_.height() / 2, size_.width(), size_.height());
     const qreal lod =
         QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
-    const bool selected = option->state & QStyle::State_Selected;
     QColor fill = fill_;
     if (hovered_)
         fill = fill.lighter(115);
-    QPen pen(selected || highlighted_ ? QColor(0xff, 0xd7, 0x00) : fill.darker(160));
-    pen.setWidthF(selected || highlighted_ ? 4.0 : 1.0);
-    pen.setCosmetic(selected || highlighted_);
-    painter->setPen(pen);
+    painter->setPen(outlinePen(option->state & QStyle::State_Selected));
     painter->setBrush(fill);
-    if (lod < 0.35) { // too small to read: a plain box is all that helps
+    if (lod < 0.3) { // too small to read: a plain box is all that helps
         painter->drawRect(r);
         return;
     }
@@ -57,23 +76,56 @@ void OperatorItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     painter->drawRect(QRectF(r.left() + 1, r.top() + 4, 6, r.height() - 8));
 
     const bool dark = fill.lightnessF() < 0.55;
-    painter->setPen(dark ? Qt::white : QColor(0x20, 0x20, 0x20));
+    const QColor ink = dark ? QColor(Qt::white) : QColor(0x20, 0x20, 0x20);
+    const QRectF text = r.adjusted(11, 3, -5, -3);
     QFont font = painter->font();
-    font.setPixelSize(13);
     font.setBold(true);
+    QString badge = badge_;
+    if (lod < 0.7) {
+        // Small on screen: the type alone, in a larger font, centred; the badge stays.
+        font.setPixelSize(17);
+        painter->setFont(font);
+        painter->setPen(ink);
+        const QFontMetrics fm(font);
+        const int badgeWidth = badge.isEmpty() ? 0 : fm.horizontalAdvance(badge) + 6;
+        const QRectF titleRect = text.adjusted(0, 0, -badgeWidth, 0);
+        // Too long for the box: the type without its window ("SepConv×2", not "SepConv…").
+        QString title = label_.title;
+        if (fm.horizontalAdvance(title) > titleRect.width())
+            title = title.section(QLatin1Char(' '), 0, 0);
+        painter->drawText(
+            titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(title, Qt::ElideRight, static_cast<int>(titleRect.width())));
+        if (!badge.isEmpty())
+            painter->drawText(text, Qt::AlignRight | Qt::AlignVCenter, badge);
+        return;
+    }
+    font.setPixelSize(13);
     painter->setFont(font);
-    const QRectF text = r.adjusted(11, 3, -4, -3);
-    painter->drawText(text, Qt::AlignLeft | Qt::AlignTop,
-                      painter->fontMetrics().elidedText(name_, Qt::ElideMiddle,
-                                                        static_cast<int>(text.width() - 30)));
+    painter->setPen(ink);
+    const QFontMetrics bold(font);
+    const int badgeWidth = badge.isEmpty() ? 0 : bold.horizontalAdvance(badge) + 6;
+    const qreal line = text.height() / 3;
+    const QRectF first(text.left(), text.top(), text.width(), line);
+    painter->drawText(
+        first.adjusted(0, 0, -badgeWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
+        bold.elidedText(label_.title, Qt::ElideRight, static_cast<int>(text.width()) - badgeWidth));
+    if (!badge.isEmpty())
+        painter->drawText(first, Qt::AlignRight | Qt::AlignVCenter, badge);
     font.setBold(false);
     font.setPixelSize(11);
     painter->setFont(font);
+    const QFontMetrics small(font);
     painter->drawText(
-        text, Qt::AlignLeft | Qt::AlignBottom,
-        painter->fontMetrics().elidedText(detail_, Qt::ElideRight, static_cast<int>(text.width())));
-    if (!badge_.isEmpty())
-        painter->drawText(text, Qt::AlignRight | Qt::AlignTop, badge_);
+        QRectF(text.left(), text.top() + line, text.width(), line),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        small.elidedText(label_.detail, Qt::ElideRight, static_cast<int>(text.width())));
+    QColor faint = ink;
+    faint.setAlphaF(0.75f);
+    painter->setPen(faint);
+    painter->drawText(QRectF(text.left(), text.top() + 2 * line, text.width(), line),
+                      Qt::AlignLeft | Qt::AlignVCenter,
+                      elideLeft(label_.name, small, static_cast<int>(text.width())));
 }
 
 void OperatorItem::hoverEnterEvent(QGraphicsSceneHoverEvent*) {

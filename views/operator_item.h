@@ -1,22 +1,40 @@
-// One operator box in the graph scene. Draws a plain rectangle when zoomed out (level of
-// detail) so NasNet-sized graphs stay fluid; name, kind and shape when readable.
+// One operator box in the graph scene, labelled as Netron does: operator type and key
+// parameters, then shape and parameters, then the name elided from the left. Level of
+// detail: a plain box when too small to read, the type alone when small, every line when
+// readable; text is elided to the box, so nothing spills at any zoom.
 #pragma once
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QPen>
 #include <QString>
 
 namespace ios::views {
 
 class OperatorItem : public QGraphicsItem {
 public:
-    OperatorItem(int flatIndex, QString name, QString detail, QColor kindColor, QSizeF size);
+    // How the operator relates to the current selection (distinct outlines).
+    enum class Emphasis { None, StageContext, Selected };
+
+    struct Label {
+        QString title;  // "Conv 3×3/2 +Relu"
+        QString detail; // "64×56×56 · pad 1 · 118 MFLOP"
+        QString name;   // full operator name, elided from the left when drawn
+    };
+
+    OperatorItem(int flatIndex, Label label, QColor kindColor, QSizeF size);
 
     int flatIndex() const { return flatIndex_; }
-    const QString& name() const { return name_; }
+    const QString& name() const { return label_.name; }
+    const Label& label() const { return label_; }
     void setFill(const QColor& fill, const QString& badge);
-    void setHighlighted(bool on);
-    bool isHighlighted() const { return highlighted_; }
+    QColor fill() const { return fill_; }
+    const QString& badge() const { return badge_; }
+    void setEmphasis(Emphasis emphasis);
+    Emphasis emphasis() const { return emphasis_; }
+    bool isHighlighted() const { return emphasis_ != Emphasis::None; }
+    // The outline paint() draws, for the given selection state (tests compare styles).
+    QPen outlinePen(bool selectedInScene) const;
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -30,13 +48,12 @@ protected:
 
 private:
     int flatIndex_;
-    QString name_;
-    QString detail_;
+    Label label_;
     QColor kindColor_;
     QColor fill_;
     QString badge_;
     QSizeF size_;
-    bool highlighted_ = false;
+    Emphasis emphasis_ = Emphasis::None;
     bool hovered_ = false;
 };
 

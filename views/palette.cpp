@@ -44,6 +44,10 @@ QColor categoricalColor(int index) {
     return QColor(colors[static_cast<size_t>(((index % n) + n) % n)]);
 }
 
+QColor stageColor(int stageInBlock) {
+    return categoricalColor(stageInBlock);
+}
+
 QColor tensorColor(int tensor) {
     if (tensor <= 0)
         return QColor(0xb8, 0xb8, 0xb8);

@@ -15,6 +15,11 @@ QString kindLabel(ir::NodeKind kind);
 // A qualitative palette of well-separated colours for stages, streams and strategies.
 QColor categoricalColor(int index);
 
+// The fill of a schedule stage, by its index within its block: the 20 categorical colours, so
+// the stages of a block (rarely more than 20) all differ and neighbours always do; views add
+// the stage number ("S12") where the colour alone could repeat across blocks (NasNet: 107).
+QColor stageColor(int stageInBlock);
+
 // A colour per tensor of a memory problem (hundreds of them): hues a golden angle apart, so
 // tensors stacked next to each other differ; tensor 0 (the block input) is grey.
 QColor tensorColor(int tensor);

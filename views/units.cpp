@@ -2,6 +2,7 @@
 
 #include "util/byte_size.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <cmath>
 
@@ -49,6 +50,8 @@ QString formatSeconds(double seconds) {
 }
 
 QString formatCount(double count) {
+    if (std::isinf(count))
+        return QStringLiteral("> 1e308");
     if (std::abs(count) < 1e15)
         return QLocale(QLocale::English).toString(static_cast<qlonglong>(std::llround(count)));
     return QString::number(count, 'e', 2);
@@ -76,6 +79,34 @@ QString exactBytes(int64_t bytes) {
         }
     }
     return QStringLiteral("%1 B").arg(bytes);
+}
+
+QString formatBigCount(const BigUint& count) {
+    const std::string digits = count.toString();
+    if (digits.size() <= 15)
+        return formatCount(count.toDouble());
+    // d.dd×10^N from the digits themselves: exact at any size (toDouble is inf past 1e308).
+    const int exponent = static_cast<int>(digits.size()) - 1;
+    const double mantissa = std::stod(digits.substr(0, 4)) / 1000.0;
+    const long long hundredths = std::llround(mantissa * 100.0);
+    const bool carry = hundredths >= 1000; // 9.996 rounds to 10.00
+    return QStringLiteral("%1×10^%2")
+        .arg(carry ? 1.0 : static_cast<double>(hundredths) / 100.0, 0, 'f', 2)
+        .arg(exponent + (carry ? 1 : 0));
+}
+
+QString elideLeft(const QString& name, const QFontMetrics& metrics, int width) {
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    const QString ellipsis = QStringLiteral("…");
+    // Whole segments: "…/conv1/Conv" reads better than "…nv1/Conv".
+    for (qsizetype from = name.indexOf(QLatin1Char('/'), 1); from > 0;
+         from = name.indexOf(QLatin1Char('/'), from + 1)) {
+        const QString tail = ellipsis + name.mid(from);
+        if (metrics.horizontalAdvance(tail) <= width)
+            return tail;
+    }
+    return metrics.elidedText(name, Qt::ElideLeft, width);
 }
 
 QString formatShape(const ir::TensorShape& s) {

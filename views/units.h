@@ -2,8 +2,11 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "util/big_uint.h"
 
 #include <QString>
+
+class QFontMetrics;
 #include <cstdint>
 #include <optional>
 
@@ -15,6 +18,14 @@ QString formatMs(double ms);                       // "3.412 ms" / "85.0 µs"
 QString formatSeconds(double seconds);             // "12.3 ms" / "4.56 s"
 QString formatCount(double count);                 // "27,742" or "9.20e22" beyond 1e15
 QString formatShape(const ir::TensorShape& shape); // "64×73×73"
+// An exact count of any size, never "inf": digits up to 1e15, then "9.20×10^22" from the
+// decimal digits (schedule counts exceed a double's range on large models).
+QString formatBigCount(const BigUint& count);
+
+// Fits `name` into `width` pixels keeping its tail, as names are read from the right
+// ("…/layer1/0/conv1/Conv", not "/layer1…v1/Conv"): drops whole leading '/'-separated
+// segments first, then characters.
+QString elideLeft(const QString& name, const QFontMetrics& metrics, int width);
 
 // A byte count as people write it: digits with an optional fraction and unit — B, KiB, MiB,
 // GiB (powers of 1024), KB, MB, GB (powers of 1000), k/K, M, G read as the binary ones — with
