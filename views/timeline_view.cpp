@@ -29,17 +29,17 @@ QString percent(double fraction) {
 
 const std::vector<std::pair<QString, QString>>& TimelineView::shortcutHelp() {
     static const std::vector<std::pair<QString, QString>> table = {
-        {tr("W / S"), tr("zoom in / out around the mouse pointer")},
-        {tr("A / D"), tr("pan to earlier / later times")},
-        {tr("Ctrl+wheel"), tr("zoom around the mouse pointer")},
-        {tr("Wheel"), tr("scroll the lanes when they do not fit")},
-        {tr("Shift+wheel, drag"), tr("pan")},
+        {tr("W / S"), tr("Zoom in / out around the mouse pointer")},
+        {tr("A / D"), tr("Pan to earlier / later times")},
+        {tr("Ctrl+wheel"), tr("Zoom around the mouse pointer")},
+        {tr("Wheel"), tr("Scroll the lanes when they do not fit")},
+        {tr("Shift+wheel, drag"), tr("Pan")},
         {tr("Shift+drag, drag on the ruler"),
-         tr("measure a range: duration, kernels, busy %, mean SM use")},
-        {tr("Esc"), tr("clear the range")},
-        {tr("F, double-click"), tr("show the whole timeline")},
-        {tr("Click a kernel / a stage"), tr("select its operator / the stage")},
-        {tr("Click a gap in the list"), tr("zoom to the gap and measure it")},
+         tr("Measure a range: duration, kernels, busy %, mean SM use")},
+        {tr("Esc"), tr("Clear the range")},
+        {tr("F, double-click"), tr("Show the whole timeline")},
+        {tr("Click a kernel / a stage"), tr("Select its operator / the stage")},
+        {tr("Click a gap in the list"), tr("Zoom to the gap and measure it")},
     };
     return table;
 }

@@ -1,6 +1,7 @@
 #include "analysis_tab.h"
 
 #include "charts.h"
+#include "settings_panel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,8 +22,10 @@ AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString&
     cancel_->setEnabled(false);
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
-    progress_->setMaximumWidth(240);
-    progress_->setTextVisible(false);
+    // Wide enough for "42 % · ETA 2 min 30 s" beside the description, which wraps instead.
+    progress_->setMinimumWidth(
+        fontMetrics().horizontalAdvance(QStringLiteral("100 % · ETA 59.9 min")) + 24);
+    progress_->setMaximumWidth(progress_->minimumWidth() + 60);
     progress_->hide();
     info_ = new QLabel(description, this);
     info_->setWordWrap(true);
@@ -47,6 +50,7 @@ void AnalysisTab::setRunning(bool running) {
     running_ = running;
     progress_->setVisible(running);
     progress_->setValue(0);
+    progress_->setFormat(running ? SettingsPanel::formatProgress(0, 0, 0, 0) : QString());
     cancel_->setEnabled(running);
     if (running)
         chart_->setPlaceholder(tr("Computing… (Cancel stops it)"));
@@ -58,8 +62,13 @@ void AnalysisTab::showCancelled(const QString& why) {
     chart_->setPlaceholder(tr("%1 Press Compute to run it again.").arg(why));
 }
 
-void AnalysisTab::setProgress(double fraction) {
+void AnalysisTab::setProgress(double fraction, double elapsedSeconds) {
     progress_->setValue(static_cast<int>(fraction * 1000));
+    progress_->setFormat(SettingsPanel::formatProgress(fraction, 0, 0, elapsedSeconds));
+}
+
+QString AnalysisTab::progressText() const {
+    return progress_->format();
 }
 
 void AnalysisTab::setInfo(const QString& text) {

@@ -33,7 +33,10 @@ public:
     bool isRunning() const { return running_; }
     // The job stopped before its result: the chart says so (and that Compute runs it again).
     void showCancelled(const QString& why);
-    void setProgress(double fraction);
+    // fraction 0..1 and the seconds since the job started: the bar reads "42 % · ETA 8 s".
+    void setProgress(double fraction, double elapsedSeconds = 0);
+    QString progressText() const;
+    QProgressBar* progressBar() const { return progress_; }
     void setInfo(const QString& text);
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* computeButton() const { return compute_; }

@@ -205,6 +205,13 @@ void MainWindow::createOperatorDock() {
     operatorTable_->setToolTip(tr("Select a row to select the operator in every view"));
     connect(operatorTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { selectTableRow(current); });
+    // A click on the current row after the selection moved elsewhere changes the selection
+    // only: it selects that operator again.
+    connect(operatorTable_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndex current = operatorTable_->currentIndex();
+        if (operatorTable_->selectionModel()->isSelected(current))
+            selectTableRow(current);
+    });
     layout->addWidget(filter);
     layout->addWidget(operatorTable_);
     dock->setWidget(box);

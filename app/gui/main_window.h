@@ -144,7 +144,11 @@ private:
     void selectTableRow(const QModelIndex& proxyIndex);
     void showSelection();
     std::vector<int> stageContextOf(int flatIndex) const;
-    void highlightInGraph(const std::vector<int>& flat);
+    void highlightInGraph(const std::vector<int>& flat, const std::vector<int>& context = {},
+                          bool center = true);
+    // `flat` and the other operators of the merge stages among them: the timeline draws a merged
+    // convolution as one kernel of one of its operators.
+    std::vector<int> withMergePartners(const std::vector<int>& flat) const;
     // A settings change or a new model: estimate, and run when the estimate is quick.
     void settingsEdited();
     void showEstimate(const JobResultPtr& result);

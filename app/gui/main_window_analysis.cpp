@@ -42,10 +42,11 @@ void MainWindow::createAnalysisTabs() {
         if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
             computeAnalysis(tab, false);
     });
-    connect(analysisJobs_, &JobController::progressChanged, this, [this](quint64, double f) {
-        if (runningAnalysis_)
-            runningAnalysis_->setProgress(f);
-    });
+    connect(analysisJobs_, &JobController::progressDetail, this,
+            [this](quint64, double f, quint64, quint64, double elapsed) {
+                if (runningAnalysis_)
+                    runningAnalysis_->setProgress(f, elapsed);
+            });
     connect(analysisJobs_, &JobController::cancelled, this, [this] {
         if (runningAnalysis_)
             runningAnalysis_->showCancelled(tr("Cancelled."));

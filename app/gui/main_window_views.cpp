@@ -117,6 +117,13 @@ void MainWindow::createStageDock() {
     viewMenu_->addAction(dock->toggleViewAction());
     connect(stageTree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { selectStageOperators(current); });
+    // A click on the current row after the selection moved elsewhere (a state, a range) changes
+    // the tree's selection only: it selects that row again.
+    connect(stageTree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndex current = stageTree_->currentIndex();
+        if (stageTree_->selectionModel()->isSelected(current))
+            selectStageOperators(current);
+    });
     overlays_.push_back(new StaleOverlay(stageTree_, StaleOverlay::Mode::Cover));
 }
 
@@ -191,15 +198,13 @@ void MainWindow::showEstimate(const JobResultPtr& result) {
     bool quick = false;
     if (result->estimate) {
         text = SettingsPanel::describeEstimate(*result->estimate);
-        quick = result->estimate->complete && result->estimate->seconds < limit;
+        quick = SettingsPanel::runsUnder(*result->estimate, limit);
     } else {
         text = tr("%1: no up-front estimate (not the IOS DP)").arg(strategyLabel(current.strategy));
         quick = limit > 0;
     }
     if (!quick)
-        text += limit > 0 ? tr(" — over the %1 auto-run limit: press F5 to run")
-                                .arg(SettingsPanel::formatDuration(limit))
-                          : tr(" — press F5 to run");
+        text += SettingsPanel::notRunNote(result->estimate ? &*result->estimate : nullptr, limit);
     settings_->setEstimateText(text);
     if (quick)
         runOptimize();
@@ -365,7 +370,7 @@ void MainWindow::showResult(const JobResultPtr& result) {
         details += tr("<br>%1 states<br>%2 transitions<br>%3 schedules<br>search %4")
                        .arg(views::formatCount(static_cast<double>(run.stats->states)),
                             views::formatCount(static_cast<double>(run.stats->transitions)),
-                            views::formatCount(run.stats->schedules.toDouble()),
+                            views::formatBigCount(run.stats->schedules),
                             views::formatSeconds(run.searchSeconds));
     }
     details += tr("<br><i>%1</i>").arg(result->costModel.toHtmlEscaped());
@@ -417,31 +422,70 @@ std::vector<int> MainWindow::stageContextOf(int flatIndex) const {
     return {ops.begin(), ops.end()};
 }
 
-void MainWindow::highlightInGraph(const std::vector<int>& flat) {
+std::vector<int> MainWindow::withMergePartners(const std::vector<int>& flat) const {
+    if (!lastResult_ || lastResult_->runs.empty() || !model_ ||
+        lastResult_->settings.model != model_)
+        return flat;
+    const schedule::Schedule& sched = lastResult_->runs.front().schedule;
+    std::vector<int> out = flat;
+    for (int f : flat) {
+        if (f < 0 || f >= model_->operatorCount())
+            continue;
+        const views::OperatorRef ref = model_->operators()[static_cast<size_t>(f)];
+        if (ref.block < 0 || static_cast<size_t>(ref.block) >= sched.blocks.size())
+            continue;
+        for (const schedule::Stage& stage : sched.blocks[static_cast<size_t>(ref.block)].stages) {
+            if (stage.kind != schedule::StageKind::Merge)
+                continue;
+            const auto& group = stage.groups.front();
+            if (std::find(group.begin(), group.end(), ref.op) == group.end())
+                continue;
+            for (int op : group)
+                out.push_back(model_->flatIndex({ref.block, op}));
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void MainWindow::highlightInGraph(const std::vector<int>& flat, const std::vector<int>& context,
+                                  bool center) {
     graphHighlight_ = flat;
-    graph_->highlightOperators(flat);
+    graph_->setSelection(flat, context, center);
 }
 
 void MainWindow::showSelection() {
     using Source = Selection::Source;
     const Source source = selection_->source();
     const std::vector<int>& ops = selection_->operators();
-    if (source != Source::Graph || ops.size() != 1)
-        highlightInGraph(ops);
-    else
-        graphHighlight_ = ops; // the graph selected it itself
+    // Selected operators in one style, the rest of their stage in another; the graph's own
+    // click is not scrolled to (it is under the pointer).
+    highlightInGraph(ops, selection_->stageContext(), source != Source::Graph);
     if (source != Source::Streams)
         streams_->selectOperators(ops);
     if (source != Source::Memory && ops.size() == 1)
         memory_->selectOperator(ops.front());
-    if (source != Source::StageTree && ops.size() == 1) {
-        const QModelIndex index = stageModel_->operatorIndex(ops.front());
+    if (source != Source::StageTree) {
+        // One operator: its row becomes current; several (a state, a range): their rows are
+        // selected, the current row left where it is.
         const QSignalBlocker block(stageTree_->selectionModel());
+        const QModelIndex index =
+            ops.size() == 1 ? stageModel_->operatorIndex(ops.front()) : QModelIndex();
         if (index.isValid()) {
             stageTree_->setCurrentIndex(index);
             stageTree_->scrollTo(index);
         } else {
             stageTree_->clearSelection();
+            for (int flat : ops) {
+                const QModelIndex row = stageModel_->operatorIndex(flat);
+                if (!row.isValid())
+                    continue;
+                stageTree_->selectionModel()->select(row, QItemSelectionModel::Select |
+                                                              QItemSelectionModel::Rows);
+                if (flat == ops.front())
+                    stageTree_->scrollTo(row);
+            }
         }
     }
     if (source != Source::OperatorTable) {
@@ -453,16 +497,16 @@ void MainWindow::showSelection() {
                 continue; // filtered out
             operatorTable_->selectionModel()->select(row, QItemSelectionModel::Select |
                                                               QItemSelectionModel::Rows);
-            if (ops.size() == 1) {
+            if (ops.size() == 1)
                 operatorTable_->selectionModel()->setCurrentIndex(row,
                                                                   QItemSelectionModel::NoUpdate);
+            if (flat == ops.front()) // several: the first in view, the others follow it
                 operatorTable_->scrollTo(row);
-            }
         }
     }
     // The timeline highlights the selected operators' kernels (its own click included) and dims
     // the rest; a timeline of another model (a measured trace) shows no selection.
-    timeline_->selectOperators(timelineModel_ && timelineModel_ == model_ ? ops
+    timeline_->selectOperators(timelineModel_ && timelineModel_ == model_ ? withMergePartners(ops)
                                                                           : std::vector<int>());
     if (source != Source::StateSpace)
         stateSpace_->selectOperators(ops);

@@ -84,9 +84,14 @@ void selectBusiestLaunch(views::StreamsView& view, const views::LoadedModel& mod
             waits = layout.launches[i].waitArrows.size();
             best = static_cast<int>(i);
         }
-    if (best >= 0)
-        view.selectOperator(
-            model.flatIndex({view.block(), layout.launches[static_cast<size_t>(best)].ops[0]}));
+    if (best < 0)
+        return;
+    const int flat =
+        model.flatIndex({view.block(), layout.launches[static_cast<size_t>(best)].ops[0]});
+    view.selectOperator(flat);
+    // As a click does: the main window's selection follows, so the stage tree and the operator
+    // table beside the view show the launch's operator too.
+    Q_EMIT view.operatorSelected(flat);
 }
 
 // The Memory tab is shot on RandWire: InceptionV3's peak is set by a block no schedule can

@@ -358,6 +358,12 @@ void SettingsPanel::setRunning(bool running) {
 void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, double elapsed) {
     fraction = std::clamp(fraction, 0.0, 1.0);
     progress_->setValue(static_cast<int>(fraction * 1000.0));
+    progress_->setFormat(formatProgress(fraction, done, total, elapsed));
+}
+
+QString SettingsPanel::formatProgress(double fraction, quint64 done, quint64 total,
+                                      double elapsed) {
+    fraction = std::clamp(fraction, 0.0, 1.0);
     QString text = tr("%1 %").arg(static_cast<int>(fraction * 100.0));
     if (total > 0 && elapsed > 0.2) // a rate over the first moments says nothing
         text += tr(" · %1 states/s").arg(views::formatCount(static_cast<double>(done) / elapsed));
@@ -368,7 +374,7 @@ void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, do
                     .arg(eta < 60 ? tr("%1 s").arg(std::max(1.0, std::ceil(eta)))
                                   : formatDuration(eta));
     }
-    progress_->setFormat(text);
+    return text;
 }
 
 QString SettingsPanel::progressText() const {
@@ -418,6 +424,19 @@ QString SettingsPanel::describeEstimate(const schedulers::SearchEstimate& e) {
         .arg(formatDuration(e.seconds), states,
              views::formatCount(static_cast<double>(e.transitions)),
              views::formatCount(static_cast<double>(e.stagesPriced)));
+}
+
+bool SettingsPanel::runsUnder(const schedulers::SearchEstimate& e, double limit) {
+    return e.complete && e.seconds < limit;
+}
+
+QString SettingsPanel::notRunNote(const schedulers::SearchEstimate* e, double limit) {
+    if (limit <= 0)
+        return tr(" — press F5 to run");
+    if (e != nullptr && !e->complete)
+        return tr(" — not known to be under the %1 auto-run limit: press F5 to run")
+            .arg(formatDuration(limit));
+    return tr(" — over the %1 auto-run limit: press F5 to run").arg(formatDuration(limit));
 }
 
 double SettingsPanel::autoRunSeconds() const {

@@ -1,5 +1,6 @@
 #include "shortcut_help.h"
 
+#include "graph_view.h"
 #include "state_space_view.h"
 #include "timeline_view.h"
 
@@ -20,18 +21,14 @@ namespace ios::gui {
 namespace {
 
 // The keys the views handle in their own keyPressEvent / wheelEvent / mouse handlers. Views
-// that publish their table (TimelineView, StateSpaceView::shortcutHelp) are read from it; the
-// others are listed here. addShortcutHelp adds more at run time.
+// that publish their table (GraphView, TimelineView, StateSpaceView::shortcutHelp) are read from
+// it; the others are listed here. addShortcutHelp adds more at run time.
 struct ViewKey {
     const char* section;
     const char* keys;
     const char* description;
 };
 constexpr ViewKey kViewKeys[] = {
-    {"Graph", "+ / −", "Zoom in / out"},
-    {"Graph", "F, 0", "Fit the whole graph"},
-    {"Graph", "Wheel", "Zoom around the cursor"},
-    {"Graph", "Drag", "Pan"},
     {"Streams", "+ / −", "Zoom in / out"},
     {"Streams", "F, 0, double-click", "Fit the program"},
     {"Streams", "← / →", "Pan"},
@@ -48,6 +45,8 @@ std::vector<ShortcutHelp>& registry() {
         for (const ViewKey& k : kViewKeys)
             out.push_back({QString::fromUtf8(k.section), QString::fromUtf8(k.keys),
                            QString::fromUtf8(k.description)});
+        for (const auto& [keys, what] : views::GraphView::shortcutHelp())
+            out.push_back({QStringLiteral("Graph"), keys, what});
         for (const auto& [keys, what] : views::TimelineView::shortcutHelp())
             out.push_back({QStringLiteral("Timeline"), keys, what});
         for (const auto& [keys, what] : views::StateSpaceView::shortcutHelp())

@@ -4,6 +4,7 @@
 // 1920×1080 window.
 #include "analysis_tab.h"
 #include "chart_fixtures.h"
+#include "charts.h"
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
@@ -13,6 +14,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -39,7 +41,11 @@ bool waitFor(const std::function<bool()>& done, int timeoutMs = 120000) {
 }
 
 // Waits for the main search the model's opening started, so that only analyses run after.
+// Runs the search when the estimate did not start it (over the auto-run limit on a loaded
+// machine), then waits for its result.
 bool waitForMainResult(MainWindow& w) {
+    if (!w.jobs()->isRunning() && !w.lastResult())
+        w.runOptimize();
     QElapsedTimer clock;
     clock.start();
     while ((w.jobs()->isRunning() || !w.lastResult()) && clock.elapsed() < 120000)
@@ -58,6 +64,26 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("tst_analysis_tabs"));
     }
     void init() { QSettings().clear(); }
+
+    // The tab's bar said nothing (no text, squeezed by the description): it reads percent and
+    // ETA, and is wide enough for them at 1280 × 800.
+    void progressReadsPercentAndEta() {
+        AnalysisTab tab(JobKind::Sweep, new ios::views::SweepChart,
+                        QStringLiteral("A long description of what the tab computes, long "
+                                       "enough to wrap beside the buttons at this width."));
+        tab.resize(700, 500);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        tab.setRunning(true);
+        tab.setProgress(0.25, 3.0);
+        QCOMPARE(tab.progressText(), QStringLiteral("25 % · ETA 9 s"));
+        QVERIFY(tab.progressBar()->isVisible());
+        QVERIFY(tab.progressBar()->isTextVisible());
+        QVERIFY(tab.progressBar()->width() >
+                tab.progressBar()->fontMetrics().horizontalAdvance(tab.progressText()));
+        tab.setRunning(false);
+        QVERIFY(!tab.progressBar()->isVisible());
+    }
 
     // The sweep used to be uncancellable: its job runs on the analysis controller, and the
     // only Cancel (the settings panel's) follows the main search. The tab has its own.

@@ -60,6 +60,26 @@ class TestSettingsPanel : public QObject {
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
+    // An unfinished count read "> 1.00 s … — over the 2.00 s auto-run limit": contradictory.
+    // It is not known to be under the limit; a counted estimate is over it or runs.
+    void estimateNoteSaysWhyItDidNotRun() {
+        ios::schedulers::SearchEstimate unfinished;
+        unfinished.complete = false;
+        unfinished.seconds = 1.0;
+        QVERIFY(!SettingsPanel::runsUnder(unfinished, 2.0));
+        const QString note = SettingsPanel::notRunNote(&unfinished, 2.0);
+        QVERIFY2(note.contains(QStringLiteral("not known to be under")), qPrintable(note));
+        QVERIFY2(!note.contains(QStringLiteral("over the")), qPrintable(note));
+        ios::schedulers::SearchEstimate counted;
+        counted.complete = true;
+        counted.seconds = 3.0;
+        QVERIFY(!SettingsPanel::runsUnder(counted, 2.0));
+        QVERIFY(SettingsPanel::notRunNote(&counted, 2.0).contains(QStringLiteral("over the")));
+        counted.seconds = 1.0;
+        QVERIFY(SettingsPanel::runsUnder(counted, 2.0));
+        QCOMPARE(SettingsPanel::notRunNote(nullptr, 0), QStringLiteral(" — press F5 to run"));
+    }
+
     void comboboxIsTheRegistry() {
         const SettingsPanel panel;
         QCOMPARE(comboKeys(panel.strategyBox()), testing::registeredKeys());
