@@ -444,10 +444,11 @@ bool GraphView::findOperator(const QString& text) {
 void GraphView::updateLegend() {
     std::vector<GraphLegend::Entry> entries;
     if (mode_ == ColorMode::Stage && !schedule_.isEmpty()) {
+        // Short lines: the strip takes width from the graph (160 px at 1280×800).
         for (int k = 0; k < 3; ++k)
-            entries.push_back({stageColor(k), tr("stage S%1 of its block").arg(k)});
-        entries.push_back({Qt::transparent, tr("… (badge: stage in block, M = merged)")});
-        entries.push_back({Qt::transparent, tr("left strip: operator kind")});
+            entries.push_back({stageColor(k), tr("stage S%1 in block").arg(k)});
+        entries.push_back({Qt::transparent, tr("…  M = merged")});
+        entries.push_back({Qt::transparent, tr("left strip: kind")});
     }
     for (ir::NodeKind k :
          {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity, ir::NodeKind::Relu,

@@ -18,7 +18,7 @@ void MainWindow::createAnalysisTabs() {
                       const QString& description, const QString& name) {
         auto* tab = new AnalysisTab(kind, chart, description, tabs_);
         tab->setObjectName(name);
-        tabs_->addTab(tab, title);
+        tabs_->setTabToolTip(tabs_->addTab(tab, title), description);
         analysisTabs_.push_back(tab);
         connect(tab, &AnalysisTab::computeRequested, this,
                 [this, tab] { computeAnalysis(tab, true); });
@@ -30,12 +30,14 @@ void MainWindow::createAnalysisTabs() {
     add(JobKind::Compare, new views::ComparisonChart, tr("Comparison"),
         tr("Every registered scheduler under the current cost model (ios-sched strategies)."),
         QStringLiteral("comparisonTab"));
-    add(JobKind::Sweep, new views::SweepChart, tr("Pruning sweep"),
-        tr("Latency and the DP's transitions (its deterministic search cost) for r = 1…4 and "
+    add(JobKind::Sweep, new views::SweepChart, tr("Sweep"),
+        tr("Pruning sweep: latency and the DP's transitions (its deterministic search cost) for r "
+           "= 1…4 and "
            "s = 1…8 (IOS paper Figure 9); hover a point for the wall-clock search time."),
         QStringLiteral("sweepTab"));
-    add(JobKind::Specialize, new views::HeatMapChart, tr("Specialization"),
-        tr("A schedule optimised for one batch size / device, run on the others (IOS paper "
+    add(JobKind::Specialize, new views::HeatMapChart, tr("Specialize"),
+        tr("Specialization: a schedule optimised for one batch size / device, run on the others "
+           "(IOS paper "
            "Table 3)."),
         QStringLiteral("specializeTab"));
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
