@@ -12,6 +12,7 @@
 #include "graph_view.h"
 #include "loaded_model.h"
 #include "model_graph.h"
+#include "timed_application.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -24,27 +25,9 @@
 #include <string>
 
 using namespace ios::views;
+using ios::gui::test::TimedApplication;
 
 namespace {
-
-// Times every top-level event dispatch on the UI thread (as tst_main_window does).
-class TimedApplication : public QApplication {
-public:
-    using QApplication::QApplication;
-    bool notify(QObject* receiver, QEvent* event) override {
-        if (depth_++ == 0)
-            dispatch_.start();
-        const bool handled = QApplication::notify(receiver, event);
-        if (--depth_ == 0)
-            longestDispatchMs = std::max(longestDispatchMs, dispatch_.elapsed());
-        return handled;
-    }
-    qint64 longestDispatchMs = 0;
-
-private:
-    int depth_ = 0;
-    QElapsedTimer dispatch_;
-};
 
 int benchView(int argc, char** argv) {
     TimedApplication app(argc, argv);

@@ -8,9 +8,11 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -24,8 +26,11 @@ inline void useTestSettings(const char* suite) {
     QSettings().clear();
 }
 
+inline int strategyIndex(MainWindow& w, const QString& key) {
+    return w.settingsPanel()->strategyBox()->findData(key);
+}
 inline int strategyIndex(MainWindow& w, const char* key) {
-    return w.settingsPanel()->strategyBox()->findData(QString::fromLatin1(key));
+    return strategyIndex(w, QString::fromLatin1(key));
 }
 
 // Until a result is shown (true) or a search fails or the time is up (false).
@@ -41,6 +46,21 @@ inline bool waitForResult(MainWindow& w, int timeoutMs = 120000) {
     if (!failed.isEmpty())
         qWarning("search failed: %s", qPrintable(failed.front().front().toString()));
     return !shown.isEmpty();
+}
+
+// NasNet-A large shown with greedy, then the settings of a long search (unpruned IOS-Parallel,
+// minutes) entered but not started (auto-run off): the next Run click starts it.
+inline bool prepareLongNasnetSearch(MainWindow& w) {
+    w.setDialogsEnabled(false);
+    w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
+    if (!w.openModel(QStringLiteral("nasnet_large")) || !waitForResult(w))
+        return false;
+    SettingsPanel* panel = w.settingsPanel();
+    panel->autoRunBox()->setValue(0);
+    panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
+    panel->rBox()->setValue(100);
+    panel->sBox()->setValue(100);
+    return true;
 }
 
 // Until the estimate of the current settings is shown in the panel.

@@ -7,8 +7,10 @@
 #include "io/model_file.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "main_window_test_support.h"
 #include "settings_panel.h"
 #include "streams_view.h"
+#include "timed_application.h"
 #include "timeline_view.h"
 
 #include <QApplication>
@@ -30,56 +32,15 @@
 #include <cmath>
 
 using namespace ios::gui;
+using namespace ios::gui::test;
 
 namespace {
-
-// Times every event the UI thread dispatches (Qt 6 calls notify() for main-thread objects
-// only): the longest top-level dispatch is how long our code held the UI thread in one go.
-class TimedApplication : public QApplication {
-public:
-    using QApplication::QApplication;
-    bool notify(QObject* receiver, QEvent* event) override {
-        if (depth_++ == 0)
-            dispatch_.start();
-        const bool handled = QApplication::notify(receiver, event);
-        if (--depth_ == 0 && measuring)
-            longestDispatchMs = std::max(longestDispatchMs, dispatch_.elapsed());
-        return handled;
-    }
-    bool measuring = false;
-    qint64 longestDispatchMs = 0;
-
-private:
-    int depth_ = 0;
-    QElapsedTimer dispatch_;
-};
 
 TimedApplication* timedApp() {
     return static_cast<TimedApplication*>(qApp);
 }
 
 // The combobox row of a registered scheduler (the combobox holds the registry's keys).
-int strategyIndex(MainWindow& w, const QString& key) {
-    return w.settingsPanel()->strategyBox()->findData(key);
-}
-int strategyIndex(MainWindow& w, const char* key) {
-    return strategyIndex(w, QString::fromLatin1(key));
-}
-
-bool waitForResult(MainWindow& w, int timeoutMs = 120000) {
-    QSignalSpy shown(&w, &MainWindow::resultShown);
-    QSignalSpy failed(&w, &MainWindow::errorOccurred);
-    if (!w.jobs()->isRunning() && w.lastResult())
-        return true;
-    QElapsedTimer clock;
-    clock.start();
-    while (shown.isEmpty() && failed.isEmpty() && clock.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    if (!failed.isEmpty())
-        qWarning("search failed: %s", qPrintable(failed.front().front().toString()));
-    return !shown.isEmpty();
-}
-
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -214,15 +175,9 @@ private Q_SLOTS:
 
     void cancelStopsTheSearch() {
         MainWindow w;
-        w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
-        QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
-        QVERIFY(waitForResult(w));
+        QVERIFY(prepareLongNasnetSearch(w));
         SettingsPanel* panel = w.settingsPanel();
         QSignalSpy cancelled(w.jobs(), &JobController::cancelled);
-        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
-        panel->rBox()->setValue(100);
-        panel->sBox()->setValue(100);
         panel->runButton()->click(); // far over the auto-run limit: F5
         QVERIFY(w.jobs()->isRunning());
         QTest::qWait(50);

@@ -125,15 +125,8 @@ private Q_SLOTS:
     // The real search reports its counts: the bar's text has a rate while it runs.
     void searchReportsCounts() {
         MainWindow w;
-        w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
-        QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
-        QVERIFY(waitForResult(w));
+        QVERIFY(prepareLongNasnetSearch(w));
         SettingsPanel* panel = w.settingsPanel();
-        panel->autoRunBox()->setValue(0);
-        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
-        panel->rBox()->setValue(100);
-        panel->sBox()->setValue(100);
         QSignalSpy detail(w.jobs(), &JobController::progressDetail);
         panel->runButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(panel->progressText().contains(QStringLiteral("states/s")), 30000);

@@ -110,15 +110,8 @@ private Q_SLOTS:
     // A cancelled batch-16 search: the views show batch 1 and the panel says so.
     void cancelLeavesThePanelConsistent() {
         MainWindow w;
-        w.setDialogsEnabled(false);
-        w.settingsPanel()->strategyBox()->setCurrentIndex(strategyIndex(w, "greedy"));
-        QVERIFY(w.openModel(QStringLiteral("nasnet_large")));
-        QVERIFY(waitForResult(w));
+        QVERIFY(prepareLongNasnetSearch(w));
         SettingsPanel* panel = w.settingsPanel();
-        panel->autoRunBox()->setValue(0);
-        panel->strategyBox()->setCurrentIndex(strategyIndex(w, "ios-parallel"));
-        panel->rBox()->setValue(100);
-        panel->sBox()->setValue(100);
         panel->batchBox()->setValue(16);
         panel->runButton()->click();
         QVERIFY(w.jobs()->isRunning());
