@@ -11,6 +11,7 @@
 #include "ir/block_dag.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
+#include "random_kernels.h"
 #include "schedulers/baselines.h"
 
 #include <QTest>
@@ -23,6 +24,8 @@ using namespace ios;
 using namespace ios::cost;
 
 namespace {
+
+using ios::test::randomKernel;
 
 const DeviceProfile& device(const char* name) {
     return *findBundledDevice(name);
@@ -124,23 +127,6 @@ double naiveLatencyUs(const std::vector<StageKernel>& kernels, size_t groups,
     }
     const double end = std::max(t, static_cast<double>(kernels.size()) * d.launchOverheadUs);
     return sync ? end + d.syncOverheadUs : end;
-}
-
-KernelDesc randomKernel(std::mt19937& rng, int64_t maxCtas) {
-    std::uniform_int_distribution<int64_t> ctas(1, maxCtas);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    KernelDesc k;
-    k.name = "k";
-    k.ctas = ctas(rng);
-    k.threadsPerCta = 32 << (rng() % 6);
-    k.registersPerThread = 16 + static_cast<int>(rng() % 112);
-    k.sharedMemPerCta = static_cast<int64_t>(rng() % 4) * 12 * 1024;
-    k.flops = static_cast<double>(k.ctas) * (1e3 + 1e6 * unit(rng));
-    k.efficiency = 0.3 + 0.6 * unit(rng);
-    k.dramBytes = static_cast<double>(k.ctas) * 1e4 * unit(rng);
-    k.reuseBytes = k.dramBytes * unit(rng);
-    k.workingSetBytes = 1e7 * unit(rng);
-    return k;
 }
 
 struct RandomStage {

@@ -79,20 +79,24 @@ double GpuSimulation::kernelEndUs(size_t kernel) const {
 }
 
 double GpuSimulation::run() {
-    std::vector<KernelState>& kernels = b_.kernels;
-    std::vector<Cohort>& cohorts = b_.cohorts;
-    const double issueEnd = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
     start();
-    double t = 0;
+    advance();
+    return finish();
+}
+
+bool GpuSimulation::advance() {
+    std::vector<Cohort>& cohorts = b_.cohorts;
+    double t = t_;
     // Every iteration retires a cohort (at least one CTA) or admits a kernel, so the CTAs
     // and kernels bound the loop; exceeding it means a bug, not a slow stage.
-    size_t guard = 16;
-    for (const KernelState& k : kernels)
-        guard += 2 + 2 * static_cast<size_t>(k.pending);
     while (true) {
-        if (guard-- == 0)
+        if (guard_-- == 0)
             throw std::logic_error("stage simulation did not converge");
         dispatch(t);
+        if (paused_) {
+            t_ = t;
+            return true;
+        }
         const double next = nextArrival(t);
         if (cohorts.empty() && next == kInf)
             break;
@@ -117,15 +121,104 @@ double GpuSimulation::run() {
         if (wave.kernel >= 0 && cohorts.empty() && !timeline_)
             t = repeatWaves(t, wave, dt);
     }
-    double end = std::max(t, issueEnd);
+    t_ = t;
+    return false;
+}
+
+double GpuSimulation::finish() {
+    const double issueEnd = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
+    double end = std::max(t_, issueEnd);
     if (joinOverhead_)
         end += device_.syncOverheadUs;
     run_.latencyUs = end;
     if (timeline_) {
-        run_.samples.push_back({t, 0, 0, 0});
+        run_.samples.push_back({t_, 0, 0, 0});
         summarise();
     }
     return end;
+}
+
+bool GpuSimulation::startPaused(size_t next) {
+    start();
+    pauseBefore(next);
+    if (advance())
+        return true;
+    finish();
+    return false;
+}
+
+// The admission stream `next`'s first kernel will have, issued in the host's next slot
+// (add(): arrival = issue + latency; ready 0 and no dependency do not delay it).
+void GpuSimulation::pauseBefore(size_t next) {
+    pauseStream_ = next;
+    paused_ = false;
+    if (next == kNone)
+        return;
+    assert(next < b_.head.size() && b_.head[next] == kNone);
+    const double issue = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
+    b_.waiting.emplace_back(issue + latency_, next);
+    std::push_heap(b_.waiting.begin(), b_.waiting.end(), std::greater<>());
+}
+
+bool GpuSimulation::resume(const KernelDesc* const* kernels, size_t count, size_t next) {
+    assert(paused_ && b_.depEdges.empty());
+    const size_t stream = pauseStream_;
+    const size_t first = b_.kernels.size();
+    for (size_t i = 0; i < count; ++i)
+        add(*kernels[i], static_cast<int>(stream), 0, nullptr);
+    // What start() would have set up for the new kernels: ranks (arrivals in index order,
+    // which PrefixStageSimulator checks), room in the queue, the cps counts and the
+    // dependency index, and the loop's bound.
+    const size_t n = b_.kernels.size();
+    b_.byRank.resize(n);
+    int maxCps = static_cast<int>(b_.cpsCount.size()) - 1;
+    for (size_t i = first; i < n; ++i) {
+        b_.byRank[i] = i;
+        b_.kernels[i].rank = i;
+        maxCps = std::max(maxCps, b_.kernels[i].ctasPerSm);
+        guard_ += 2 + 2 * static_cast<size_t>(b_.kernels[i].pending);
+    }
+    b_.queued.grow(n);
+    b_.cpsCount.resize(static_cast<size_t>(maxCps) + 1, 0);
+    b_.depFirst.resize(n + 1, 0);
+    pauseBefore(next);
+    if (advance())
+        return true;
+    finish();
+    return false;
+}
+
+void GpuSimulation::save(Checkpoint& to) const {
+    to.buffers = b_;
+    to.latency = latency_;
+    to.hostHalves = hostHalves_;
+    to.arrivalOrdered = arrivalOrdered_;
+    to.cohortsChanged = cohortsChanged_;
+    to.evaluation = evaluation_;
+    to.usedSms = usedSms_;
+    to.queuedMaxCps = queuedMaxCps_;
+    to.t = t_;
+    to.guard = guard_;
+    to.pauseStream = pauseStream_;
+}
+
+// The streams of the paused stage, plus those `streamCount` adds (no kernels yet).
+void GpuSimulation::restore(const Checkpoint& from, size_t streamCount) {
+    b_ = from.buffers;
+    b_.head.resize(std::max(b_.head.size(), streamCount), kNone);
+    b_.tail.resize(b_.head.size(), kNone);
+    b_.ready.resize(b_.head.size(), 0.0);
+    latency_ = from.latency;
+    hostHalves_ = from.hostHalves;
+    arrivalOrdered_ = from.arrivalOrdered;
+    cohortsChanged_ = from.cohortsChanged;
+    evaluation_ = from.evaluation;
+    usedSms_ = from.usedSms;
+    queuedMaxCps_ = from.queuedMaxCps;
+    t_ = from.t;
+    guard_ = from.guard;
+    pauseStream_ = from.pauseStream;
+    paused_ = true;
 }
 
 StageRun GpuSimulation::timeline() {
@@ -163,6 +256,10 @@ void GpuSimulation::start() {
         b_.dependents[b_.depCursor[before]++] = after;
     for (size_t s = 0; s < b_.head.size(); ++s)
         wait(s);
+    t_ = 0;
+    guard_ = 16;
+    for (const KernelState& k : kernels)
+        guard_ += 2 + 2 * static_cast<size_t>(k.pending);
 }
 
 // Puts stream s's head kernel, if any, on the waiting heap.
@@ -202,6 +299,10 @@ void GpuSimulation::dispatch(double t) {
     std::vector<KernelState>& kernels = b_.kernels;
     std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
     while (!waiting.empty() && waiting.front().first <= t + kEps) {
+        if (waiting.front().second == pauseStream_ && b_.head[pauseStream_] == kNone) {
+            paused_ = true; // its kernels come with resume()
+            return;
+        }
         std::pop_heap(waiting.begin(), waiting.end(), std::greater<>());
         KernelState& k = kernels[b_.head[waiting.back().second]];
         waiting.pop_back();

@@ -9,6 +9,7 @@
 #include "cost/kernel_model.h"
 #include "cost/kernel_timeline.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -56,6 +57,11 @@ public:
     void reset(size_t n) {
         words_.assign((n + 63) / 64, 0);
         summary_.assign((words_.size() + 63) / 64, 0);
+    }
+    // Room for ranks 0..n-1, members kept.
+    void grow(size_t n) {
+        words_.resize(std::max(words_.size(), (n + 63) / 64), 0);
+        summary_.resize(std::max(summary_.size(), (words_.size() + 63) / 64), 0);
     }
     void insert(size_t r) {
         words_[r / 64] |= bit(r % 64);
@@ -121,6 +127,21 @@ struct Buffers {
     std::vector<double> rates;
 };
 
+// A paused simulation (GpuSimulation::save / restore): its buffers and clocks, copied.
+struct Checkpoint {
+    Buffers buffers;
+    double latency = 0;
+    uint64_t hostHalves = 0;
+    bool arrivalOrdered = true;
+    bool cohortsChanged = true;
+    uint64_t evaluation = 0;
+    double usedSms = 0;
+    int queuedMaxCps = 0;
+    double t = 0;
+    size_t guard = 0;
+    size_t pauseStream = kNoKernel;
+};
+
 class GpuSimulation {
 public:
     // `streamCount` dense streams 0..n-1. `launchLatency`: the first kernels arrive
@@ -140,6 +161,23 @@ public:
     // Simulates; returns the latency in µs: the last kernel's end or the host's issue end,
     // whichever is later, plus the join overhead.
     double run();
+
+    // Paused runs, for stages that extend another by one stream (stage_simulator.h,
+    // PrefixStageSimulator). The stream `next`, still without kernels, is made to look, to
+    // the run, exactly as it will once its first kernel is added in the host's next launch
+    // slot: its admission (that kernel's arrival) waits in the heap. The run pauses when that
+    // admission is due, before anything else happens at that time; until then a run with the
+    // stream's kernels would have done the same, step for step. Stages only: no dependencies.
+
+    // Starts a run and runs it until it pauses before stream `next` is admitted.
+    bool startPaused(size_t next);
+    // Gives the paused stream its kernels (in issue order), then pauses before `next` is
+    // admitted, or runs to the end when next == kNoKernel. Returns true when paused, false
+    // with the latency in latencyUs() once finished.
+    bool resume(const KernelDesc* const* kernels, size_t count, size_t next);
+    double latencyUs() const { return run_.latencyUs; }
+    void save(Checkpoint& to) const;
+    void restore(const Checkpoint& from, size_t streamCount);
     StageRun timeline();
     double kernelStartUs(size_t kernel) const;
     double kernelEndUs(size_t kernel) const;
@@ -147,6 +185,9 @@ public:
 
 private:
     void start();
+    void pauseBefore(size_t next);
+    bool advance();
+    double finish();
     void wait(size_t s);
     void enqueue(const KernelState& k);
     void dequeue(const KernelState& k);
@@ -172,6 +213,10 @@ private:
     uint64_t evaluation_ = 0;
     double usedSms_ = 0;
     int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
+    double t_ = 0;
+    size_t guard_ = 16;
+    size_t pauseStream_ = kNoKernel; // the stream whose admission pauses the run
+    bool paused_ = false;
     StageRun run_;
 };
 

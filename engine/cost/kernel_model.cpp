@@ -332,10 +332,12 @@ void CtaRateModel::rates(const Resident* resident, size_t n, double* rates) cons
             k.memoL2Miss = l2Miss;
             k.bytes = (k.dramBytes + k.reuseBytes * l2Miss) / k.ctas;
             k.memory = k.bytes > 0 ? k.bytes / k.memoryRate : 0.0;
+            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
         }
         if (!(k.memoComputeShare == computeShare)) {
             k.memoComputeShare = computeShare;
             k.compute = k.flopsPerCta > 0 ? k.flopsPerCta / k.computeRate / computeShare : 0.0;
+            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
         }
         const double busy = std::max(k.compute, k.memory);
         if (busy > 0)
@@ -343,8 +345,12 @@ void CtaRateModel::rates(const Resident* resident, size_t n, double* rates) cons
     }
     const double memoryShare = bandwidthDemand > bandwidth_ ? bandwidth_ / bandwidthDemand : 1.0;
     for (size_t i = 0; i < n; ++i) {
-        const Kernel& k = *resident[i].kernel;
-        rates[i] = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
+        Kernel& k = *resident[i].kernel;
+        if (!(k.memoMemoryShare == memoryShare)) {
+            k.memoMemoryShare = memoryShare;
+            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
+        }
+        rates[i] = k.rate;
     }
 }
 

@@ -79,6 +79,10 @@ public:
         double memory = 0; // µs per CTA before the bandwidth share
         double memoComputeShare = std::numeric_limits<double>::quiet_NaN();
         double compute = 0; // µs per CTA
+        // The rate under memoMemoryShare, dropped when the terms above change: waves of the
+        // same kernels repeat the same evaluation; this saves its last two divisions.
+        double memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+        double rate = 0;
     };
     Kernel prepare(const KernelDesc& kernel) const;
 

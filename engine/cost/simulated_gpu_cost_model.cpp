@@ -3,14 +3,26 @@
 #include "schedule/merge.h"
 #include "util/error.h"
 
+#include <atomic>
 #include <deque>
+#include <memory>
 #include <sstream>
 
 namespace ios::cost {
 
+namespace {
+
+// Ids are never reused, so a thread's prefix runs never outlive the model they point into.
+uint64_t nextModelId() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1);
+}
+
+} // namespace
+
 SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device,
                                              int batch)
-    : device_(std::move(device)), batch_(batch), index_(graph) {
+    : device_(std::move(device)), batch_(batch), index_(graph), id_(nextModelId()) {
     if (batch < 1)
         throw UserError("batch size must be at least 1 (got " + std::to_string(batch) + ")");
 }
@@ -83,7 +95,14 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
         for (int op : stage.groups[g])
             for (const KernelDesc& k : kernelsOf(*dag.ops[static_cast<size_t>(op)]))
                 kernels.push_back({&k, static_cast<int>(g)});
-    return stageLatencyUs(kernels, stage.groups.size(), device_) / 1000.0;
+    // The calling thread's prefix runs, for this model only: they point into its kernels.
+    thread_local std::unique_ptr<PrefixStageSimulator> prefix;
+    thread_local uint64_t prefixOwner = 0;
+    if (prefixOwner != id_ || !prefix) {
+        prefix = std::make_unique<PrefixStageSimulator>(device_);
+        prefixOwner = id_;
+    }
+    return prefix->latencyUs(kernels, stage.groups.size()) / 1000.0;
 }
 
 ProgramRun SimulatedGpuCostModel::simulateProgram(const ir::BlockDag& dag,

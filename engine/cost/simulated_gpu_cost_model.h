@@ -51,6 +51,7 @@ private:
     DeviceProfile device_;
     int batch_;
     ir::NodeIndex index_;
+    uint64_t id_; // distinct per model, for the per-thread PrefixStageSimulator
     mutable std::mutex mutex_;
     mutable std::map<const ir::Node*, std::vector<KernelDesc>> cache_;
     CanonicalStages canonical_; // the canonical stage memo (stage_memo.h)

@@ -2,6 +2,8 @@
 
 #include "cost/gpu_simulation.h"
 
+#include <algorithm>
+
 namespace ios::cost {
 
 StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device) {
@@ -22,6 +24,81 @@ double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount
     for (const StageKernel& k : kernels)
         sim.add(*k.kernel, k.group, 0, nullptr);
     return sim.run();
+}
+
+} // namespace ios::cost
+
+namespace ios::cost {
+
+struct PrefixStageSimulator::Level {
+    std::vector<const KernelDesc*> group; // the kernels of the level's last group
+    detail::Checkpoint checkpoint;
+};
+
+PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device) : device_(device) {}
+PrefixStageSimulator::~PrefixStageSimulator() = default;
+
+void PrefixStageSimulator::reset() {
+    valid_ = 0;
+}
+
+double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, size_t groupCount) {
+    // A stage of one group runs without the launch latency and join of the others; a
+    // negative overhead would issue later kernels before earlier ones (ranks no longer by
+    // index); a stage of more groups than a search's stages have (greedy's one stage of a
+    // wide graph) would keep a copy of its run per group: all are simulated whole.
+    if (groupCount < 2 || groupCount > kMaxGroups || device_.launchOverheadUs < 0 ||
+        device_.launchLatencyUs < 0)
+        return stageLatencyUs(kernels, groupCount, device_);
+    groupStart_.assign(groupCount + 1, 0);
+    ptrs_.clear();
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const auto g = static_cast<size_t>(kernels[i].group);
+        if (g >= groupCount || (i > 0 && kernels[i].group < kernels[i - 1].group))
+            return stageLatencyUs(kernels, groupCount, device_);
+        ++groupStart_[g + 1];
+        ptrs_.push_back(kernels[i].kernel);
+    }
+    for (size_t g = 0; g < groupCount; ++g) {
+        if (groupStart_[g + 1] == 0) // a group without kernels issues nothing to pause at
+            return stageLatencyUs(kernels, groupCount, device_);
+        groupStart_[g + 1] += groupStart_[g];
+    }
+    const auto sameGroup = [&](const Level& level, size_t g) {
+        return std::equal(level.group.begin(), level.group.end(), ptrs_.begin() + groupStart_[g],
+                          ptrs_.begin() + groupStart_[g + 1]);
+    };
+    size_t have = 0;
+    while (have < valid_ && have + 1 < groupCount && sameGroup(*levels_[have], have))
+        ++have;
+    valid_ = have;
+    const auto keep = [&](const detail::GpuSimulation& sim, size_t g) {
+        if (levels_.size() <= g)
+            levels_.push_back(std::make_unique<Level>());
+        Level& level = *levels_[g];
+        level.group.assign(ptrs_.begin() + groupStart_[g], ptrs_.begin() + groupStart_[g + 1]);
+        sim.save(level.checkpoint);
+        valid_ = g + 1;
+    };
+    detail::GpuSimulation sim(groupCount, device_, false, true, true);
+    size_t g = have;
+    if (have == 0) {
+        for (size_t i = groupStart_[0]; i < groupStart_[1]; ++i)
+            sim.add(*ptrs_[i], 0, 0, nullptr);
+        sim.startPaused(1); // pauses: the admission of group 1 is pending
+        keep(sim, 0);
+        g = 1;
+    } else {
+        sim.restore(levels_[have - 1]->checkpoint, groupCount);
+        ++resumed_;
+    }
+    for (; g + 1 < groupCount; ++g) {
+        sim.resume(ptrs_.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g], g + 1);
+        keep(sim, g);
+    }
+    sim.resume(ptrs_.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g],
+               detail::kNoKernel);
+    return sim.latencyUs();
 }
 
 } // namespace ios::cost

@@ -15,6 +15,7 @@
 #include "cost/kernel_timeline.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,35 @@ struct StageKernel {
 // synchronised). The search's hot path: no allocation once the calling thread's buffers grew.
 double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount,
                       const DeviceProfile& device);
+
+// stageLatencyUs for a search that prices stages one group apart, bit for bit the same
+// values. A stage of several groups issues its groups in order, so until the first kernel of
+// its last group arrives it runs exactly as the stage without that group would, with that
+// arrival pending (GpuSimulation::resume); that run, paused there, is kept per prefix of
+// groups and the stages that extend it start from it. The search enumerates a stage's
+// extensions right after it (one more head each), so the prefixes kept are a stack: the
+// longest one that matches is resumed, deeper ones are dropped. Kernels are compared by
+// address: one per cost model and thread (reset() when the kernels may have moved).
+class PrefixStageSimulator {
+public:
+    explicit PrefixStageSimulator(const DeviceProfile& device);
+    ~PrefixStageSimulator();
+    PrefixStageSimulator(const PrefixStageSimulator&) = delete;
+    PrefixStageSimulator& operator=(const PrefixStageSimulator&) = delete;
+
+    double latencyUs(const std::vector<StageKernel>& kernels, size_t groupCount);
+    void reset();
+    uint64_t resumed() const { return resumed_; } // stages that started from a kept prefix
+    static constexpr size_t kMaxGroups = 32;      // larger stages are simulated whole
+
+private:
+    struct Level; // groups 0..i run, paused before group i + 1 arrives
+    const DeviceProfile& device_;
+    std::vector<std::unique_ptr<Level>> levels_;
+    size_t valid_ = 0; // levels_[0 .. valid_) hold runs
+    std::vector<size_t> groupStart_;
+    std::vector<const KernelDesc*> ptrs_;
+    uint64_t resumed_ = 0;
+};
 
 } // namespace ios::cost

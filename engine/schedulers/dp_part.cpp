@@ -194,6 +194,16 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     std::vector<Candidate>& cands = candidates_[depth];
     cands.clear();
     enumerate(s, cands);
+    // A stage's extensions by one group follow it in the enumeration: priced in that order,
+    // before the sub-states' searches price others, most resume the stage's simulation
+    // (PrefixStageSimulator, stage_simulator.h). Additive models price parallel stages
+    // without a stage; a memory budget prices only the stages that fit.
+    if (memory_ == nullptr && !additive_)
+        for (Candidate& c : cands)
+            if (c.latencyMs < 0) {
+                clock_.tick(); // a state's candidates may be thousands of simulations
+                c.latencyMs = latency(c.ops, c.merge);
+            }
     constexpr UInt128 kMax = ~UInt128{0};
     for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
         clock_.tick();
