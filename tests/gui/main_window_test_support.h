@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <functional>
 
 namespace ios::gui::test {
 
@@ -31,6 +32,15 @@ inline int strategyIndex(MainWindow& w, const QString& key) {
 }
 inline int strategyIndex(MainWindow& w, const char* key) {
     return strategyIndex(w, QString::fromLatin1(key));
+}
+
+// Until `done` holds (true) or the time is up (false), serving events meanwhile.
+inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 120000) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < timeoutMs)
+        QTest::qWait(10);
+    return done();
 }
 
 // Until a result is shown (true) or a search fails or the time is up (false).

@@ -8,6 +8,7 @@
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "main_window_test_support.h"
 #include "memory_step_chart.h"
 #include "memory_view.h"
 #include "settings_panel.h"
@@ -26,18 +27,12 @@
 using namespace ios::gui;
 using namespace chart_fixtures;
 
+using ios::gui::test::waitFor;
+
 namespace {
 
 AnalysisTab* tabOf(MainWindow& w, const char* name) {
     return w.tabs()->findChild<AnalysisTab*>(QString::fromLatin1(name));
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 120000) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    return done();
 }
 
 // Waits for the main search the model's opening started, so that only analyses run after.

@@ -12,6 +12,7 @@
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
+#include "main_window_test_support.h"
 #include "memory_jobs.h"
 #include "memory_step_chart.h"
 #include "memory_view.h"
@@ -43,15 +44,9 @@ using namespace ios;
 using namespace ios::gui;
 using views::MemoryView;
 
-namespace {
+using ios::gui::test::waitFor;
 
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 120000) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    return done();
-}
+namespace {
 
 JobResult runJob(JobKind kind, JobSettings settings) {
     settings.recordStateSpace = false;

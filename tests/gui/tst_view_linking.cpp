@@ -34,14 +34,6 @@ using Source = Selection::Source;
 
 namespace {
 
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 120000) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    return done();
-}
-
 using OpSet = std::set<int>;
 
 OpSet toSet(const std::vector<int>& v) {
