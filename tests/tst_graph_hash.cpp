@@ -136,6 +136,15 @@ private Q_SLOTS:
         relu.conv.act = ir::ActType::Identity;
         QVERIFY(base != graph({a, relu}, node(ir::NodeKind::Identity, "o",
                                               concat({val("a", 0, 3), val("b", 0, 3)}))));
+        // An in-place term (rule R5) against the same term copied.
+        ir::Node exitInPlace =
+            node(ir::NodeKind::Identity, "o", concat({val("a", 0, 3), val("b", 0, 3)}));
+        exitInPlace.inputs[1].front().inPlace = true;
+        QVERIFY(base != graph({a, b}, exitInPlace));
+        ir::Node otherInPlace = exitInPlace;
+        otherInPlace.inputs[0].front().inPlace = true;
+        otherInPlace.inputs[1].front().inPlace = false;
+        QVERIFY(graph({a, b}, otherInPlace) != graph({a, b}, exitInPlace));
         // Every rewrite of the bundled SqueezeNet changes the hash, and distinct rewrites
         // give distinct hashes.
         const ir::Graph sq = samples::loadBundledModel("squeezenet");

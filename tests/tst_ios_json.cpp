@@ -2,6 +2,7 @@
 // NasNet parts file, and the key layout of node kinds the reference files do not contain.
 #include "io/ios_json.h"
 #include "io/model_file.h"
+#include "ir/validate.h"
 #include "reference_models.h"
 #include "util/error.h"
 #include "util/file_util.h"
@@ -218,6 +219,32 @@ private slots:
         QVERIFY(written.find("   \"inner_nodes\": [],\n   \"exit_node\": {") != std::string::npos);
         QVERIFY(written.ends_with("   \"stages\": []\n  }\n ]\n}"));
         QVERIFY(io::parseIosJson(written, "w") == g);
+    }
+
+    // IOS JSON cannot mark in-place terms (rule R5): the writer leaves the flags out, writes
+    // the file a graph without them gives, and says so through `warnings` (also when saving
+    // by extension); a graph without flags gives no warning.
+    void writerDropsInPlaceWithWarning() {
+        const ir::Graph g = io::parseIosJson(readFile(kSampleDir + "/demo_figure2.ios.json"), "f2");
+        ir::Graph flagged = g;
+        for (ir::Term& t : flagged.blocks[0].exitNode.inputs)
+            t.front().inPlace = true;
+        ir::validateAndInferShapes(flagged);
+        std::vector<std::string> warnings;
+        QCOMPARE(io::writeIosJson(flagged, &warnings), io::writeIosJson(g));
+        QCOMPARE(warnings.size(), size_t{1});
+        QVERIFY2(warnings.front().find("in-place") != std::string::npos &&
+                     warnings.front().find("'5'") != std::string::npos,
+                 warnings.front().c_str());
+        warnings.clear();
+        io::writeIosJson(g, &warnings);
+        QVERIFY(warnings.empty());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("m.ios.json").toStdString();
+        io::saveModelFile(flagged, path, &warnings);
+        QCOMPARE(warnings.size(), size_t{1});
+        QVERIFY(io::loadModelFile(path) == g);
     }
 
     // Python's json.dumps(ensure_ascii=True) escapes everything outside printable ASCII.

@@ -2,6 +2,7 @@
 // tail waves, the kernels each operator kind launches, batch scaling.
 #include "cost/device_profile.h"
 #include "cost/kernel_model.h"
+#include "cost/stage_memo.h"
 #include "ir_builders.h"
 #include "util/error.h"
 
@@ -161,6 +162,71 @@ private slots:
                  (std::vector<std::string>{"relu"}));
         QCOMPARE(names(operatorKernels(slice, s.lookup(), 2, v100())),
                  (std::vector<std::string>{"slice_copy", "relu"}));
+    }
+
+    // An in-place term (rule R5) launches no copy: exactly the flagged terms lose theirs,
+    // and the others' copy kernels are the unflagged node's, field for field.
+    void inPlaceTermsLaunchNoCopy() {
+        Shapes s;
+        s.shapes["a"] = {8, 4, 4};
+        s.shapes["b"] = {4, 4, 4};
+        s.shapes["c"] = {6, 4, 4};
+        Node cat = node(NodeKind::Identity, "cat",
+                        concat({val("a", 0, 8), val("b", 0, 4), val("c", 0, 6)}));
+        cat.outputShape = {18, 4, 4};
+        const std::vector<KernelDesc> all = operatorKernels(cat, s.lookup(), 1, v100());
+        QCOMPARE(all.size(), size_t{3});
+        for (int mask = 0; mask < 8; ++mask) {
+            Node flagged = cat;
+            std::vector<size_t> kept;
+            for (size_t t = 0; t < 3; ++t) {
+                flagged.inputs[t].front().inPlace = (mask >> t) & 1;
+                if (!flagged.inputs[t].front().inPlace)
+                    kept.push_back(t);
+            }
+            for (int batch : {1, 2}) {
+                const std::vector<KernelDesc> ks =
+                    operatorKernels(flagged, s.lookup(), batch, v100());
+                const std::vector<KernelDesc> ref = operatorKernels(cat, s.lookup(), batch, v100());
+                QCOMPARE(ks.size(), kept.size());
+                for (size_t i = 0; i < kept.size(); ++i) {
+                    QCOMPARE(ks[i].name, ref[kept[i]].name);
+                    QCOMPARE(ks[i].ctas, ref[kept[i]].ctas);
+                    QCOMPARE(ks[i].dramBytes, ref[kept[i]].dramBytes);
+                }
+            }
+        }
+        // Inside a sequential: its first node's terms.
+        Node relu = node(NodeKind::Relu, "r", concat({val("a", 0, 8), val("b", 0, 4)}));
+        relu.outputShape = {12, 4, 4};
+        relu.inputs[1].front().inPlace = true;
+        Node seq = sequential("s", {relu});
+        seq.outputShape = relu.outputShape;
+        QCOMPARE(names(operatorKernels(seq, s.lookup(), 1, v100())),
+                 (std::vector<std::string>{"concat_copy", "relu"}));
+    }
+
+    // The operator signature the stage memo classes and the rewrite cost memo key on tells a
+    // flagged term from a copied one, and a node without flags keeps its old signature.
+    void signatureIncludesInPlace() {
+        Shapes s;
+        s.shapes["a"] = {8, 4, 4};
+        s.shapes["b"] = {8, 4, 4};
+        Node cat = node(NodeKind::Identity, "cat", concat({val("a", 0, 8), val("b", 0, 8)}));
+        cat.outputShape = {16, 4, 4};
+        std::string plain;
+        appendOperatorSignature(cat, s.lookup(), plain);
+        QCOMPARE(plain, std::string("2,16,4,4,[(8,4,4,0,8,)(8,4,4,0,8,)]{}"));
+        cat.inputs[1].front().inPlace = true;
+        std::string second;
+        appendOperatorSignature(cat, s.lookup(), second);
+        cat.inputs[0].front().inPlace = true;
+        cat.inputs[1].front().inPlace = false;
+        std::string first;
+        appendOperatorSignature(cat, s.lookup(), first);
+        QVERIFY(second != plain);
+        QVERIFY(first != plain);
+        QVERIFY(first != second);
     }
 
     void convKernels() {

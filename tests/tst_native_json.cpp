@@ -4,6 +4,7 @@
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "io/native_json.h"
+#include "rewrite/rules.h"
 #include "util/error.h"
 #include "util/file_util.h"
 
@@ -86,6 +87,33 @@ private slots:
         doc["model"]["blocks"][0].erase("parts");
         row("missing parts", doc.dump(), "blocks[0]: missing field 'parts'");
         row("deep", "{\"format\": " + std::string(100, '['), "nests deeper than 64");
+        // In-place terms where validation refuses them (ir::inPlaceObstacle), node named.
+        const char* exitInputs = "/model/blocks/0/exit_node/inputs";
+        row("in place slice",
+            nativeWith(exitInputs,
+                       Json::parse(R"([[["2",0,384]],[["3",0,384]],[["4",0,96,"in_place"]],
+                                                   [["4",96,192]]])")),
+            "node '5': input '4' cannot be in place: the term is a channel slice");
+        row("in place other reader",
+            nativeWith(exitInputs,
+                       Json::parse(R"([[["2",0,384]],[["3",0,384,"in_place"]],[["3",0,192]]])")),
+            "node '5': input '3' cannot be in place: the producer has other readers");
+        row("in place model input",
+            nativeWith(exitInputs,
+                       Json::parse(R"([[["2",0,384]],[["3",0,384]],[["0",0,192,"in_place"]]])")),
+            "node '5': input '0' cannot be in place: the producer is the model input");
+        row("in place sum term",
+            nativeWith(exitInputs, Json::parse(R"([[["2",0,384,"in_place"],["3",0,384]],
+                                                   [["3",0,384]],[["4",0,192]]])")),
+            "node '5': input '2' cannot be in place: the term sums several values");
+        row("in place one term",
+            nativeWith("/model/blocks/0/inner_nodes/1/inputs",
+                       Json::parse(R"([[["1",0,192,"in_place"]]])")),
+            "node '2': input '1' cannot be in place: the node has fewer than two terms");
+        row("in place marker misspelt",
+            nativeWith(exitInputs, Json::parse(R"([[["2",0,384,"inplace"]],[["3",0,384]],
+                                                   [["4",0,192]]])")),
+            "holds a value that is not [name, begin, end[, \"in_place\"]]");
     }
     void rejected() {
         QFETCH(QByteArray, text);
@@ -97,6 +125,35 @@ private slots:
             const QString what = QString::fromStdString(e.what());
             QVERIFY2(what.startsWith(QStringLiteral("m.json: ")), qPrintable(what));
             QVERIFY2(what.contains(expected), qPrintable(what));
+        }
+    }
+
+    // An in-place term (rule R5) survives the native format, which writes it as a fourth
+    // element of the value; a graph without flags writes no such element (the other tests'
+    // byte-identical files); the IOS JSON reader refuses the marker.
+    void inPlaceRoundTrip() {
+        const ir::Graph g = samples::loadBundledModel("demo_figure2");
+        const auto matches = rewrite::findMatches(g, 0, rewrite::RuleId::R5);
+        QCOMPARE(matches.size(), size_t{1});
+        const ir::Graph flagged = rewrite::applyMatch(g, matches.front()).graph;
+        const std::string text = io::writeNativeJson(flagged);
+        QVERIFY(text.find("\"in_place\"") != std::string::npos);
+        QVERIFY(io::writeNativeJson(g).find("in_place") == std::string::npos);
+        const ir::Graph back = io::parseNativeJson(text, "native");
+        QVERIFY(back == flagged);
+        QVERIFY(!(back == g));
+        for (const ir::Term& t : back.blocks[0].exitNode.inputs)
+            QVERIFY(t.front().inPlace);
+        QCOMPARE(io::writeNativeJson(back), text);
+        Json model = Json::parse(text)["model"];
+        for (Json& b : model["blocks"])
+            b.erase("parts");
+        try {
+            io::parseIosJson(model.dump(), "m.ios.json");
+            QFAIL("parsed without error");
+        } catch (const UserError& e) {
+            QVERIFY2(std::string(e.what()).find("not [name, begin, end] with") != std::string::npos,
+                     e.what());
         }
     }
 

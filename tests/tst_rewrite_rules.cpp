@@ -5,6 +5,7 @@
 #include "build_flavour.h"
 #include "bundled_models.h"
 #include "ir/block_dag.h"
+#include "ir/metrics.h"
 #include "rewrite_test_support.h"
 #include "schedule/merge.h"
 #include "util/error.h"
@@ -109,6 +110,123 @@ private Q_SLOTS:
             }
         }
         QVERIFY(checked > 0);
+    }
+
+    // docs/metaflow.md §1.5: R5's concatenations and the terms it writes in place.
+    void bundledInPlaceCounts_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("concats");
+        QTest::addColumn<int>("terms");
+        QTest::newRow("inception_v3") << QStringLiteral("inception_v3") << 11 << 46;
+        QTest::newRow("squeezenet") << QStringLiteral("squeezenet") << 8 << 16;
+        QTest::newRow("nasnet_large") << QStringLiteral("nasnet_large") << 4 << 7;
+        QTest::newRow("randwire_large") << QStringLiteral("randwire_large") << 0 << 0;
+    }
+    void bundledInPlaceCounts() {
+        QFETCH(QString, model);
+        QFETCH(int, concats);
+        QFETCH(int, terms);
+        const ir::Graph g = samples::loadBundledModel(model.toStdString());
+        int foundConcats = 0;
+        int foundTerms = 0;
+        for (size_t b = 0; b < g.blocks.size(); ++b)
+            for (const rewrite::Match& m :
+                 rewrite::findMatches(g, static_cast<int>(b), RuleId::R5)) {
+                const ir::Node* n = ir::NodeIndex(g).find(m.nodes.front());
+                QVERIFY(n != nullptr);
+                ++foundConcats;
+                foundTerms +=
+                    static_cast<int>(rewrite::inPlaceTerms(g, static_cast<int>(b), *n).size());
+            }
+        QCOMPARE(foundConcats, concats);
+        QCOMPARE(foundTerms, terms);
+    }
+
+    // R5 flags every qualifying term of one concatenation at once; provenance names the node;
+    // a second R5 finds nothing; the outputs are unchanged.
+    void inPlaceConcatenation() {
+        const ir::Node a = conv("a", concat({val("in", 0, 4)}), 3, {1, 1});
+        const ir::Node b = conv("b", concat({val("in", 0, 4)}), 5, {3, 3}, {1, 1}, {1, 1});
+        const ir::Node p =
+            pool("p", concat({val("b", 0, 5)}), ir::PoolType::Max, {3, 3}, {1, 1}, {1, 1});
+        // a whole and read once: qualifies; b also read by p: not; the slice of p: not.
+        const ir::Graph g = oneBlock({4, 6, 6}, {a, b, p},
+                                     concatExit({val("a", 0, 3), val("b", 0, 5), val("p", 1, 4)}));
+        const auto matches = rewrite::findMatches(g, 0, RuleId::R5);
+        QCOMPARE(matches.size(), size_t{1});
+        QCOMPARE(matches.front().nodes, (std::vector<std::string>{"out"}));
+        const rewrite::Rewritten r = rewrite::applyMatch(g, matches.front());
+        QCOMPARE(r.provenance.sources, (std::vector<std::string>{"out"}));
+        QCOMPARE(r.provenance.created, (std::vector<std::string>{"out"}));
+        const std::vector<ir::Term>& terms = r.graph.blocks[0].exitNode.inputs;
+        QVERIFY(terms[0][0].inPlace);
+        QVERIFY(!terms[1][0].inPlace);
+        QVERIFY(!terms[2][0].inPlace);
+        QCOMPARE(count(r.graph, RuleId::R5), size_t{0});
+        QVERIFY(rewrite::graphHash(r.graph) != rewrite::graphHash(g));
+        QCOMPARE(substitutionError(g, matches.front(), 1), 0.0);
+        // One cost memo for both graphs: the flagged concatenation is priced anew, cheaper.
+        rewrite::RewriteCost cost(simulatedFactory());
+        const double before = cost.price(g).total();
+        QVERIFY(cost.price(r.graph).total() < before);
+        QVERIFY_THROWS_EXCEPTION(UserError, rewrite::applyMatch(r.graph, matches.front()));
+    }
+
+    // A merge (R3) of convs written in place turns their terms into slices of the merged
+    // output: the flags go, the graph validates, the values stay.
+    void mergeClearsInPlaceTerms() {
+        const ir::Graph g =
+            oneBlock({4, 6, 6},
+                     {conv("a", concat({val("in", 0, 4)}), 3, {1, 1}),
+                      conv("b", concat({val("in", 0, 4)}), 5, {3, 3}, {1, 1}, {1, 1})},
+                     concatExit({val("a", 0, 3), val("b", 0, 5)}));
+        const ir::Graph flagged =
+            rewrite::applyMatch(g, rewrite::findMatches(g, 0, RuleId::R5).front()).graph;
+        const auto merges = rewrite::findMatches(flagged, 0, RuleId::R3);
+        QCOMPARE(merges.size(), size_t{1});
+        const rewrite::Rewritten r = rewrite::applyMatch(flagged, merges.front());
+        const std::vector<ir::Term>& terms = r.graph.blocks[0].exitNode.inputs;
+        QCOMPARE(terms[0][0], val("a", 0, 3));
+        QCOMPARE(terms[1][0], val("a", 3, 8));
+        QCOMPARE(count(r.graph, RuleId::R5), size_t{0});
+        QVERIFY(substitutionError(flagged, merges.front(), 2) <= kTolerance);
+    }
+
+    // R5 near misses: an extra consumer, a slice, the placeholder, one term, a sum term; and
+    // the producer in another block (blocks are hard boundaries).
+    void inPlaceNegativeCases() {
+        const ir::TensorShape in8{4, 8, 8};
+        const ir::Node a = conv("a", concat({val("in", 0, 4)}), 4, {1, 1});
+        const ir::Node b = conv("b", concat({val("in", 0, 4)}), 4, {1, 1});
+        const ir::Node readsA = node(ir::NodeKind::Relu, "ra", concat({val("a", 0, 4)}));
+        QCOMPARE(count(oneBlock(in8, {a, readsA}, concatExit({val("a", 0, 4), val("ra", 0, 4)})),
+                       RuleId::R5),
+                 size_t{1}); // ra qualifies, a (read twice) does not
+        QCOMPARE(
+            count(oneBlock(in8, {a, b}, concatExit({val("a", 0, 2), val("b", 1, 3)})), RuleId::R5),
+            size_t{0});
+        QCOMPARE(
+            count(oneBlock(in8, {}, concatExit({val("in", 0, 4), val("in", 0, 2)})), RuleId::R5),
+            size_t{0});
+        QCOMPARE(count(oneBlock(in8, {a}, concatExit({val("a", 0, 4)})), RuleId::R5), size_t{0});
+        QCOMPARE(count(oneBlock(in8, {a, b},
+                                node(ir::NodeKind::Identity, "out",
+                                     {{val("a", 0, 4), val("b", 0, 4)}, {val("in", 0, 4)}})),
+                       RuleId::R5),
+                 size_t{0});
+        // [a, a]: a has two readers.
+        QCOMPARE(
+            count(oneBlock(in8, {a}, concatExit({val("a", 0, 4), val("a", 0, 4)})), RuleId::R5),
+            size_t{0});
+        // The second block's concatenation of the first block's exit.
+        ir::Graph two = oneBlock(in8, {}, conv("x", concat({val("in", 0, 4)}), 4, {1, 1}));
+        two.blocks.push_back(
+            block(two.blocks[0].exitNode, {conv("c", concat({val("x", 0, 4)}), 4, {1, 1})},
+                  node(ir::NodeKind::Identity, "y", concat({val("x", 0, 4), val("c", 0, 4)}))));
+        ir::validateAndInferShapes(two);
+        const auto m = rewrite::findMatches(two, 1, RuleId::R5);
+        QCOMPARE(m.size(), size_t{1});
+        QCOMPARE(rewrite::inPlaceTerms(two, 1, two.blocks[1].exitNode), (std::vector<size_t>{1}));
     }
 
     // docs/metaflow.md §1.5: R3 pairs in the bundled models; R1/R6/R7 never match there.
@@ -257,7 +375,9 @@ private Q_SLOTS:
         for (RuleId r : rewrite::kAllRules)
             QCOMPARE(rewrite::ruleFromName(rewrite::ruleName(r)), std::optional<RuleId>(r));
         QCOMPARE(rewrite::ruleFromName("r3"), std::optional<RuleId>(RuleId::R3));
-        QVERIFY(!rewrite::ruleFromName("R5"));
+        QCOMPARE(rewrite::ruleFromName("r5"), std::optional<RuleId>(RuleId::R5));
+        QVERIFY(!rewrite::ruleFromName("R2"));
+        QVERIFY(rewrite::RuleSet().on(RuleId::R5));
         QVERIFY(!rewrite::RuleSet().on(RuleId::R4));
         QVERIFY(rewrite::RuleSet::only({RuleId::R4}).on(RuleId::R4));
     }

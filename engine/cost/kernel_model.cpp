@@ -164,6 +164,8 @@ void inputKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch
     }
     if (terms.size() > 1) {
         for (const ir::Term& term : terms) {
+            if (term.size() == 1 && term.front().inPlace)
+                continue; // its producer already wrote into the concatenation's buffer
             const ir::TensorShape& s = shapeOf(term.front(), lookup, node);
             const double e = static_cast<double>(batch * term.front().channels() * s.h * s.w);
             out.push_back(elementwise("concat_copy", e, 2 * kBytes * e, 0));

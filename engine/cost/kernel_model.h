@@ -107,8 +107,8 @@ double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device);
 
 // The kernels of one schedule operator, in launch order (a sequential node: its nodes'
 // kernels in order). Input assembly follows the IOS runtime: a term of several values is one
-// sum kernel, several terms are one copy kernel each (concat), a channel slice is free at
-// batch 1 and a strided copy otherwise. `producerShape` resolves input value names.
+// sum kernel, several terms are one copy kernel each (concat) except in-place ones, a channel slice
+// is free at batch 1 and a strided copy otherwise. `producerShape` resolves input value names.
 std::vector<KernelDesc> operatorKernels(const ir::Node& node, const ir::ShapeLookup& producerShape,
                                         int batch, const DeviceProfile& device);
 

@@ -130,6 +130,8 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
             }
             num(v.begin);
             num(v.end);
+            if (v.inPlace)
+                out += "i,"; // no copy kernel: another price (absent flags add nothing)
         }
         out += ')';
     }

@@ -54,8 +54,8 @@ private:
 // What a cost model that prices operators from their attributes and input shapes alone (the
 // simulated GPU, the analytic roofline) needs for canonicalStageMemo: operator classes by
 // signature — kind, output shape, attributes, each input as the shape it is looked up to
-// and its channel range, nested nodes — so equal classes mean equal kernels and equal merged
-// convolutions, whatever the names; and the memo. Thread-safe.
+// and its channel range (and in-place flag), nested nodes — so equal classes mean equal kernels and
+// equal merged convolutions, whatever the names; and the memo. Thread-safe.
 class CanonicalStages {
 public:
     // Fills classes (per dag.ops) and returns the memo.

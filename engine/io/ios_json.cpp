@@ -20,7 +20,36 @@ ir::Graph parseIosJson(std::string_view text, const std::string& source) {
                                  source);
 }
 
-std::string writeIosJson(const ir::Graph& graph) {
+namespace {
+
+void collectInPlace(const ir::Node& node, std::vector<std::string>& names) {
+    for (const ir::Term& t : node.inputs)
+        for (const ir::ValueRef& v : t)
+            if (v.inPlace) {
+                names.push_back(node.name);
+                break;
+            }
+    for (const ir::Node& inner : node.nodes)
+        collectInPlace(inner, names);
+}
+
+} // namespace
+
+std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings) {
+    if (warnings != nullptr) {
+        std::vector<std::string> nodes;
+        for (const ir::Block& b : graph.blocks)
+            for (const ir::Node* op : b.operators())
+                collectInPlace(*op, nodes);
+        if (!nodes.empty()) {
+            std::string list;
+            for (const std::string& n : nodes)
+                list += (list.empty() ? "'" : ", '") + n + "'";
+            warnings->push_back("IOS JSON cannot mark in-place concatenation terms: written as "
+                                "ordinary copies (same values) at " +
+                                list + "; the native format (.json) keeps them");
+        }
+    }
     return dumpPythonStyle(detail::graphToJson(graph, detail::Dialect::Ios));
 }
 

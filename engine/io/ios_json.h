@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ios::io {
 
@@ -15,7 +16,10 @@ namespace ios::io {
 ir::Graph parseIosJson(std::string_view text, const std::string& source);
 
 // Serialises in the reference layout (one-space indent, Python json key order, ASCII only).
-std::string writeIosJson(const ir::Graph& graph);
+// What the format cannot hold is left out, and said in `warnings` when given: in-place
+// concatenation terms (ir::ValueRef::inPlace) are written as ordinary ones, which compute
+// the same values (the native format keeps them).
+std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings = nullptr);
 
 // Applies a parts file (reference_models/nasnet_large.parts.json) to the graph's block.
 void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& source);

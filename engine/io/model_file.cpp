@@ -98,10 +98,11 @@ ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOption
     }
 }
 
-std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path) {
+std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path,
+                          std::vector<std::string>* warnings) {
     switch (formatForWrite(path)) {
     case ModelFormat::IosJson:
-        return writeIosJson(graph);
+        return writeIosJson(graph, warnings);
     case ModelFormat::Native:
         return writeNativeJson(graph);
     case ModelFormat::Dot:
@@ -110,8 +111,9 @@ std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& p
     return {};
 }
 
-void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path) {
-    writeFileAtomically(path, modelFileText(graph, path));
+void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path,
+                   std::vector<std::string>* warnings) {
+    writeFileAtomically(path, modelFileText(graph, path, warnings));
 }
 
 } // namespace ios::io

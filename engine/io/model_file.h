@@ -6,6 +6,8 @@
 #include "ir/graph.h"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace ios::io {
 
@@ -17,8 +19,11 @@ ModelFormat formatForWrite(const std::filesystem::path& path);
 ir::Graph loadModelFile(const std::filesystem::path& path); // throws ios::UserError
 // The same with format options (ONNX: --input-shape, --allow-opaque).
 ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options);
-void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path); // atomic
+// Atomic. `warnings`, when given, receives what the format could not hold (writeIosJson).
+void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path,
+                   std::vector<std::string>* warnings = nullptr);
 // What saveModelFile() writes to `path` (for an output transaction, util/output_file.h).
-std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path);
+std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path,
+                          std::vector<std::string>* warnings = nullptr);
 
 } // namespace ios::io

@@ -134,7 +134,11 @@ Hw readHw(const ObjectReader& r, const char* key) {
     return {v[0], v[1]};
 }
 
-std::vector<ir::Term> readInputs(const ObjectReader& r) {
+// The native format's marker on a value its producer writes in place (ir::ValueRef::inPlace):
+// a fourth element, so files without flags read and write exactly as IOS JSON does.
+constexpr const char* kInPlaceMarker = "in_place";
+
+std::vector<ir::Term> readInputs(const ObjectReader& r, Dialect dialect) {
     const Json& terms = r.array("inputs");
     std::vector<ir::Term> out;
     out.reserve(terms.size());
@@ -145,15 +149,20 @@ std::vector<ir::Term> readInputs(const ObjectReader& r) {
         term.reserve(terms[t].size());
         for (const Json& v : terms[t]) {
             ir::ValueRef ref;
-            const bool ok = v.is_array() && v.size() == 3 && v[0].is_string() &&
+            const bool marked = dialect == Dialect::Native && v.is_array() && v.size() == 4 &&
+                                v[3] == Json(kInPlaceMarker);
+            const bool ok = v.is_array() && (v.size() == 3 || marked) && v[0].is_string() &&
                             toInt(v[1], ir::kMaxDim, ref.begin) &&
                             toInt(v[2], ir::kMaxDim, ref.end);
             if (!ok)
                 r.failField("inputs", "term " + std::to_string(t) +
-                                          " holds a value that is not [name, begin, end] with "
-                                          "begin and end in " +
-                                          rangeText(ir::kMaxDim));
+                                          " holds a value that is not [name, begin, end" +
+                                          (dialect == Dialect::Native
+                                               ? std::string("[, \"") + kInPlaceMarker + "\"]"
+                                               : std::string()) +
+                                          "] with begin and end in " + rangeText(ir::kMaxDim));
             ref.node = v[0].get<std::string>();
+            ref.inPlace = marked;
             term.push_back(std::move(ref));
         }
         out.push_back(std::move(term));
@@ -161,7 +170,7 @@ std::vector<ir::Term> readInputs(const ObjectReader& r) {
     return out;
 }
 
-Node readNode(const Json& j, const std::string& path) {
+Node readNode(const Json& j, const std::string& path, Dialect dialect) {
     ObjectReader r(j, path);
     Node n;
     n.name = r.string("name");
@@ -173,7 +182,7 @@ Node readNode(const Json& j, const std::string& path) {
     n.kind = *kind;
     n.hintName = r.string("hint_name");
     if (n.kind != NodeKind::Placeholder && n.kind != NodeKind::Sequential)
-        n.inputs = readInputs(r);
+        n.inputs = readInputs(r, dialect);
     const auto shape = r.integers<3>("output_shape", ir::kMaxDim);
     n.outputShape = {shape[0], shape[1], shape[2]};
 
@@ -211,7 +220,8 @@ Node readNode(const Json& j, const std::string& path) {
         const Json& nodes = r.array("nodes");
         n.nodes.reserve(nodes.size());
         for (size_t i = 0; i < nodes.size(); ++i)
-            n.nodes.push_back(readNode(nodes[i], path + ".nodes[" + std::to_string(i) + "]"));
+            n.nodes.push_back(
+                readNode(nodes[i], path + ".nodes[" + std::to_string(i) + "]", dialect));
         break;
     }
     case NodeKind::Placeholder:
@@ -254,13 +264,13 @@ ir::Block readBlock(const Json& j, size_t index, Dialect dialect) {
         r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages"});
     ir::Block b;
     b.enterName = r.string("enter_name");
-    b.enterNode = readNode(r.field("enter_node"), path + ".enter_node");
+    b.enterNode = readNode(r.field("enter_node"), path + ".enter_node", dialect);
     const Json& inner = r.array("inner_nodes");
     b.innerNodes.reserve(inner.size());
     for (size_t i = 0; i < inner.size(); ++i)
         b.innerNodes.push_back(
-            readNode(inner[i], path + ".inner_nodes[" + std::to_string(i) + "]"));
-    b.exitNode = readNode(r.field("exit_node"), path + ".exit_node");
+            readNode(inner[i], path + ".inner_nodes[" + std::to_string(i) + "]", dialect));
+    b.exitNode = readNode(r.field("exit_node"), path + ".exit_node", dialect);
 
     const Json& stages = r.array("stages");
     for (const Json& stage : stages) {
@@ -320,24 +330,30 @@ Json hwJson(const Hw& v) {
     return Json::array({v.h, v.w});
 }
 
-Json inputsJson(const std::vector<ir::Term>& terms) {
+// IOS JSON has no place for ValueRef::inPlace: it drops the flag (the value still reads the
+// same channels; writeIosJson reports what it dropped).
+Json inputsJson(const std::vector<ir::Term>& terms, Dialect dialect) {
     Json out = Json::array();
     for (const ir::Term& term : terms) {
         Json t = Json::array();
-        for (const ir::ValueRef& v : term)
-            t.push_back(Json::array({Json(v.node), Json(v.begin), Json(v.end)}));
+        for (const ir::ValueRef& v : term) {
+            Json value = Json::array({Json(v.node), Json(v.begin), Json(v.end)});
+            if (v.inPlace && dialect == Dialect::Native)
+                value.push_back(Json(kInPlaceMarker));
+            t.push_back(std::move(value));
+        }
         out.push_back(std::move(t));
     }
     return out;
 }
 
-Json nodeToJson(const Node& n) {
+Json nodeToJson(const Node& n, Dialect dialect) {
     Json j = Json::object();
     j["type"] = std::string(ir::toString(n.kind));
     j["name"] = n.name;
     j["hint_name"] = n.hintName;
     if (n.kind != NodeKind::Placeholder && n.kind != NodeKind::Sequential)
-        j["inputs"] = inputsJson(n.inputs);
+        j["inputs"] = inputsJson(n.inputs, dialect);
     switch (n.kind) {
     case NodeKind::Conv:
         j["out_channels"] = n.conv.outChannels;
@@ -362,7 +378,7 @@ Json nodeToJson(const Node& n) {
     case NodeKind::Sequential: {
         Json nodes = Json::array();
         for (const Node& inner : n.nodes)
-            nodes.push_back(nodeToJson(inner));
+            nodes.push_back(nodeToJson(inner, dialect));
         j["nodes"] = std::move(nodes);
         break;
     }
@@ -390,12 +406,12 @@ Json graphToJson(const ir::Graph& graph, Dialect dialect) {
     for (const ir::Block& b : graph.blocks) {
         Json jb = Json::object();
         jb["enter_name"] = b.enterName;
-        jb["enter_node"] = nodeToJson(b.enterNode);
+        jb["enter_node"] = nodeToJson(b.enterNode, dialect);
         Json inner = Json::array();
         for (const Node& n : b.innerNodes)
-            inner.push_back(nodeToJson(n));
+            inner.push_back(nodeToJson(n, dialect));
         jb["inner_nodes"] = std::move(inner);
-        jb["exit_node"] = nodeToJson(b.exitNode);
+        jb["exit_node"] = nodeToJson(b.exitNode, dialect);
         jb["stages"] = nameListsJson(b.stages);
         if (dialect == Dialect::Native)
             jb["parts"] = nameListsJson(b.parts);
@@ -403,7 +419,7 @@ Json graphToJson(const ir::Graph& graph, Dialect dialect) {
     }
     Json j = Json::object();
     j["name"] = graph.name;
-    j["input"] = nodeToJson(graph.input);
+    j["input"] = nodeToJson(graph.input, dialect);
     j["blocks"] = std::move(blocks);
     return j;
 }
@@ -414,7 +430,7 @@ ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& s
         r.allowOnly({"name", "input", "blocks"});
         ir::Graph g;
         g.name = r.string("name");
-        g.input = readNode(r.field("input"), "input");
+        g.input = readNode(r.field("input"), "input", dialect);
         const Json& blocks = r.array("blocks");
         g.blocks.reserve(blocks.size());
         for (size_t i = 0; i < blocks.size(); ++i)

@@ -48,6 +48,11 @@ struct ValueRef {
     std::string node;
     int64_t begin = 0;
     int64_t end = 0;
+    // The producer writes its whole output straight into this concatenation's buffer, so the
+    // term needs no copy kernel (MetaFlow's exclusive concat, docs/metaflow.md rule R5). Only
+    // on the single value of a term of a node with two or more terms that reads all of a
+    // producer this node alone reads (ir::inPlaceObstacle). Values are unchanged by it.
+    bool inPlace = false;
 
     int64_t channels() const { return end - begin; }
     friend bool operator==(const ValueRef&, const ValueRef&) = default;

@@ -98,7 +98,77 @@ std::vector<size_t> dependencyOrder(const Block& block,
     return order;
 }
 
+void forEachNode(const Node& node, const std::function<void(const Node&)>& visit) {
+    visit(node);
+    for (const Node& inner : node.nodes)
+        forEachNode(inner, visit);
+}
+
+// Every in-place flag on a value its producer may write in place (after shape inference).
+void checkInPlaceTerms(const Graph& graph) {
+    std::unordered_map<std::string, const Node*> byName{{graph.input.name, &graph.input}};
+    bool any = false;
+    for (const Block& b : graph.blocks)
+        for (const Node* op : b.operators())
+            forEachNode(*op, [&](const Node& n) {
+                byName.emplace(n.name, &n);
+                for (const Term& t : n.inputs)
+                    for (const ValueRef& v : t)
+                        any = any || v.inPlace;
+            });
+    if (!any)
+        return; // the common case: no file written before rule R5 has a flag
+    const std::unordered_map<std::string, int> refs = valueReferences(graph);
+    for (const Block& b : graph.blocks)
+        for (const Node* op : b.operators())
+            forEachNode(*op, [&](const Node& n) {
+                for (const Term& t : n.inputs)
+                    for (const ValueRef& v : t) {
+                        if (!v.inPlace)
+                            continue;
+                        const auto p = byName.find(v.node);
+                        const auto r = refs.find(v.node);
+                        const std::string why =
+                            inPlaceObstacle(n, t, p == byName.end() ? nullptr : p->second,
+                                            r == refs.end() ? 0 : r->second);
+                        if (!why.empty())
+                            throw UserError("input '" + v.node + "' cannot be in place: " + why, {},
+                                            n.name);
+                    }
+            });
+}
+
 } // namespace
+
+std::unordered_map<std::string, int> valueReferences(const Graph& graph) {
+    std::unordered_map<std::string, int> refs;
+    for (const Block& b : graph.blocks)
+        for (const Node* op : b.operators())
+            for (const Term& t : op->externalInputs())
+                for (const ValueRef& v : t)
+                    ++refs[v.node];
+    if (!graph.blocks.empty())
+        ++refs[graph.blocks.back().exitNode.name];
+    return refs;
+}
+
+std::string inPlaceObstacle(const Node& node, const Term& term, const Node* producer,
+                            int references) {
+    if (term.size() != 1)
+        return "the term sums several values";
+    if (node.inputs.size() < 2)
+        return "the node has fewer than two terms (no concatenation)";
+    const ValueRef& v = term.front();
+    if (producer == nullptr)
+        return "unknown producer";
+    if (producer->kind == NodeKind::Placeholder)
+        return "the producer is the model input";
+    if (v.begin != 0 || v.end != producer->outputShape.c)
+        return "the term is a channel slice, not the producer's whole output";
+    if (references != 1)
+        return "the producer has other readers";
+    return {};
+}
 
 void validateAndInferShapes(Graph& graph) {
     if (graph.input.kind != NodeKind::Placeholder)
@@ -182,6 +252,7 @@ void validateAndInferShapes(Graph& graph) {
         infer(block.exitNode);
         enter = &block.exitNode;
     }
+    checkInPlaceTerms(graph);
 }
 
 } // namespace ios::ir

@@ -57,6 +57,22 @@ std::vector<std::string> rewire(ir::Block& block, const std::string& from, const
     return changed;
 }
 
+// Readers of `name` in the block copy its channels again: R3 makes them slices of a merged
+// output, which no producer can write in place.
+void clearInPlace(ir::Block& block, const std::string& name) {
+    auto visit = [&](ir::Node& n) {
+        for (ir::Term& t : n.kind == ir::NodeKind::Sequential && !n.nodes.empty()
+                               ? n.nodes.front().inputs
+                               : n.inputs)
+            for (ir::ValueRef& v : t)
+                if (v.node == name)
+                    v.inPlace = false;
+    };
+    for (ir::Node& n : block.innerNodes)
+        visit(n);
+    visit(block.exitNode);
+}
+
 void removeOperator(ir::Block& block, const std::string& name) {
     std::erase_if(block.innerNodes, [&](const ir::Node& n) { return n.name == name; });
     for (std::vector<std::string>& part : block.parts)
@@ -81,7 +97,7 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
                             {}, name);
         m.push_back(n);
     }
-    const size_t expected = match.rule == RuleId::R4 ? 1 : 2;
+    const size_t expected = match.rule == RuleId::R4 || match.rule == RuleId::R5 ? 1 : 2;
     if (m.size() != expected)
         throw UserError("substitution " + std::string(ruleName(match.rule)) + " needs " +
                         std::to_string(expected) + " operators");
@@ -102,6 +118,8 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
         const int64_t ca = m[0]->conv.outChannels;
         const std::string a = m[0]->name;
         const std::string b = m[1]->name;
+        clearInPlace(block, a);
+        clearInPlace(block, b);
         *m[0] = std::move(merged);
         removeOperator(block, b);
         prov.created = {a};
@@ -111,6 +129,20 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
     case RuleId::R4: { // conv ⇒ the same conv with its kernel centred in a 3×3 one
         m[0]->conv.kernel = {3, 3};
         m[0]->conv.padding = {1, 1};
+        prov.created = {match.nodes[0]};
+        break;
+    }
+    case RuleId::R5: { // concatenation ⇒ the same, its qualifying terms written in place
+        const std::vector<size_t> terms = inPlaceTerms(graph, match.block, *m[0]);
+        if (terms.empty())
+            throw UserError("substitution R5: no term of '" + match.nodes[0] +
+                                "' can be written in place",
+                            {}, match.nodes[0]);
+        ir::Node& holder = m[0]->kind == ir::NodeKind::Sequential && !m[0]->nodes.empty()
+                               ? m[0]->nodes.front()
+                               : *m[0];
+        for (size_t t : terms)
+            holder.inputs[t].front().inPlace = true;
         prov.created = {match.nodes[0]};
         break;
     }

@@ -63,6 +63,8 @@ public:
                 add(static_cast<int64_t>(it == byName.end() ? 0 : it->second));
                 add(v.begin);
                 add(v.end);
+                if (v.inPlace)
+                    add(-3); // only when set: graphs without flags keep their hashes
             }
         }
         for (const ir::Node& inner : n.nodes) {

@@ -1,8 +1,9 @@
 // A graph's structural hash for the search's duplicate detection (docs/metaflow.md "Graph
 // hash", as MetaFlow's Graph::hash): every node gets a Merkle hash of its kind, attributes,
-// output shape and inputs — each value as its producer's hash and channel range — and the
-// graph hash is the sum over nodes. Names never enter, and a sum does not depend on the order
-// of independent nodes, so renaming nodes or reordering them in the file keeps the hash.
+// output shape and inputs — each value as its producer's hash, channel range and in-place
+// flag — and the graph hash is the sum over nodes. Names never enter, and a sum does not
+// depend on the order of independent nodes, so renaming nodes or reordering them in the file
+// keeps the hash.
 // 64-bit collisions count as duplicates.
 #pragma once
 

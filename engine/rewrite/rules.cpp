@@ -1,11 +1,14 @@
 #include "rewrite/rules.h"
 
 #include "ir/metrics.h"
+#include "ir/validate.h"
 #include "rewrite/pattern.h"
 #include "schedule/merge.h"
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ios::rewrite {
 
@@ -19,6 +22,7 @@ constexpr std::array<RuleInfo, kAllRules.size()> kRuleInfo = {{
     {"R1", "fuse conv + relu"},
     {"R3", "merge convs sharing an input"},
     {"R4", "enlarge conv to 3x3"},
+    {"R5", "in-place concatenation"},
     {"R6", "fold residual x + conv(x)"},
     {"R7", "fuse conv and add"},
 }};
@@ -60,6 +64,36 @@ const ir::ValueRef* otherAddend(const ir::Node& a, const ir::Node& c) {
     return nullptr;
 }
 
+// inPlaceTerms with the graph's reference counts and the names of the block's operators at
+// hand (findMatches asks for every operator of a block).
+std::vector<size_t> inPlaceTerms(const ir::Node& op, const ir::NodeIndex& index,
+                                 const std::unordered_map<std::string, int>& refs,
+                                 const std::unordered_set<std::string>& blockOps) {
+    const ir::Node& holder =
+        op.kind == ir::NodeKind::Sequential && !op.nodes.empty() ? op.nodes.front() : op;
+    std::vector<size_t> terms;
+    if (holder.inputs.size() < 2)
+        return terms;
+    for (size_t t = 0; t < holder.inputs.size(); ++t) {
+        const ir::Term& term = holder.inputs[t];
+        if (term.size() != 1 || term.front().inPlace || !blockOps.contains(term.front().node))
+            continue;
+        const auto r = refs.find(term.front().node);
+        if (ir::inPlaceObstacle(holder, term, index.find(term.front().node),
+                                r == refs.end() ? 0 : r->second)
+                .empty())
+            terms.push_back(t);
+    }
+    return terms;
+}
+
+std::unordered_set<std::string> operatorNames(const ir::Block& block) {
+    std::unordered_set<std::string> names;
+    for (const ir::Node* op : block.operators())
+        names.insert(op->name);
+    return names;
+}
+
 Pattern patternOf(RuleId rule, const ir::Block& block, const ir::NodeIndex& index) {
     const std::string exit = block.exitNode.name;
     Pattern p;
@@ -90,6 +124,8 @@ Pattern patternOf(RuleId rule, const ir::Block& block, const ir::NodeIndex& inde
                     },
                     {},
                     true}};
+        break;
+    case RuleId::R5: // findMatches takes R5 apart: its condition needs the whole graph
         break;
     case RuleId::R6:
         p.nodes = {{[](const ir::Node& n) {
@@ -151,9 +187,26 @@ RuleSet RuleSet::only(std::vector<RuleId> rules) {
     return s;
 }
 
+std::vector<size_t> inPlaceTerms(const ir::Graph& graph, int block, const ir::Node& op) {
+    return inPlaceTerms(op, ir::NodeIndex(graph), ir::valueReferences(graph),
+                        operatorNames(graph.blocks.at(static_cast<size_t>(block))));
+}
+
 std::vector<Match> findMatches(const ir::Graph& graph, int blockIndex, RuleId rule) {
     const ir::Block& block = graph.blocks.at(static_cast<size_t>(blockIndex));
     const std::vector<const ir::Node*> ops = block.operators();
+    if (rule == RuleId::R5) {
+        // The producer's other readers may sit anywhere its output is visible, so the counts
+        // are the whole graph's (ir::valueReferences), as validation counts them.
+        const ir::NodeIndex index(graph);
+        const std::unordered_map<std::string, int> refs = ir::valueReferences(graph);
+        const std::unordered_set<std::string> names = operatorNames(block);
+        std::vector<Match> matches;
+        for (const ir::Node* op : ops)
+            if (!inPlaceTerms(*op, index, refs, names).empty())
+                matches.push_back({rule, blockIndex, {op->name}});
+        return matches;
+    }
     std::vector<int> consumers(ops.size(), 0);
     for (size_t i = 0; i < ops.size(); ++i)
         for (const ir::Node* reader : ops)

@@ -2,9 +2,9 @@
 // each a source pattern, a target built from the matched operators, and a weight transform so
 // the reference executor runs the rewritten graph with weights derived from the original.
 //   R1 fuse conv + relu        R3 merge convs sharing an input (schedule::mergeable)
-//   R4 enlarge conv to 3×3     R6 fold residual x + conv(x)     R7 fuse conv and add
-// R2 (batch norm) and R8 (matmul) have no operators here; R5 (in-place concat) needs a term
-// attribute the IR does not have yet.
+//   R4 enlarge conv to 3×3     R5 exclusive (in-place) concatenation
+//   R6 fold residual x + conv(x)     R7 fuse conv and add
+// R2 (batch norm) and R8 (matmul) have no operators here.
 #pragma once
 
 #include "ir/graph.h"
@@ -20,9 +20,9 @@
 
 namespace ios::rewrite {
 
-enum class RuleId : uint8_t { R1, R3, R4, R6, R7 };
-inline constexpr std::array<RuleId, 5> kAllRules = {RuleId::R1, RuleId::R3, RuleId::R4, RuleId::R6,
-                                                    RuleId::R7};
+enum class RuleId : uint8_t { R1, R3, R4, R5, R6, R7 };
+inline constexpr std::array<RuleId, 6> kAllRules = {RuleId::R1, RuleId::R3, RuleId::R4,
+                                                    RuleId::R5, RuleId::R6, RuleId::R7};
 
 std::string_view ruleName(RuleId rule);                    // "R1"
 std::string_view ruleDescription(RuleId rule);             // "fuse conv + relu"
@@ -30,7 +30,7 @@ std::optional<RuleId> ruleFromName(std::string_view name); // "R3" or "r3"
 
 // One switch per rule; the defaults are MetaFlow's (R4 off: R3 already enlarges kernels).
 struct RuleSet {
-    std::array<bool, kAllRules.size()> enabled{true, true, false, true, true};
+    std::array<bool, kAllRules.size()> enabled{true, true, false, true, true, true};
 
     bool on(RuleId rule) const { return enabled[static_cast<size_t>(rule)]; }
     void set(RuleId rule, bool value) { enabled[static_cast<size_t>(rule)] = value; }
@@ -38,7 +38,8 @@ struct RuleSet {
 };
 
 // One occurrence of a rule's source pattern: the matched operators' names in pattern order
-// (R1: conv, relu; R3: a, b with a first in file order; R4: conv; R6/R7: conv, add).
+// (R1: conv, relu; R3: a, b with a first in file order; R4: conv; R5: the concatenation;
+// R6/R7: conv, add).
 struct Match {
     RuleId rule = RuleId::R1;
     int block = 0;
@@ -61,6 +62,13 @@ struct Provenance {
 std::vector<Match> findMatches(const ir::Graph& graph, int block, RuleId rule);
 // All matches of the enabled rules, rules in table order, then blocks, then matching order.
 std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules);
+
+// The terms (indices into op.externalInputs()) rule R5 flags in operator `op` of block `block`:
+// those not flagged yet whose producer, an operator of the same block, may write them in place
+// (ir::inPlaceObstacle). R5 matches an operator when this is not empty and flags all of them
+// at once: flags are independent of each other, so one step per concatenation reaches every
+// graph that flagging term by term would, without 2^k intermediate graphs in the search.
+std::vector<size_t> inPlaceTerms(const ir::Graph& graph, int block, const ir::Node& op);
 
 struct Rewritten {
     ir::Graph graph;

@@ -76,6 +76,8 @@ void transformWeights(const ir::Graph& before, const Match& match, WeightMap& we
                           {1 - c.conv.padding.h, 1 - c.conv.padding.w});
         break;
     }
+    case RuleId::R5: // the identity: an in-place term computes the same values
+        break;
     case RuleId::R6:
     case RuleId::R7: {
         // δ: the identity kernel, 1 at the centre tap (padding, padding) from input channel o
