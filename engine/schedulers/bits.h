@@ -15,15 +15,36 @@ inline constexpr int kMaxPartOperators = 128;
 inline Bits bit(int i) {
     return Bits{1} << i;
 }
+// Without -mpopcnt (the portable build) __builtin_popcountll is a call into libgcc's table
+// loop; the DP counts closures for every state, so the bit-parallel sum is inlined instead.
+inline int popcount64(uint64_t x) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
 inline int popcount(Bits b) {
-    return __builtin_popcountll(static_cast<uint64_t>(b)) +
-           __builtin_popcountll(static_cast<uint64_t>(b >> 64));
+    return popcount64(static_cast<uint64_t>(b)) + popcount64(static_cast<uint64_t>(b >> 64));
+}
+inline int popcount(uint64_t b) {
+    return popcount64(b);
 }
 inline int lowestBit(Bits b) {
     const auto lo = static_cast<uint64_t>(b);
     return lo != 0 ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<uint64_t>(b >> 64));
 }
+inline int lowestBit(uint64_t b) {
+    return __builtin_ctzll(b);
+}
 // Calls f(i) for every set bit i, lowest first.
+template <class F> inline void forEachBit(uint64_t b, F&& f) {
+    for (; b != 0; b &= b - 1)
+        f(__builtin_ctzll(b));
+}
 template <class F> inline void forEachBit(Bits b, F&& f) {
     for (auto w = static_cast<uint64_t>(b); w != 0; w &= w - 1)
         f(__builtin_ctzll(w));
@@ -33,7 +54,8 @@ template <class F> inline void forEachBit(Bits b, F&& f) {
 
 // Open addressing with linear probing; key 0 (the empty set) marks a free slot, so it must
 // never be inserted. Values are returned by pointer and stay valid until the next insert.
-template <class V> class BitsMap {
+// Key: Bits, or uint64_t for sets of at most 64 operators.
+template <class V, class Key = Bits> class BitsMap {
 public:
     BitsMap() { reset(1024); }
     ~BitsMap() { // keep the largest table for this thread's next map (no fresh pages)
@@ -44,7 +66,7 @@ public:
     BitsMap(const BitsMap&) = delete;
     BitsMap& operator=(const BitsMap&) = delete;
 
-    V* find(Bits key) {
+    V* find(Key key) {
         for (size_t i = slotOf(key);; i = (i + 1) & mask_) {
             if (slots_[i].key == key)
                 return &slots_[i].value;
@@ -60,7 +82,8 @@ public:
         if (capacity != slots_.size() && size_ == 0)
             reset(capacity);
     }
-    V& insert(Bits key, const V& value) { // key must be absent and non-zero
+    // Inlined: the DP inserts once per state, and the call costs as much as the insert.
+    [[gnu::always_inline]] V& insert(Key key, const V& value) { // key absent and non-zero
         if ((size_ + 1) * 2 > slots_.size())
             grow();
         size_t i = slotOf(key);
@@ -73,9 +96,11 @@ public:
     size_t size() const { return size_; }
 
 private:
-    size_t slotOf(Bits key) const {
+    size_t slotOf(Key key) const {
         const auto lo = static_cast<uint64_t>(key);
-        const auto hi = static_cast<uint64_t>(key >> 64);
+        uint64_t hi = 0;
+        if constexpr (sizeof(Key) > sizeof(uint64_t))
+            hi = static_cast<uint64_t>(key >> 64);
         uint64_t h =
             lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
         h ^= h >> 31;
@@ -98,7 +123,7 @@ private:
     }
 
     struct Slot { // key and value side by side: one cache miss per probe
-        Bits key = 0;
+        Key key = 0;
         V value{};
     };
     static std::vector<Slot>& spareSlots() {

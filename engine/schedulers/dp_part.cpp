@@ -58,12 +58,14 @@ PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOp
     for (int i = 0; i < n; ++i)
         g.ops[i] = partOps[order[i]];
     g.succ.assign(n, 0);
+    g.pred.assign(n, 0);
     g.adj.assign(n, 0);
     g.desc.assign(n, 0);
     for (int i = 0; i < n; ++i)
         for (int s : dag.succs[g.ops[i]])
             if (local[s] >= 0) {
                 g.succ[i] |= bit(local[s]);
+                g.pred[local[s]] |= bit(i);
                 g.adj[i] |= bit(local[s]);
                 g.adj[local[s]] |= bit(i);
             }
@@ -100,10 +102,11 @@ void SearchClock::check() {
     }
 }
 
-PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
-                       const cost::CostModel& cost, const cost::OperatorClasses& classes,
-                       SearchClock& clock, StateSpace* record, int block, int part,
-                       PartMemory* memory)
+template <class Set>
+PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
+                            const cost::CostModel& cost, const cost::OperatorClasses& classes,
+                            SearchClock& clock, StateSpace* record, int block, int part,
+                            PartMemory* memory)
     : dag_(dag), memory_(memory), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record),
       block_(block), part_(part), pricer_(cost, dag, classes) {
     const int n = static_cast<int>(g.ops.size());
@@ -117,6 +120,14 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
             opMs_.push_back(blockOpMs.at(static_cast<size_t>(op)));
     }
     classSinks_.assign(static_cast<size_t>(g.classCount), 0);
+    merges_ = options.strategy != Strategy::Parallel;
+    all_ = static_cast<Set>(g.all);
+    for (int u = 0; u < n; ++u) {
+        desc_.push_back(static_cast<Set>(g.desc[static_cast<size_t>(u)]));
+        succ_.push_back(static_cast<Set>(g.succ[static_cast<size_t>(u)]));
+        pred_.push_back(static_cast<Set>(g.pred[static_cast<size_t>(u)]));
+        smallDesc_.push_back(popcount(g.desc[static_cast<size_t>(u)]) <= options.r);
+    }
     memo_.reserve(clock.total); // the part's states, counted before the search (no rehashing)
     choices_.reserve(clock.total);
     stats.block = block;
@@ -124,11 +135,11 @@ PartSearch::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Option
     stats.n = n;
 }
 
-std::vector<std::pair<Bits, bool>> PartSearch::run() {
+template <class Set> std::vector<std::pair<Bits, bool>> PartSearch<Set>::run() {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::pair<Bits, bool>> chosen;
-    if (g_.all != 0) {
-        const Value root = solve(g_.all, 0);
+    if (all_ != 0) {
+        const Value root = solveNew(all_, merges_ ? sinksOf(all_) : 0, 0);
         costMs = root.cost;
         if (root.choice >= choices_.size() || choices_[root.choice].stage == 0) {
             stats.states = memo_.size(); // no schedule fits the memory budget
@@ -140,7 +151,7 @@ std::vector<std::pair<Bits, bool>> PartSearch::run() {
         // S's schedule, so the walk yields the stages in reverse. Latencies are finite (checked
         // where they enter), so every solved state has a non-empty best stage within it; the
         // check keeps a broken invariant from spinning here forever.
-        for (Bits s = g_.all; s != 0;) {
+        for (Set s = all_; s != 0;) {
             const Value* value = memo_.find(s);
             const Choice* v = value != nullptr && value->choice < choices_.size()
                                   ? &choices_[value->choice]
@@ -165,35 +176,36 @@ std::vector<std::pair<Bits, bool>> PartSearch::run() {
     return chosen;
 }
 
-uint32_t PartSearch::recordState(Bits s) {
+template <class Set> uint32_t PartSearch<Set>::recordState(Set s) {
     if (record_->truncated)
         return UINT32_MAX;
     StateSpace::State st;
     st.block = block_;
     st.part = part_;
-    st.remaining = {static_cast<uint64_t>(s), static_cast<uint64_t>(s >> 64)};
+    const Bits b = s;
+    st.remaining = {static_cast<uint64_t>(b), static_cast<uint64_t>(b >> 64)};
     record_->states.push_back(st);
     return static_cast<uint32_t>(record_->states.size() - 1);
 }
 
-PartSearch::Value PartSearch::solve(Bits s, int depth) {
-    if (s == 0) {
-        Value empty;
-        empty.count = 1;
-        if (record_ != nullptr && emptyState_ == UINT32_MAX)
-            emptyState_ = recordState(0);
-        return empty;
-    }
-    if (const Value* v = memo_.find(s))
-        return *v;
+template <class Set> typename PartSearch<Set>::Value PartSearch<Set>::emptyValue() {
+    Value empty;
+    empty.count = 1;
+    if (record_ != nullptr && emptyState_ == UINT32_MAX)
+        emptyState_ = recordState(0);
+    return empty;
+}
+
+template <class Set>
+typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int depth) {
     Value best;
     Choice choice;
     best.cost = std::numeric_limits<double>::infinity();
     if (record_ != nullptr)
         choice.stateIndex = recordState(s);
-    std::vector<Candidate>& cands = candidates_[depth];
+    Candidates& cands = candidates_[depth];
     cands.clear();
-    enumerate(s, cands);
+    enumerate(s, sinks, cands);
     // A stage's extensions by one group follow it in the enumeration: priced in that order,
     // before the sub-states' searches price others, most resume the stage's simulation
     // (PrefixStageSimulator, stage_simulator.h). Additive models price parallel stages
@@ -205,31 +217,37 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
                 c.latencyMs = latency(c.ops, c.merge);
             }
     constexpr UInt128 kMax = ~UInt128{0};
+    // Once per state for its transitions (a few ns each without pricing), so checks stay
+    // well within 100 ms; a stage priced in the loop ticks on its own.
+    clock_.tick(cands.size());
+    Value solved;
     for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
-        clock_.tick();
         if (memory_ != nullptr && memory_->stagePeak(s & ~c.ops, c.ops) > opt_.memoryBudget)
             continue; // the stage would not fit: the transition does not exist
         ++stats.transitions;
-        const Value sub = solve(s & ~c.ops, depth + 1);
-        const double lat = c.latencyMs >= 0 ? c.latencyMs : latency(c.ops, c.merge);
-        const double total = sub.cost + lat;
-        best.saturated |= sub.saturated || best.count > kMax - sub.count;
-        best.count = best.count > kMax - sub.count ? kMax : best.count + sub.count;
-        uint32_t transition = UINT32_MAX;
-        const uint32_t subIndex = record_ == nullptr         ? UINT32_MAX
-                                  : sub.choice == UINT32_MAX ? emptyState_
-                                                             : choices_[sub.choice].stateIndex;
-        if (record_ != nullptr && !record_->truncated && choice.stateIndex != UINT32_MAX &&
-            subIndex != UINT32_MAX) {
-            if (record_->transitions.size() >= opt_.maxRecordedTransitions) {
-                record_->truncated = true;
-            } else {
-                record_->transitions.push_back(
-                    {choice.stateIndex, subIndex,
-                     c.merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel, lat});
-                transition = static_cast<uint32_t>(record_->transitions.size() - 1);
-            }
+        // A found slot stays where it is until the next insert, which only solveNew makes.
+        const Set rest = s & ~c.ops;
+        const Value* sub = rest == 0 ? nullptr : memo_.find(rest);
+        if (sub == nullptr) {
+            solved = rest == 0 ? emptyValue()
+                     : merges_ ? solveNew(rest, sinksAfter(s, sinks, c.ops), depth + 1)
+                               : solveNew(rest, 0, depth + 1);
+            sub = &solved;
         }
+        double lat = c.latencyMs;
+        if (lat < 0) { // priced here (additive merges, memory budget): may be a simulation
+            clock_.tick();
+            lat = latency(c.ops, c.merge);
+        }
+        const double total = sub->cost + lat;
+        if (__builtin_add_overflow(best.count, sub->count, &best.count)) {
+            best.count = kMax;
+            best.saturated = true;
+        }
+        best.saturated |= sub->saturated;
+        uint32_t transition = UINT32_MAX;
+        if (record_ != nullptr)
+            transition = recordTransition(choice.stateIndex, *sub, c.merge, lat);
         if (total < best.cost) { // strict: the first best candidate wins (deterministic)
             best.cost = total;
             choice.stage = c.ops;
@@ -246,27 +264,85 @@ PartSearch::Value PartSearch::solve(Bits s, int depth) {
     return best;
 }
 
-void PartSearch::enumerate(Bits s, std::vector<Candidate>& out) {
+template <class Set>
+uint32_t PartSearch<Set>::recordTransition(uint32_t from, const Value& sub, bool merge, double ms) {
+    const uint32_t to = sub.choice == UINT32_MAX ? emptyState_ : choices_[sub.choice].stateIndex;
+    if (record_->truncated || from == UINT32_MAX || to == UINT32_MAX)
+        return UINT32_MAX;
+    if (record_->transitions.size() >= opt_.maxRecordedTransitions) {
+        record_->truncated = true;
+        return UINT32_MAX;
+    }
+    record_->transitions.push_back(
+        {from, to, merge ? schedule::StageKind::Merge : schedule::StageKind::Parallel, ms});
+    return static_cast<uint32_t>(record_->transitions.size() - 1);
+}
+
+template <class Set> Set PartSearch<Set>::sinksOf(Set s) const {
+    Set sinks = 0;
+    forEachBit(s, [&](int u) {
+        if ((succ_[static_cast<size_t>(u)] & s) == 0)
+            sinks |= one(u);
+    });
+    return sinks;
+}
+
+// e is an up-set of s (a stage's operators are taken from the end), so s \ e keeps the sinks
+// of s outside e and gains only predecessors of e whose successors left with e.
+template <class Set> Set PartSearch<Set>::sinksAfter(Set s, Set sinks, Set e) const {
+    const Set rest = s & ~e;
+    Set exposed = 0;
+    forEachBit(e, [&](int u) { exposed |= pred_[static_cast<size_t>(u)]; });
+    Set out = sinks & ~e;
+    forEachBit(exposed & rest, [&](int u) {
+        if ((succ_[static_cast<size_t>(u)] & rest) == 0)
+            out |= one(u);
+    });
+    return out;
+}
+
+template <class Set> void PartSearch<Set>::enumerate(Set s, Set sinks, Candidates& out) {
     if (opt_.strategy != Strategy::Merge) {
         // Eligible heads: u ∈ S with |tc_S(u)| ≤ r (a larger closure can never be a group,
         // nor part of one in endings=all, whose components contain whole closures).
         headClosure_.clear();
         headMs_.clear();
         forEachBit(s, [&](int u) {
-            const Bits tc = g_.desc[u] & s;
-            if (popcount(tc) <= opt_.r) {
+            const Set tc = desc_[u] & s;
+            if (smallDesc_[static_cast<size_t>(u)] || popcount(tc) <= opt_.r) {
                 headClosure_.push_back(tc);
                 if (additive_)
                     headMs_.push_back(groupMs(tc));
             }
         });
-        if (opt_.endings == Endings::Reference)
-            parallelReference(0, 0, 0, 0, out);
-        else
+        if (opt_.endings == Endings::Reference) {
+            // Heads pairwise: most heads after a chosen one overlap it, and a mask of the
+            // compatible ones skips them instead of testing each at every level of the DFS.
+            const size_t heads = headClosure_.size();
+            const Set everyHead =
+                heads == sizeof(Set) * 8 ? ~Set{0} : one(static_cast<int>(heads)) - 1;
+            Set seen = 0;
+            bool overlap = false;
+            for (const Set tc : headClosure_) {
+                overlap = overlap || (seen & tc) != 0;
+                seen |= tc;
+            }
+            headCompat_.resize(heads);
+            for (size_t i = 0; i < heads; ++i) {
+                Set compatible =
+                    everyHead & ~(one(static_cast<int>(i)) | (one(static_cast<int>(i)) - 1));
+                if (overlap) // else (r = 1, or no two closures meet): every later head
+                    for (size_t j = i + 1; j < heads; ++j)
+                        if ((headClosure_[i] & headClosure_[j]) != 0)
+                            compatible &= ~one(static_cast<int>(j));
+                headCompat_[i] = compatible;
+            }
+            parallelReference(everyHead, 0, 0, 0, out);
+        } else
             parallelAll(0, 0, 0, 0, 0, out);
     }
     if (opt_.strategy != Strategy::Parallel)
-        mergeCandidates(s, out);
+        mergeCandidates(sinks, out);
 }
 
 // Heads chosen in increasing order with pairwise-disjoint closures, at most s of them
@@ -274,38 +350,46 @@ void PartSearch::enumerate(Bits s, std::vector<Candidate>& out) {
 // so each closure is weakly connected and no edge joins two disjoint closures (it would put
 // its head in the other's closure): the closures are the stage's groups, and with an
 // additive cost model `slowest` (the largest group latency so far) prices the stage.
-void PartSearch::parallelReference(size_t from, Bits cur, int groups, double slowest,
-                                   std::vector<Candidate>& out) {
-    for (size_t i = from; i < headClosure_.size(); ++i) {
-        const Bits tc = headClosure_[i];
-        if ((tc & cur) != 0)
-            continue;
-        const double ms = additive_ ? std::max(slowest, headMs_[i]) : 0;
+template <class Set>
+void PartSearch<Set>::parallelReference(Set allowed, Set cur, int groups, double slowest,
+                                        Candidates& out) {
+    const size_t before = out.size();
+    // Held in locals: out.push_back may allocate, so the compiler would reload the members.
+    const Set* heads = headClosure_.data();
+    const Set* compat = headCompat_.data();
+    for (Set rest = allowed; rest != 0; rest &= rest - 1) {
+        const int i = lowestBit(rest);
+        const Set tc = heads[i];
+        const double ms = additive_ ? std::max(slowest, headMs_[static_cast<size_t>(i)]) : 0;
         out.push_back({cur | tc, false, parallelMs(ms)});
-        stats.width = std::max(stats.width, groups + 1);
         if (groups + 1 < opt_.s)
-            parallelReference(i + 1, cur | tc, groups + 1, ms, out);
+            parallelReference(rest & compat[i], cur | tc, groups + 1, ms, out);
     }
+    if (out.size() != before) // every candidate of this level has groups + 1 groups
+        stats.width = std::max(stats.width, groups + 1);
 }
 
 // endings=all: every antichain of heads (sources of E), at most s of them; E's weakly
 // connected components (closures that overlap join) must each hold at most r operators.
 // The components of level `depth` live in compStack_[depth * stride ...].
-void PartSearch::parallelAll(size_t from, Bits cur, int heads, int depth, int comps,
-                             std::vector<Candidate>& out) {
+template <class Set>
+void PartSearch<Set>::parallelAll(size_t from, Set cur, int heads, int depth, int comps,
+                                  Candidates& out) {
     const size_t stride = g_.ops.size() + 2;
-    const Bits* mine = &compStack_[depth * stride];
-    Bits* next = &compStack_[(depth + 1) * stride];
+    const Set* mine = &compStack_[depth * stride];
+    Set* next = &compStack_[(depth + 1) * stride];
     const double* mineMs = additive_ ? &compMsStack_[depth * stride] : nullptr;
     double* nextMs = additive_ ? &compMsStack_[(depth + 1) * stride] : nullptr;
-    for (size_t i = from; i < headClosure_.size(); ++i) {
-        const Bits tc = headClosure_[i];
+    const Set* closures = headClosure_.data();
+    const size_t count = headClosure_.size();
+    for (size_t i = from; i < count; ++i) {
+        const Set tc = closures[i];
         // The head is the lowest operator of its closure; it must not be reachable from a
         // chosen head (cur), and no chosen head is reachable from it (they come earlier in
         // topological order).
-        if ((bit(lowestBit(tc)) & cur) != 0)
+        if ((one(lowestBit(tc)) & cur) != 0)
             continue;
-        Bits joined = tc;
+        Set joined = tc;
         int kept = 0;
         double slowest = 0;
         for (int c = 0; c < comps; ++c) {
@@ -335,14 +419,9 @@ void PartSearch::parallelAll(size_t from, Bits cur, int heads, int depth, int co
 
 // Non-empty mergeable subsets of sinks(S): every sink alone, and every subset of two or more
 // sinks of one merge class (docs/algorithms.md §2.3 "Merge stages").
-void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
-    Bits sinks = 0;
-    forEachBit(s, [&](int u) {
-        if ((g_.succ[u] & s) == 0)
-            sinks |= bit(u);
-    });
+template <class Set> void PartSearch<Set>::mergeCandidates(Set sinks, Candidates& out) {
     forEachBit(sinks, [&](int u) { // one operator: no merge, priced as a parallel stage
-        out.push_back({bit(u), true, additive_ ? parallelMs(opMs_[static_cast<size_t>(u)]) : -1});
+        out.push_back({one(u), true, additive_ ? parallelMs(opMs_[static_cast<size_t>(u)]) : -1});
     });
     if (g_.classCount == 0)
         return;
@@ -355,12 +434,12 @@ void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
             return;
         if (classSinks_[static_cast<size_t>(c)] == 0)
             touchedClasses_.push_back(c);
-        classSinks_[static_cast<size_t>(c)] |= bit(u);
+        classSinks_[static_cast<size_t>(c)] |= one(u);
     });
     std::sort(touchedClasses_.begin(), touchedClasses_.end());
     std::vector<int>& members = mergeMembers_;
     for (int c : touchedClasses_) {
-        const Bits inClass = classSinks_[static_cast<size_t>(c)];
+        const Set inClass = classSinks_[static_cast<size_t>(c)];
         classSinks_[static_cast<size_t>(c)] = 0;
         if (popcount(inClass) < 2)
             continue;
@@ -374,17 +453,17 @@ void PartSearch::mergeCandidates(Bits s, std::vector<Candidate>& out) {
         for (uint32_t m = 1; m < subsets; ++m) {
             if ((m & (m - 1)) == 0)
                 continue; // singletons are already candidates
-            Bits e = 0;
+            Set e = 0;
             for (size_t j = 0; j < members.size(); ++j)
                 if ((m >> j) & 1u)
-                    e |= bit(members[j]);
+                    e |= one(members[j]);
             out.push_back({e, true, -1});
         }
     }
 }
 
-double PartSearch::latency(Bits e, bool merge) {
-    BitsMap<double>& memo = merge ? mergeLatency_ : parallelLatency_;
+template <class Set> double PartSearch<Set>::latency(Set e, bool merge) {
+    BitsMap<double, Set>& memo = merge ? mergeLatency_ : parallelLatency_;
     if (const double* v = memo.find(e))
         return *v;
     makeStage(g_, e, merge, scratchStage_);
@@ -393,10 +472,33 @@ double PartSearch::latency(Bits e, bool merge) {
     return ms;
 }
 
-double PartSearch::groupMs(Bits group) const {
+template <class Set> double PartSearch<Set>::groupMs(Set group) const {
     double ms = 0;
     forEachBit(group, [&](int i) { ms += opMs_[static_cast<size_t>(i)]; });
     return ms;
+}
+
+template class PartSearch<uint64_t>;
+template class PartSearch<Bits>;
+
+PartOutcome searchPart(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
+                       const cost::CostModel& cost, const cost::OperatorClasses& classes,
+                       SearchClock& clock, StateSpace* record, int block, int part,
+                       PartMemory* memory) {
+    auto search = [&](auto set) {
+        PartSearch<decltype(set)> s(dag, g, options, cost, classes, clock, record, block, part,
+                                    memory);
+        PartOutcome out;
+        out.chosen = s.run();
+        out.costMs = s.costMs;
+        out.stats = s.stats;
+        return out;
+    };
+    // Every part of the bundled models has at most 64 operators: one machine word per set
+    // halves the work of each set operation, hash and key comparison in the hot loop.
+    if (g.ops.size() <= 64)
+        return search(uint64_t{0});
+    return search(Bits{0});
 }
 
 // Groups of a parallel stage = weakly connected components of E, ordered by their first

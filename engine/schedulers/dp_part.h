@@ -9,6 +9,7 @@
 #include "schedulers/ios_dp.h"
 #include "schedulers/part_memory.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -20,6 +21,7 @@ struct PartGraph {
     std::vector<int> ops;        // block operator indices, topological (file order among ties)
     std::vector<Bits> desc;      // desc[i]: i and every operator of the part reachable from i
     std::vector<Bits> succ;      // direct successors in the part
+    std::vector<Bits> pred;      // direct predecessors in the part
     std::vector<Bits> adj;       // direct predecessors and successors in the part
     std::vector<int> mergeClass; // operators with the same class >= 0 can merge; -1: alone
     int classCount = 0;
@@ -37,16 +39,23 @@ std::string smallerPartsAdvice(const ir::BlockDag& dag);
 // by the recursion f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is
 // called often. The count stops early once it passes `limit` (the result is then > limit): a part
 // of many independent operators has up to 2^128 down-sets, which no one can enumerate.
-template <class Tick>
-uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick, uint64_t limit = UINT64_MAX) {
+template <class Set, class Tick>
+uint64_t countDownSets(const std::vector<Set>& desc, Set p, Tick& tick, uint64_t limit) {
     if (p == 0)
         return 1;
     tick();
     const int x = lowestBit(p);
-    const uint64_t without = countDownSets(g, p & ~g.desc[x], tick, limit);
+    const uint64_t without = countDownSets(desc, p & ~desc[static_cast<size_t>(x)], tick, limit);
     if (without > limit)
         return without;
-    return without + countDownSets(g, p & ~bit(x), tick, limit - without);
+    return without + countDownSets(desc, p & ~(Set{1} << x), tick, limit - without);
+}
+template <class Tick>
+uint64_t countDownSets(const PartGraph& g, Bits p, Tick& tick, uint64_t limit = UINT64_MAX) {
+    if (g.ops.size() > 64)
+        return countDownSets(g.desc, p, tick, limit);
+    std::vector<uint64_t> desc(g.desc.begin(), g.desc.end()); // one word per set: half the work
+    return countDownSets(desc, static_cast<uint64_t>(p), tick, limit);
 }
 
 // Shared by the parts of one optimize() call: counters for progress and cancellation.
@@ -64,6 +73,13 @@ struct SearchClock {
         sinceCheck = 0;
         check();
     }
+    void tick(size_t calls) { // as many tick() calls at once
+        sinceCheck += static_cast<uint32_t>(std::min<size_t>(calls, 256));
+        if (sinceCheck < 256)
+            return;
+        sinceCheck = 0;
+        check();
+    }
     void check();
 };
 
@@ -73,7 +89,8 @@ struct SearchClock {
 void makeStage(const PartGraph& g, Bits e, bool merge, schedule::Stage& stage);
 schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge);
 
-class PartSearch {
+// Set: the operator-set word, uint64_t for parts of at most 64 operators, else Bits.
+template <class Set> class PartSearch {
 public:
     // `classes`: cost::operatorClasses(cost, dag), taken once per block by the caller.
     // `memory` (optional, must outlive the search): the part's memory under options.memoryBudget.
@@ -103,28 +120,54 @@ private:
     // The best last stage of S (read when the schedule is reconstructed) and S's recorded
     // state index.
     struct Choice {
-        Bits stage = 0;
+        Set stage = 0;
         bool merge = false;
         uint32_t transition = UINT32_MAX;
         uint32_t stateIndex = UINT32_MAX;
     };
     struct Candidate {
-        Bits ops;
+        Set ops;
         bool merge;
         double latencyMs; // known from the additive fast path, else < 0: ask latency()
     };
+    // One state's candidates. Its push is inline: std::vector's is an out-of-line call, made
+    // once per transition.
+    class Candidates {
+    public:
+        void clear() { size_ = 0; }
+        void push_back(const Candidate& c) {
+            if (size_ == items_.size()) [[unlikely]]
+                grow();
+            items_[size_++] = c;
+        }
+        size_t size() const { return size_; }
+        Candidate* begin() { return items_.data(); }
+        Candidate* end() { return items_.data() + size_; }
 
-    Value solve(Bits s, int depth);
-    void enumerate(Bits s, std::vector<Candidate>& out);
-    void parallelReference(size_t from, Bits cur, int groups, double slowest,
-                           std::vector<Candidate>& out);
-    void parallelAll(size_t from, Bits cur, int heads, int depth, int comps,
-                     std::vector<Candidate>& out);
-    void mergeCandidates(Bits s, std::vector<Candidate>& out);
-    double latency(Bits e, bool merge);
-    double groupMs(Bits group) const; // additive fast path: Σ opMs_ in topological order
+    private:
+        [[gnu::noinline]] void grow() { items_.resize(std::max<size_t>(64, 2 * items_.size())); }
+        std::vector<Candidate> items_;
+        size_t size_ = 0;
+    };
+
+    // s: non-empty, not yet in memo_; sinks: its operators without a successor in s (merge
+    // candidates only, else 0), derived from the caller's instead of a scan of s.
+    Value solveNew(Set s, Set sinks, int depth);
+    Set sinksOf(Set s) const;
+    Set sinksAfter(Set s, Set sinks, Set e) const; // sinks of s \ e, given those of s
+    Value emptyValue();                            // the empty state (recorded on first use)
+    uint32_t recordTransition(uint32_t from, const Value& sub, bool merge, double ms);
+    void enumerate(Set s, Set sinks, Candidates& out);
+    // allowed: the heads (bits = indices into headClosure_) still disjoint from cur
+    void parallelReference(Set allowed, Set cur, int groups, double slowest, Candidates& out);
+    void parallelAll(size_t from, Set cur, int heads, int depth, int comps, Candidates& out);
+    void mergeCandidates(Set sinks, Candidates& out);
+    double latency(Set e, bool merge);
+    double groupMs(Set group) const; // additive fast path: Σ opMs_ in topological order
     double parallelMs(double slowest) const { return additive_ ? slowest + overheadMs_ : -1; }
-    uint32_t recordState(Bits s);
+    uint32_t recordState(Set s);
+
+    static Set one(int i) { return Set{1} << i; }
 
     const ir::BlockDag& dag_;
     PartMemory* memory_; // the budgeted search's state memory, else nullptr
@@ -137,24 +180,42 @@ private:
     int part_;
     uint32_t emptyState_ = UINT32_MAX;
 
-    BitsMap<Value> memo_;
+    BitsMap<Value, Set> memo_;
     std::vector<Choice> choices_;
-    BitsMap<double> parallelLatency_;
-    BitsMap<double> mergeLatency_;
-    std::vector<std::vector<Candidate>> candidates_; // per recursion depth
-    std::vector<Bits> headClosure_;                  // tc_S(u) of the eligible heads of S
-    std::vector<double> headMs_;                     // additive: groupMs(headClosure_[i])
-    std::vector<Bits> classSinks_;    // mergeCandidates: sinks per merge class (kept zero)
-    std::vector<int> touchedClasses_; // mergeCandidates: classes with a sink, this state
+    BitsMap<double, Set> parallelLatency_;
+    BitsMap<double, Set> mergeLatency_;
+    std::vector<Candidates> candidates_; // per recursion depth
+    std::vector<Set> headClosure_;       // tc_S(u) of the eligible heads of S
+    std::vector<Set> headCompat_;        // [i]: heads j > i whose closure misses head i's
+    std::vector<double> headMs_;         // additive: groupMs(headClosure_[i])
+    std::vector<Set> classSinks_;        // mergeCandidates: sinks per merge class (kept zero)
+    std::vector<int> touchedClasses_;    // mergeCandidates: classes with a sink, this state
     std::vector<int> mergeMembers_;
-    std::vector<Bits> compStack_;     // endings=all: components per DFS level
+    std::vector<Set> compStack_;      // endings=all: components per DFS level
     std::vector<double> compMsStack_; // additive: groupMs of compStack_
     // CostModel::additiveParallelStages: per local operator latency and the stage overhead.
     bool additive_ = false;
+    bool merges_ = false;                 // the strategy has merge stages: states carry their sinks
+    std::vector<bool> smallDesc_;         // |desc[u]| <= r: every closure of u is small enough
+    std::vector<Set> desc_, succ_, pred_; // g_'s relations in Set words
+    Set all_ = 0;
     std::vector<double> opMs_;
     double overheadMs_ = 0;
     schedule::Stage scratchStage_; // reused for cost-model calls: no allocation per stage
     cost::StagePricer pricer_;     // the cost model's canonical stage memo, when it has one
 };
+
+// One part's DP outcome (PartSearch<Set>::run and its statistics).
+struct PartOutcome {
+    std::vector<std::pair<Bits, bool>> chosen; // local operators, merge
+    double costMs = 0;
+    PartStatistics stats;
+};
+
+// Searches the part with the narrowest Set word that holds it (PartSearch's arguments).
+PartOutcome searchPart(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
+                       const cost::CostModel& cost, const cost::OperatorClasses& classes,
+                       SearchClock& clock, StateSpace* record, int block, int part,
+                       PartMemory* memory = nullptr);
 
 } // namespace ios::schedulers::detail

@@ -152,13 +152,6 @@ uint64_t sum(const std::vector<uint64_t>& v) {
     return total;
 }
 
-// One part's outcome, kept until every part is done (they may finish in any order).
-struct PartOutcome {
-    std::vector<std::pair<detail::Bits, bool>> chosen; // local operators, merge
-    double costMs = 0;
-    PartStatistics stats;
-};
-
 // Everything a part's DP reads, in local indices: its successor sets, merge classes and the
 // cost model's operator classes. Parts with equal keys (the repeated cells of NasNet-A, the
 // repeated blocks of a ResNet) have the same states, transitions, stage latencies (the
@@ -273,7 +266,9 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
             weights[at] += states[i];
         }
     }
-    std::vector<PartOutcome> outcomes(searched.size());
+    // One outcome per searched part, kept until every part is done (they may finish in any
+    // order).
+    std::vector<detail::PartOutcome> outcomes(searched.size());
     const int threads = record != nullptr ? 1 : options.threads;
     runJobs(control, weights, threads, [&](size_t j, SearchControl& job) {
         const size_t i = searched[j];
@@ -284,15 +279,12 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
         std::optional<detail::PartMemory> memory;
         if (budgeted)
             memory.emplace(problems[b], graphs[b][p].ops, earlierOps(dags[b], p));
-        detail::PartSearch search(dags[b], graphs[b][p], options, cost, blockClasses[b], partClock,
-                                  record, static_cast<int>(b), static_cast<int>(p),
-                                  memory ? &*memory : nullptr);
-        outcomes[j].chosen = search.run();
-        outcomes[j].costMs = search.costMs;
-        outcomes[j].stats = search.stats;
+        outcomes[j] = detail::searchPart(dags[b], graphs[b][p], options, cost, blockClasses[b],
+                                         partClock, record, static_cast<int>(b),
+                                         static_cast<int>(p), memory ? &*memory : nullptr);
     });
 
-    for (const PartOutcome& part : outcomes)
+    for (const detail::PartOutcome& part : outcomes)
         if (std::isinf(part.costMs))
             throw MemoryBudgetTooSmall(options.memoryBudget,
                                        smallestSchedulePeak(model, options.memory, control));
@@ -303,7 +295,7 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
         result.schedule.blocks.emplace_back();
     for (size_t i = 0; i < parts.size(); ++i) {
         const auto [b, p] = parts[i];
-        const PartOutcome& part = outcomes[source[i]];
+        const detail::PartOutcome& part = outcomes[source[i]];
         schedule::BlockSchedule& bs = result.schedule.blocks[b];
         for (const auto& [ops, merge] : part.chosen)
             bs.stages.push_back(detail::makeStage(graphs[b][p], ops, merge));
