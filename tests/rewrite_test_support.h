@@ -12,6 +12,7 @@
 #include "rewrite/graph_hash.h"
 #include "rewrite/rewrite_cost.h"
 #include "rewrite/rules.h"
+#include "rewrite/verify_rewrite.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,7 @@ inline rewrite::CostModelFactory simulatedFactory(const std::string& device = "V
 // Every block exit of `g` run with `weights` (other convs: name-derived weights of `seed`).
 inline std::vector<ref::Tensor> exitOutputs(const ir::Graph& g, const rewrite::WeightMap& weights,
                                             uint64_t seed) {
-    ref::ReferenceExecutor ex(seed);
-    for (const auto& [name, w] : weights)
-        ex.setWeights(name, w);
-    ex.run(g);
-    std::vector<ref::Tensor> out;
-    for (const ir::Block& b : g.blocks)
-        out.push_back(ex.output(b.exitNode.name));
-    return out;
+    return rewrite::blockExitOutputs(g, weights, seed);
 }
 
 // max |y − y'| / max(1, max |y|) over all block exits (shapes must agree; +inf otherwise).

@@ -1,5 +1,6 @@
 // Every output is byte-identical for --threads 1, 2 and 7 (issue 18): optimize --json
-// --stats, the saved schedule and model, compare --json, specialize --json, trace JSON; only
+// --stats, the saved schedule and model, compare --json (a metaflow row included), specialize
+// --json, metaflow --json and its rewritten model, trace JSON; only
 // wall-clock fields ("seconds", "search_seconds") are left out. Bad thread counts are refused.
 #include "build_flavour.h"
 #include "cli_run.h"
@@ -86,6 +87,12 @@ private slots:
                                                "V100,K80", "--json", "--threads", t});
             QCOMPARE(spec.code, 0);
             outs << stripped(spec.out);
+            // MetaFlow's search, its rewritten model and IOS-both on it.
+            const auto mf = testing::runCli(
+                {"metaflow", m, "--json", "--threads", t, "-o", base + "metaflow.ios.json"});
+            QCOMPARE(mf.code, 0);
+            outs << stripped(mf.out)
+                 << fileBytes(QString::fromStdString(base + "metaflow.ios.json"));
             const auto trace = testing::runCli(
                 {"trace", m, "--strategy", "ios-both", "--threads", t, "-o", base + "trace.json"});
             QCOMPARE(trace.code, 0);

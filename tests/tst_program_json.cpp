@@ -12,6 +12,7 @@
 #include "io/trace_export.h"
 #include "io/trace_import.h"
 #include "schedule/program_verify.h"
+#include "schedulers/rewritten_model.h"
 #include "schedulers/scheduler.h"
 #include "user_error_text.h"
 #include "util/json_number.h"
@@ -51,6 +52,10 @@ const Run& programOf(const std::string& model, const std::string& policy) {
         schedulers::schedulerByName(policy).run(prepared, schedulers::Params{}, cost, nullptr);
     r.program = schedulers::programOf(o);
     r.latencyMs = schedulers::outcomeLatencyMs(r.dags, o, cost);
+    if (o.rewritten) { // metaflow: the program refers to the rewritten graph
+        r.graph = o.rewritten->graph();
+        r.dags = ir::buildDags(r.graph);
+    }
     return r;
 }
 

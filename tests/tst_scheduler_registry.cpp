@@ -31,11 +31,11 @@ class TestSchedulerRegistry : public QObject {
 
 private slots:
     void builtinsInOrder() {
-        QVERIFY(keys() == (std::vector<std::string>{"sequential", "greedy", "ios-merge",
-                                                    "ios-parallel", "ios-both", "raf-wavefront",
-                                                    "raf-asap", "raf-ios", "serenity"}));
+        QVERIFY(keys() == (std::vector<std::string>{
+                              "sequential", "greedy", "ios-merge", "ios-parallel", "ios-both",
+                              "metaflow", "raf-wavefront", "raf-asap", "raf-ios", "serenity"}));
         QCOMPARE(schedulers::schedulerKeyList(),
-                 std::string("sequential, greedy, ios-merge, ios-parallel, ios-both, "
+                 std::string("sequential, greedy, ios-merge, ios-parallel, ios-both, metaflow, "
                              "raf-wavefront, raf-asap, raf-ios, serenity"));
         for (const schedulers::Scheduler* s : schedulers::registeredSchedulers()) {
             QVERIFY(!s->label().empty());
@@ -106,7 +106,7 @@ private slots:
                 schedulers::schedulerByName(testing::kThrowawayKey).run(model, {}, cost, nullptr);
             schedule::verify(model.dags(), out.schedule);
         }
-        QCOMPARE(keys().size(), size_t{9});
+        QCOMPARE(keys().size(), size_t{10});
         QVERIFY(!schedulers::unregisterScheduler(testing::kThrowawayKey));
     }
 

@@ -2,6 +2,7 @@
 // Table 1 and the search-cost figures can be rerun (docs/algorithms.md §3 "Statistics").
 #include "args.h"
 #include "bench_memory.h"
+#include "bench_metaflow.h"
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
@@ -73,6 +74,10 @@ int runBench(const std::vector<std::string>& args) {
                 "Instead of MODELS: RandWire-style graphs (Watts-Strogatz, k 4, p 0.75) of 3w "
                 "nodes for w = 4..12, one block each, to see how the DP's cost grows with "
                 "states, transitions and distinct stages");
+    parser.flag("--metaflow",
+                "Instead of the IOS DP: MetaFlow's search with the paper preset on each model "
+                "(seconds, expanded, generated) and Sequential / IOS-both (r 3, s 8) on the "
+                "original and the rewritten graph (docs/metaflow.md)");
     addThreadsOption(parser);
     addCostOptions(parser);
     if (!parser.parse(args))
@@ -94,6 +99,11 @@ int runBench(const std::vector<std::string>& args) {
         for (const samples::BundledModel& m : samples::bundledModels())
             if (m.benchmark)
                 models.emplace_back(m.name);
+    if (parser.has("metaflow")) {
+        if (scaling || parser.has("memory"))
+            throw UserError("give --metaflow alone, not with --memory or --scaling");
+        return benchMetaflow(parser, models, parser.has("json"));
+    }
     if (parser.has("memory")) {
         if (scaling)
             throw UserError("give --memory or --scaling, not both");

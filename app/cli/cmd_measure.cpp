@@ -129,6 +129,11 @@ int runMeasure(const std::vector<std::string>& args) {
         const std::string name(scheduler->key());
         const StrategyRun sr = runStrategy(prepared, *scheduler, search.params, *dpCost);
         const schedulers::Outcome& run = sr.outcome;
+        if (run.rewritten)
+            throw UserError("measure runs schedules of " + graph.name + " on its executor; " +
+                            name +
+                            " schedules a rewritten graph, which that executor does not "
+                            "hold (`ios-sched metaflow --verify` checks it instead)");
         // A stream program runs as one (the RAF policies'); every other outcome as stages.
         const bool isProgram = !run.programs.empty();
         const auto summary =

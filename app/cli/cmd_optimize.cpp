@@ -92,7 +92,6 @@ int runOptimize(const std::vector<std::string>& args) {
     const ir::Graph graph = loadModelArg(parser, modelArg);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
-    const std::vector<ir::BlockDag>& dags = prepared.dags();
 
     schedulers::SearchControl control;
     schedulers::Outcome outcome;
@@ -104,11 +103,17 @@ int runOptimize(const std::vector<std::string>& args) {
     const std::optional<schedulers::Statistics>& stats = outcome.stats;
     const double latencyMs = outcome.latencyMs;
     const double seconds = outcome.searchSeconds;
-    schedule::verify(dags, sched);
+    // A scheduler that rewrites the graph (metaflow) schedules the rewritten one: -o writes
+    // that graph with its stages, --save-schedule names its operators.
+    const ir::PreparedModel& scheduled = schedulers::scheduledModel(prepared, outcome);
+    const ir::Graph& scheduledGraph = scheduled.graph();
+    schedule::verify(scheduled.dags(), sched);
     if (auto out = parser.value("output"))
-        outputs.stage(*out, io::modelFileText(schedule::optimizedGraph(graph, dags, sched), *out));
+        outputs.stage(*out,
+                      io::modelFileText(
+                          schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched), *out));
     if (auto out = parser.value("save-schedule"))
-        outputs.stage(*out, io::writeScheduleFile(graph, dags, sched,
+        outputs.stage(*out, io::writeScheduleFile(scheduledGraph, scheduled.dags(), sched,
                                                   "ios-sched optimize --strategy " + strategy +
                                                       " (" + cost->describe() + ")"));
     outputs.commit();

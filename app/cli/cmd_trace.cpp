@@ -29,8 +29,10 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
     const auto model = makeCostModel(parser, graph);
     const StrategyRun run =
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
+    // The graph the schedule refers to (a rewritten one for metaflow).
+    const ir::Graph& scheduled = schedulers::scheduledModel(prepared, run.outcome).graph();
     const profiling::MeasuredTrace t =
-        profiling::traceOnGpu(graph, run.outcome.schedule, batchOption(parser));
+        profiling::traceOnGpu(scheduled, run.outcome.schedule, batchOption(parser));
     const std::string out = parser.get("output");
     output.stage(out, io::timelineText(out, t.timeline, {graph.name, strategy, "measured"}));
     output.commit();

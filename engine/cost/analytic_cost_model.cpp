@@ -12,6 +12,20 @@ AnalyticCostModel::AnalyticCostModel(const ir::Graph& graph, AnalyticParams para
     : params_(params), index_(graph) {
     if (params_.batch < 1)
         throw UserError("batch size must be at least 1, not " + std::to_string(params_.batch));
+    precompute(graph);
+}
+
+AnalyticCostModel::AnalyticCostModel(const ir::Graph& graph, const AnalyticCostModel& sharing)
+    : params_(sharing.params_), index_(graph),
+      canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {
+    precompute(graph);
+}
+
+std::unique_ptr<CostModel> AnalyticCostModel::forGraph(const ir::Graph& graph) const {
+    return std::unique_ptr<CostModel>(new AnalyticCostModel(graph, *this));
+}
+
+void AnalyticCostModel::precompute(const ir::Graph& graph) {
     for (const ir::Block& b : graph.blocks)
         for (const ir::Node* op : b.operators())
             metrics_.emplace(op, ir::computeMetrics(*op, index_));

@@ -50,10 +50,14 @@ public:
     int batch() const override { return params_.batch; }
 
     const AnalyticParams& params() const { return params_; }
+    // Same parameters; shares the canonical stage memo.
+    std::unique_ptr<CostModel> forGraph(const ir::Graph& graph) const override;
     // Latency in ms of one operator run alone on one stream, launch included, no sync.
     double operatorMs(const ir::Node& node) const;
 
 private:
+    AnalyticCostModel(const ir::Graph& graph, const AnalyticCostModel& sharing);
+    void precompute(const ir::Graph& graph);
     double metricsMs(const ir::OperatorMetrics& m, int launches) const;
     double mergedMs(const ir::BlockDag& dag, const std::vector<int>& ops) const;
     const ir::OperatorMetrics& metricsOf(const ir::Node& node) const;

@@ -7,6 +7,7 @@
 #include "schedule/stream_program.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,16 @@ public:
     // not slowing each other. Throws UserError for an invalid program.
     virtual ProgramRun simulateProgram(const ir::BlockDag& dag,
                                        const schedule::StreamProgram& program, bool timeline) const;
+
+    // The same model (device, batch, parameters) for another validated graph, which must
+    // outlive the result: schedulers that rewrite the graph (MetaFlow) price and schedule the
+    // rewritten graph with it. Models that price operators from their signatures alone share
+    // their canonical stage memo with the result. Default: nullptr, for models whose figures
+    // are keyed by operator names (measurements), where a rewritten operator would silently
+    // take another's time.
+    virtual std::unique_ptr<CostModel> forGraph(const ir::Graph& /*graph*/) const {
+        return nullptr;
+    }
 
     // The batch size its latencies are for (the memory model sizes tensors with it).
     virtual int batch() const { return 1; }

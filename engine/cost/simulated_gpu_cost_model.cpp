@@ -27,6 +27,15 @@ SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfi
         throw UserError("batch size must be at least 1 (got " + std::to_string(batch) + ")");
 }
 
+SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph,
+                                             const SimulatedGpuCostModel& sharing)
+    : device_(sharing.device_), batch_(sharing.batch_), index_(graph), id_(nextModelId()),
+      canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
+
+std::unique_ptr<CostModel> SimulatedGpuCostModel::forGraph(const ir::Graph& graph) const {
+    return std::unique_ptr<CostModel>(new SimulatedGpuCostModel(graph, *this));
+}
+
 const ir::TensorShape* SimulatedGpuCostModel::shapeOf(const std::string& name) const {
     const ir::Node* n = index_.find(name);
     return n ? &n->outputShape : nullptr;

@@ -12,6 +12,7 @@
 #include "ir/metrics.h"
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -44,8 +45,11 @@ public:
 
     const DeviceProfile& device() const { return device_; }
     int batch() const override { return batch_; }
+    // Same device and batch; shares the canonical stage memo.
+    std::unique_ptr<CostModel> forGraph(const ir::Graph& graph) const override;
 
 private:
+    SimulatedGpuCostModel(const ir::Graph& graph, const SimulatedGpuCostModel& sharing);
     const ir::TensorShape* shapeOf(const std::string& name) const;
 
     DeviceProfile device_;

@@ -142,22 +142,28 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
     out += '}';
 }
 
+CanonicalStages::CanonicalStages() : shared_(std::make_shared<Shared>()) {}
+
+CanonicalStages::CanonicalStages(SharedWith shared) : shared_(shared.other.shared_) {}
+
 StageMemo* CanonicalStages::classify(const ir::BlockDag& dag, const ir::ShapeLookup& shapeOf,
                                      std::vector<uint32_t>& classes) const {
     classes.clear();
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex_); // always before the shared lock: one order, no deadlock
     std::string signature;
     for (const ir::Node* node : dag.ops) {
         auto it = classOf_.find(node);
         if (it == classOf_.end()) {
             signature.clear();
             appendOperatorSignature(*node, shapeOf, signature);
-            const auto id = classIds_.emplace(signature, static_cast<uint32_t>(classIds_.size()));
+            std::lock_guard sharedLock(shared_->mutex);
+            const auto id = shared_->classIds.emplace(
+                signature, static_cast<uint32_t>(shared_->classIds.size()));
             it = classOf_.emplace(node, id.first->second).first;
         }
         classes.push_back(it->second);
     }
-    return &memo_;
+    return &shared_->memo;
 }
 
 OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -58,15 +59,29 @@ private:
 // equal merged convolutions, whatever the names; and the memo. Thread-safe.
 class CanonicalStages {
 public:
+    CanonicalStages();
+    // The classes by signature and the memo of `other`, for the same cost model priced on
+    // another graph (CostModel::forGraph: a rewritten graph reuses the original's stages).
+    // Valid because a class is the operator's signature, never its name or node; the cache
+    // of classes by node stays per graph (nodes of a freed graph may share addresses).
+    struct SharedWith {
+        const CanonicalStages& other;
+    };
+    explicit CanonicalStages(SharedWith shared);
+
     // Fills classes (per dag.ops) and returns the memo.
     StageMemo* classify(const ir::BlockDag& dag, const ir::ShapeLookup& shapeOf,
                         std::vector<uint32_t>& classes) const;
 
 private:
+    struct Shared {
+        std::mutex mutex;
+        std::map<std::string, uint32_t> classIds;
+        StageMemo memo;
+    };
     mutable std::mutex mutex_;
     mutable std::map<const ir::Node*, uint32_t> classOf_;
-    mutable std::map<std::string, uint32_t> classIds_;
-    mutable StageMemo memo_;
+    std::shared_ptr<Shared> shared_;
 };
 
 // The operator signature CanonicalStages compares (appended to `out`).

@@ -128,6 +128,7 @@ ir::Graph optimizedGraph(const ir::Graph& graph, const std::vector<ir::BlockDag>
         v.node = it->second.first;
         v.begin += it->second.second;
         v.end += it->second.second;
+        v.inPlace = false; // a slice of the merged output: no producer writes it in place
     };
     for (ir::Block& block : out.blocks) {
         for (ir::Node& n : block.innerNodes)

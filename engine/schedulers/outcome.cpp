@@ -1,7 +1,9 @@
-// Outcome helpers (scheduler.h): the program form of any outcome and its latency.
+// Outcome helpers (scheduler.h): the program form of any outcome and its latency, on the model
+// the outcome's schedule refers to (the rewritten one of a graph-rewriting scheduler).
 #include "eval/evaluate.h"
 #include "eval/memory_eval.h"
 #include "eval/program_eval.h"
+#include "schedulers/rewritten_model.h"
 #include "schedulers/scheduler.h"
 #include "util/error.h"
 
@@ -14,14 +16,43 @@ ir::MemoryOptions memoryOptions(const Params& params, const cost::CostModel& cos
     return m;
 }
 
+RewrittenModel::RewrittenModel(rewrite::SearchResult searchResult, int maxPartSize,
+                               const cost::CostModel& original)
+    : search(std::move(searchResult)), prepared(search.graph, maxPartSize),
+      cost(costForRewrittenGraph(original, search.graph)) {}
+
+std::unique_ptr<cost::CostModel> costForRewrittenGraph(const cost::CostModel& original,
+                                                       const ir::Graph& graph) {
+    std::unique_ptr<cost::CostModel> model = original.forGraph(graph);
+    if (model == nullptr)
+        throw UserError("a rewritten graph can be priced by the simulated and analytic cost "
+                        "models only (their operators are priced by attributes and shapes), not " +
+                        original.describe() +
+                        ", whose figures are keyed by the original operators' names");
+    return model;
+}
+
 Outcome Scheduler::run(const ir::PreparedModel& model, const Params& params,
                        const cost::CostModel& cost, SearchControl* control) const {
     ir::checkMemoryOptions(memoryOptions(params, cost));
     Outcome out = search(model, params, cost, control);
-    out.peakBytes =
-        eval::scheduleMemory(model.graph(), model.dags(), out.schedule, memoryOptions(params, cost))
-            .peak;
+    const ir::PreparedModel& scheduled = scheduledModel(model, out);
+    out.peakBytes = eval::scheduleMemory(scheduled.graph(), scheduled.dags(), out.schedule,
+                                         memoryOptions(params, cost))
+                        .peak;
     return out;
+}
+
+const ir::PreparedModel& scheduledModel(const ir::PreparedModel& model, const Outcome& outcome) {
+    return outcome.rewritten ? outcome.rewritten->prepared : model;
+}
+
+const cost::CostModel& scheduledCost(const Outcome& outcome, const cost::CostModel& cost,
+                                     std::unique_ptr<cost::CostModel>& owned) {
+    if (!outcome.rewritten)
+        return cost;
+    owned = costForRewrittenGraph(cost, outcome.rewritten->graph());
+    return *owned;
 }
 
 schedule::Program programOf(const Outcome& outcome) {
@@ -30,20 +61,28 @@ schedule::Program programOf(const Outcome& outcome) {
 
 double outcomeLatencyMs(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
                         const cost::CostModel& cost) {
-    return outcome.programs.empty() ? eval::totalLatencyMs(dags, outcome.schedule, cost)
-                                    : eval::programLatencyMs(dags, outcome.programs, cost);
+    const std::vector<ir::BlockDag>& own =
+        outcome.rewritten ? outcome.rewritten->prepared.dags() : dags;
+    std::unique_ptr<cost::CostModel> owned;
+    const cost::CostModel& priced = scheduledCost(outcome, cost, owned);
+    return outcome.programs.empty() ? eval::totalLatencyMs(own, outcome.schedule, priced)
+                                    : eval::programLatencyMs(own, outcome.programs, priced);
 }
 
 eval::Timeline outcomeTimeline(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
                                const cost::CostModel& cost) {
+    const std::vector<ir::BlockDag>& own =
+        outcome.rewritten ? outcome.rewritten->prepared.dags() : dags;
+    std::unique_ptr<cost::CostModel> owned;
+    const cost::CostModel& priced = scheduledCost(outcome, cost, owned);
     if (!outcome.programs.empty())
-        return eval::buildProgramTimeline(dags, outcome.programs, cost);
-    const cost::KernelTimelineModel* kernels = cost.kernelTimeline();
+        return eval::buildProgramTimeline(own, outcome.programs, priced);
+    const cost::KernelTimelineModel* kernels = priced.kernelTimeline();
     if (kernels == nullptr)
         throw UserError("a timeline needs a cost model that describes kernels (simulated or "
                         "analytic), not " +
-                        cost.describe());
-    return eval::buildTimeline(dags, outcome.schedule, *kernels);
+                        priced.describe());
+    return eval::buildTimeline(own, outcome.schedule, *kernels);
 }
 
 } // namespace ios::schedulers

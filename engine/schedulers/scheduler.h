@@ -63,6 +63,8 @@ struct Params {
 // The memory model a run is measured with: the cost model's batch, the params' precision.
 ir::MemoryOptions memoryOptions(const Params& params, const cost::CostModel& cost);
 
+struct RewrittenModel; // schedulers/rewritten_model.h
+
 struct Outcome {
     schedule::Schedule schedule;
     // Per block, when the scheduler's result is a stream program (RAF's policies: streams,
@@ -76,6 +78,10 @@ struct Outcome {
     // Peak activation memory of `schedule` (docs/memory.md "Stage schedules"), filled by
     // Scheduler::run for every scheduler.
     int64_t peakBytes = 0;
+    // Set by schedulers that rewrite the graph (MetaFlow): the model `schedule` and
+    // `programs` refer to (graph, prepared model, cost model, how it was found). Every
+    // consumer goes through scheduledModel / outcomeLatencyMs / outcomeTimeline, which use it.
+    std::shared_ptr<const RewrittenModel> rewritten;
 };
 
 class Scheduler {
@@ -105,15 +111,27 @@ protected:
                            const cost::CostModel& cost, SearchControl* control) const = 0;
 };
 
+// The prepared model the outcome's schedule refers to: the rewritten one when the scheduler
+// rewrote the graph, else `model` (the one it was run on).
+const ir::PreparedModel& scheduledModel(const ir::PreparedModel& model, const Outcome& outcome);
+
+// `cost` for the graph the outcome's schedule refers to: `cost` itself, or for a rewritten
+// graph cost.forGraph(it) (held in `owned`). Throws UserError when `cost` cannot price a
+// rewritten graph (replayed or measured figures are keyed by operator names).
+const cost::CostModel& scheduledCost(const Outcome& outcome, const cost::CostModel& cost,
+                                     std::unique_ptr<cost::CostModel>& owned);
+
 // The outcome as a stream program per block: its own, else its schedule lowered.
 schedule::Program programOf(const Outcome& outcome);
 
-// The outcome's latency under `cost`: its program's when it has one, else its schedule's.
+// The outcome's latency under `cost`: its program's when it has one, else its schedule's. A
+// rewritten outcome is priced on its own DAGs (`dags` are ignored) under scheduledCost.
 double outcomeLatencyMs(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
                         const cost::CostModel& cost);
 
 // The outcome laid out in time under `cost`: its program's timeline (eval/program_eval.h) when
-// it has one, else its stages' (a UserError when the model describes no kernels).
+// it has one, else its stages' (a UserError when the model describes no kernels). A rewritten
+// outcome as for outcomeLatencyMs.
 eval::Timeline outcomeTimeline(const std::vector<ir::BlockDag>& dags, const Outcome& outcome,
                                const cost::CostModel& cost);
 
