@@ -303,11 +303,23 @@ void GraphView::setColorMode(ColorMode mode) {
     applyColors();
 }
 
+void GraphView::setCustomColors(std::vector<QColor> fills,
+                                std::vector<std::pair<QColor, QString>> legend) {
+    customFills_ = std::move(fills);
+    customLegend_ = std::move(legend);
+    applyColors();
+}
+
 void GraphView::applyColors() {
     const bool byStage = mode_ == ColorMode::Stage && !schedule_.isEmpty();
     for (OperatorItem* item : items_) {
         const ir::Node& node =
             model_->node(model_->operators()[static_cast<size_t>(item->flatIndex())]);
+        const auto flat = static_cast<size_t>(item->flatIndex());
+        if (flat < customFills_.size() && customFills_[flat].isValid()) {
+            item->setFill(customFills_[flat], {});
+            continue;
+        }
         if (!byStage) {
             item->setFill(kindColor(node.kind), {});
             continue;
@@ -373,6 +385,15 @@ std::vector<std::pair<QString, QString>> GraphView::shortcutHelp() {
             {tr("L"), tr("Show or hide the legend")},
             {tr("Esc"), tr("Clear the selection")},
             {tr("Click"), tr("Select an operator in every view")}};
+}
+
+void GraphView::setCompact(bool compact) {
+    colorBox_->setVisible(!compact);
+    info_->setVisible(!compact);
+    search_->setMinimumWidth(compact ? 40 : 220);
+    search_->setSizePolicy(compact ? QSizePolicy::Ignored : QSizePolicy::Expanding,
+                           QSizePolicy::Fixed);
+    setLegendVisible(!compact);
 }
 
 void GraphView::setLegendVisible(bool visible) {
@@ -442,7 +463,9 @@ bool GraphView::findOperator(const QString& text) {
 }
 
 void GraphView::updateLegend() {
-    std::vector<GraphLegend::Entry> entries;
+    std::vector<GraphLegend::Entry> entries = customLegend_;
+    if (!entries.empty())
+        entries.push_back({Qt::transparent, QString()});
     if (mode_ == ColorMode::Stage && !schedule_.isEmpty()) {
         // Short lines: the strip takes width from the graph (160 px at 1280×800).
         for (int k = 0; k < 3; ++k)

@@ -56,6 +56,10 @@ public:
     void setModel(LoadedModelPtr model);
     void setSchedule(const ScheduleIndex& index); // empty = no schedule
     void setColorMode(ColorMode mode);
+    // Fills that take the place of the kind/stage colours, one per flat index (an invalid
+    // colour keeps the mode's), and legend lines shown above the kind legend: for views that
+    // colour by another relation (the MetaFlow diff: removed, new, rewired). Empty restores.
+    void setCustomColors(std::vector<QColor> fills, std::vector<std::pair<QColor, QString>> legend);
     // Draws `selected` operators (flat indices) in the "selected" style and `stageContext`
     // (e.g. the rest of the selected stage) in the "in highlighted stage" style, and scrolls
     // to them when `center`; both empty clears.
@@ -75,6 +79,9 @@ public:
     const std::vector<OperatorItem*>& operatorItems() const { return items_; }
     GraphLegend* legend() const { return legend_; }
     void setLegendVisible(bool visible);
+    // For two graphs side by side (the MetaFlow diff): no colour-mode box or operator count in
+    // the toolbar, a search box that may shrink, the legend hidden until toggled (L).
+    void setCompact(bool compact);
     QGraphicsScene* scene() const { return scene_; }
     ZoomableGraphicsView* view() const { return view_; }
 
@@ -99,6 +106,8 @@ private:
     std::shared_ptr<const ir::NodeIndex> names_; // producers' shapes, for tooltips
     ScheduleIndex schedule_;
     ColorMode mode_ = ColorMode::Stage;
+    std::vector<QColor> customFills_;
+    std::vector<std::pair<QColor, QString>> customLegend_;
     QGraphicsScene* scene_;
     ZoomableGraphicsView* view_;
     QLineEdit* search_;

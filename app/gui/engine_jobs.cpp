@@ -6,6 +6,7 @@
 #include "memory_jobs.h"
 #include "schedule/program_verify.h"
 #include "schedulers/parallel_jobs.h"
+#include "schedulers/rewritten_model.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
 
@@ -45,11 +46,24 @@ RunResult runOn(const views::LoadedModel& model, const JobSettings& settings,
     run.r = r;
     run.s = s;
     const auto t0 = std::chrono::steady_clock::now();
-    schedulers::Outcome outcome = scheduler.run(
-        model.prepared(), searchParams(settings, r, s, record, threads), cost, &search);
+    schedulers::Params params = searchParams(settings, r, s, record, threads);
+    // The budget only for schedulers that read it: one that runs another inside (MetaFlow runs
+    // IOS-Both on its rewritten graph, whose tensors differ) must not inherit it.
+    if (!scheduler.reads(schedulers::Knob::MemoryBudget))
+        params.memoryBudget = 0;
+    schedulers::Outcome outcome = scheduler.run(model.prepared(), params, cost, &search);
     // Priced as the timeline lays it out: its program's latency when it has one (RAF).
     run.latencyMs = schedulers::outcomeLatencyMs(model.dags(), outcome, cost);
     run.peakBytes = outcome.peakBytes;
+    if (outcome.rewritten) {
+        // Its schedule's indices are G*'s operators: nothing of it may reach views of G0.
+        run.rewritten = true;
+        run.substitutions = static_cast<int>(outcome.rewritten->search.history.size());
+        run.stats = std::move(outcome.stats);
+        run.searchSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return run;
+    }
     run.program = schedulers::programOf(outcome);
     run.ownProgram = !outcome.programs.empty();
     if (details)
@@ -80,11 +94,16 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
 // the program's instruction times per block (the Streams view).
 void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& cost,
                         const schedulers::Outcome& outcome, RunResult& run) {
+    // A scheduler that rewrites the graph (metaflow) refers to its own DAGs and cost model.
+    std::unique_ptr<cost::CostModel> owned;
+    const cost::CostModel& priced = schedulers::scheduledCost(outcome, cost, owned);
+    const std::vector<ir::BlockDag>& dags =
+        schedulers::scheduledModel(model.prepared(), outcome).dags();
     for (size_t b = 0; b < outcome.schedule.blocks.size(); ++b) {
         run.stageLatencyMs.emplace_back();
         for (const schedule::Stage& stage : outcome.schedule.blocks[b].stages)
             run.stageLatencyMs.back().push_back(
-                cost::checkedStageLatencyMs(cost, model.dags()[b], stage));
+                cost::checkedStageLatencyMs(priced, dags[b], stage));
     }
     if (!outcome.programs.empty() || cost.kernelTimeline() != nullptr)
         run.timeline = std::make_shared<const eval::Timeline>(
@@ -92,9 +111,9 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
     // A model that knows stage latencies only prices a program launch by launch; one without
     // those (a cache holding whole stages) leaves the Streams view in issue order.
     try {
-        schedule::verifyProgram(model.dags(), run.program);
+        schedule::verifyProgram(dags, run.program);
         for (size_t b = 0; b < run.program.size(); ++b)
-            run.programRuns.push_back(cost.simulateProgram(model.dags()[b], run.program[b], false));
+            run.programRuns.push_back(priced.simulateProgram(dags[b], run.program[b], false));
     } catch (const UserError& e) {
         run.programRuns.clear();
         run.programNote = QString::fromUtf8(e.what());
@@ -260,6 +279,10 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     case JobKind::Estimate:
         result.estimate = estimate(model, settings, *chosen, *cost, control);
         return result; // no sequential baseline: nothing is searched
+    case JobKind::Metaflow:
+        result.metaflow = runMetaflowJob(settings, control);
+        result.sequentialLatencyMs = result.metaflow->rows.front().latencyMs;
+        return result;
     case JobKind::Optimize: {
         result.runs.push_back(runStrategy(model, settings, *chosen, settings.r, settings.s,
                                           settings.recordStateSpace, *cost, {control, 0.0, 1.0},

@@ -6,6 +6,7 @@
 #include "eval/timeline.h"
 #include "loaded_model.h"
 #include "memory_report.h"
+#include "metaflow_job.h"
 #include "schedule/schedule.h"
 #include "schedule/stream_program.h"
 #include "schedulers/ios_dp.h"
@@ -56,6 +57,9 @@ struct JobSettings {
     // The Memory view's Serenity DP: expansions per run before it counts as a timeout (a low
     // limit shows the soft budget at work, Serenity Fig. 8(b)).
     uint64_t memoryDpLimit = views::kSerenityExpansions;
+    // The MetaFlow tab's search (its own settings; sameSearch ignores them: the main result
+    // does not depend on them).
+    MetaflowSettings metaflow;
 };
 
 enum class JobKind {
@@ -66,6 +70,7 @@ enum class JobKind {
     Memory,     // the Memory view's report: Serenity per block, walks, peak distributions
     Pareto,     // latency against peak memory (schedulers::paretoFront)
     Estimate,   // what an Optimize with these settings will cost (schedulers::estimateSearch)
+    Metaflow,   // the MetaFlow tab: rewrite, then compare schedulers on G0 and G*
 };
 
 // The settings that decide a search's result (everything but the model, the threads, the
@@ -98,6 +103,11 @@ struct RunResult {
     // the Streams view); empty with programNote saying why when the model could not price it.
     std::vector<cost::ProgramRun> programRuns;
     QString programNote;
+    // The scheduler rewrote the graph (MetaFlow, Outcome::rewritten): latency, peak memory and
+    // statistics are of its schedule of G*; schedule, program, timeline and state space are left
+    // empty, since the views draw the open model G0 (the MetaFlow tab shows G*).
+    bool rewritten = false;
+    int substitutions = 0; // how many rewrites turned G0 into G*
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).
@@ -123,6 +133,7 @@ struct JobResult {
     // Estimate: the IOS DP's up-front estimate; empty for strategies that are not the IOS DP
     // (baselines, RAF's policies, Serenity: they take milliseconds to seconds, no estimate).
     std::optional<schedulers::SearchEstimate> estimate;
+    std::shared_ptr<const MetaflowResult> metaflow; // Metaflow
 
     // True when this result is what the current model and settings would give.
     bool matches(const views::LoadedModelPtr& model, const JobSettings& current) const {
@@ -141,6 +152,8 @@ struct JobControl {
     // rate and the ETA the progress bar shows; 0 of 0 when the search reports none.
     std::atomic<uint64_t> done{0};
     std::atomic<uint64_t> total{0};
+    // Metaflow: the search's progress reports, for the live chart.
+    std::shared_ptr<MetaflowTrace> metaflowTrace = std::make_shared<MetaflowTrace>();
 
     void cancel() { search.cancel = true; }
     bool cancelled() const { return search.cancel.load(); }

@@ -29,6 +29,8 @@ public:
     void cancel();
     bool isRunning() const { return current_ != nullptr; }
     quint64 currentId() const { return currentId_; }
+    // The running job's control (its live MetaFlow trace), or nullptr.
+    std::shared_ptr<const JobControl> currentControl() const { return current_; }
     int droppedResults() const { return dropped_; }
     // Blocks until every worker has returned (tests, shutdown).
     void waitForIdle();

@@ -101,6 +101,7 @@ MainWindow::~MainWindow() {
     delete analysisJobs_;
     delete memoryJobs_;
     delete paretoJobs_;
+    delete metaflowJobs_;
 }
 
 void MainWindow::createActions() {

@@ -35,6 +35,7 @@ namespace ios::gui {
 
 class AnalysisTab;
 class JobController;
+class MetaflowPanel;
 class SettingsPanel;
 class StaleOverlay;
 
@@ -106,6 +107,10 @@ public:
     // True when tab `index` is not an analysis tab (Memory included) or shows the current
     // settings' result.
     bool isAnalysisCurrent(int tabIndex) const;
+    // The MetaFlow tab (rewrite, then schedule; its own jobs).
+    MetaflowPanel* metaflowPanel() const { return metaflow_; }
+    // The note over the views while a rewritten result is shown (empty otherwise).
+    QString rewrittenNote() const;
 
 Q_SIGNALS:
     void modelChanged();
@@ -137,6 +142,11 @@ private:
     void showSearchFailure(const QString& message, qint64 smallestPeak);
     void computeAnalysis(AnalysisTab* tab, bool force);
     void showAnalysis(const JobResultPtr& result);
+    void createMetaflowTab();
+    // A result whose scheduler rewrote the graph (RunResult::rewritten): the views of the open
+    // model G0 show no schedule, and a note says why and points to the MetaFlow tab.
+    void showRewrittenResult(const JobResultPtr& result);
+    void setRewrittenNote(const QString& text);
     QString settingsKey(const JobSettings& settings) const;
     void showResult(const JobResultPtr& result);
     void selectStageOperators(const QModelIndex& index);
@@ -173,6 +183,9 @@ private:
     QString runningKey_;
     JobController* memoryJobs_ = nullptr;
     JobController* paretoJobs_ = nullptr;
+    JobController* metaflowJobs_ = nullptr;
+    MetaflowPanel* metaflow_ = nullptr;
+    std::vector<StaleOverlay*> rewrittenNotes_; // over the views of G0 (setRewrittenNote)
     QString memoryShownKey_, memoryRunningKey_; // model, batch, DP limit
     QString paretoShownKey_, paretoRunningKey_; // settings without the budget
     QString paretoStrategy_;                    // the scheduler the shown front searched

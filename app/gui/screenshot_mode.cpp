@@ -1,9 +1,11 @@
 #include "screenshot_mode.h"
 
+#include "graph_diff_view.h"
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "memory_view.h"
+#include "metaflow_panel.h"
 #include "pareto_chart.h"
 #include "settings_panel.h"
 #include "streams_view.h"
@@ -14,6 +16,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -145,6 +148,20 @@ QString showMemoryShot(MainWindow& window) {
     return before;
 }
 
+// The MetaFlow tab with its result on the open model, the first substitution selected in both
+// graphs.
+void showMetaflowShot(MainWindow& window) {
+    MetaflowPanel* panel = window.metaflowPanel();
+    if (!panel->result() || !panel->staleMessage().isEmpty()) {
+        Q_EMIT panel->runRequested();
+        waitUntil([&] { return !panel->isRunning(); });
+    }
+    views::GraphDiffView* diff = panel->diffView();
+    waitUntil([&] { return diff->before()->isLayoutReady() && diff->after()->isLayoutReady(); });
+    if (panel->substitutions()->rowCount() > 0)
+        panel->substitutions()->setCurrentCell(0, 0);
+}
+
 void restoreAfterMemoryShot(MainWindow& window, const QString& model) {
     window.memoryView()->limitBox()->setCurrentIndex(0);
     window.settingsPanel()->chooseBudget(0);
@@ -175,6 +192,8 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
             QString restoreModel;
             if (tabs->widget(i) == window.memoryView())
                 restoreModel = showMemoryShot(window);
+            if (tabs->widget(i) == window.metaflowPanel())
+                showMetaflowShot(window);
             if (tabs->widget(i) == window.timelineView()) {
                 // A measured range over the second quarter: duration, kernels, busy %.
                 views::TimelineCanvas* canvas = window.timelineView()->canvas();
