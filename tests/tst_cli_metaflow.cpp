@@ -114,8 +114,17 @@ private slots:
         QCOMPARE(l["substitutions"].toArray()[0].toObject()["step"].toInt(), 1);
         QVERIFY(l["substitutions"].toArray()[0].toObject()["match"].isArray());
         const QByteArray csv = fileBytes(QString::fromStdString(trace));
-        QVERIFY(csv.startsWith("counter,best_ms,popped_ms,queue\n"));
+        QVERIFY(csv.startsWith("counter,best_ms,popped_ms,queue,graph_best_ms\n"));
         QVERIFY(csv.count('\n') >= 2); // a report per searched block at least
+        // The whole graph's best only falls, from G0's cost to G*'s.
+        const QList<QByteArray> rows = csv.trimmed().split('\n');
+        double previous = j["cost_before_ms"].toDouble() * (1 + 1e-12);
+        for (qsizetype i = 1; i < rows.size(); ++i) {
+            const double graphBest = rows[i].split(',').last().toDouble();
+            QVERIFY(graphBest <= previous);
+            previous = graphBest;
+        }
+        QCOMPARE(previous, j["cost_after_ms"].toDouble());
     }
 
     // A failure after the work started (the time limit) or at an output's check leaves every

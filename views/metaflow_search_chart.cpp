@@ -58,7 +58,7 @@ QString MetaflowSearchChart::costTitle() const {
     double hi = 0;
     for (const SearchTracePoint& p : points_)
         hi = std::max({hi, p.bestMs, p.poppedMs});
-    return durationUnit(hi / 1000).title(tr("Cost of the searched region"));
+    return durationUnit(hi / 1000).title(tr("Cost of the whole graph"));
 }
 
 std::vector<double> MetaflowSearchChart::xs() const {

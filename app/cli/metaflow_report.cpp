@@ -161,13 +161,13 @@ void SearchTrace::add(const rewrite::SearchProgress& p) {
 }
 
 std::string SearchTrace::csv() const {
-    std::string out = "counter,best_ms,popped_ms,queue\n";
+    std::string out = "counter,best_ms,popped_ms,queue,graph_best_ms\n";
     char line[128];
     for (const rewrite::SearchProgress& p : rows_) {
         // %.17g: the latencies read back as the same doubles.
-        std::snprintf(line, sizeof line, "%llu,%.17g,%.17g,%llu\n",
+        std::snprintf(line, sizeof line, "%llu,%.17g,%.17g,%llu,%.17g\n",
                       static_cast<unsigned long long>(p.stats.expanded), p.bestMs, p.poppedMs,
-                      static_cast<unsigned long long>(p.queued));
+                      static_cast<unsigned long long>(p.queued), p.graphBestMs);
         out += line;
     }
     return out;

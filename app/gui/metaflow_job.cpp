@@ -164,7 +164,9 @@ std::shared_ptr<const MetaflowResult> runMetaflowJob(const JobSettings& settings
     rewrite::SearchHooks hooks;
     hooks.progress = [&control, trace](const rewrite::SearchProgress& p) {
         control.done = p.stats.expanded;
-        trace->add({p.stats.expanded, p.queued, p.bestMs, p.poppedMs});
+        // In whole-graph terms, so the curve falls across regions instead of restarting.
+        trace->add(
+            {p.stats.expanded, p.queued, p.graphBestMs, p.graphBestMs - p.bestMs + p.poppedMs});
     };
     schedulers::MetaflowResult found =
         schedulers::runMetaflow(g0.prepared(), params, *cost, options, &control.search, hooks);

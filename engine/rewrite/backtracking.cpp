@@ -113,7 +113,7 @@ public:
                 break;
             ++counter;
             ++stats_.expanded;
-            poll(queue.size(), bestCost, e.cost);
+            poll(queue.size(), *best, bestCost, e.cost);
             const State& g = *e.state;
             for (RuleId rule : kAllRules) {
                 if (!o_.rules.on(rule))
@@ -147,7 +147,7 @@ public:
                 }
             }
         }
-        report(queue.size(), bestCost, bestCost);
+        report(queue.size(), *best, bestCost, bestCost);
         return *best;
     }
 
@@ -160,16 +160,16 @@ private:
         return it->second;
     }
 
-    void poll(size_t queued, double bestMs, double poppedMs) {
+    void poll(size_t queued, const State& best, double bestMs, double poppedMs) {
         if (hooks_.cancelled && hooks_.cancelled())
             throw Cancelled();
         if (Clock::now() - lastProgress_ >= std::chrono::milliseconds(100))
-            report(queued, bestMs, poppedMs);
+            report(queued, best, bestMs, poppedMs);
     }
-    void report(size_t queued, double bestMs, double poppedMs) {
+    void report(size_t queued, const State& best, double bestMs, double poppedMs) {
         lastProgress_ = Clock::now();
         if (hooks_.progress)
-            hooks_.progress({stats_, queued, bestMs, poppedMs});
+            hooks_.progress({stats_, queued, bestMs, poppedMs, total(best)});
     }
 
     RewriteCost& cost_;

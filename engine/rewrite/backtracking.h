@@ -52,6 +52,10 @@ struct SearchProgress {
     uint64_t queued = 0;
     double bestMs = 0;   // cost of the searched region's best graph
     double poppedMs = 0; // cost of the graph just popped
+    // The whole graph's cost with the region's best in place: it only falls over the search
+    // (regions are searched one after another), so front ends plot it; the whole graph with
+    // the popped graph in place costs graphBestMs − bestMs + poppedMs.
+    double graphBestMs = 0;
 };
 
 // Progress at most every 100 ms and on completion of each region; `cancelled` polled once per
