@@ -44,8 +44,10 @@ int runConvert(const std::vector<std::string>& args) {
     util::OutputTransaction output;
     output.check(out);
     const ir::Graph graph = loadModelArg(parser, in);
-    output.stage(out, io::modelFileText(graph, out));
+    std::vector<std::string> warnings;
+    output.stage(out, io::modelFileText(graph, out, &warnings));
     output.commit();
+    printWarnings("convert", warnings);
     if (!parser.has("verbose"))
         return kExitOk;
     std::cout << "wrote " << out << " (" << formatName(format) << ", " << graph.blocks.size()

@@ -55,6 +55,7 @@ int runMetaflow(const std::vector<std::string>& args) {
         throw UserError("--memory-budget does not apply to metaflow");
     // Outputs are checked before the search and written together at the end, or not at all.
     util::OutputTransaction outputs;
+    std::vector<std::string> warnings; // what the output format cannot express
     if (auto out = parser.value("output")) {
         io::formatForWrite(*out);
         outputs.check(*out);
@@ -97,12 +98,13 @@ int runMetaflow(const std::vector<std::string>& args) {
                             std::to_string(report.verify->maxAbsError) + ")");
     }
     if (auto out = parser.value("output"))
-        outputs.stage(*out, io::modelFileText(result.rewritten->graph(), *out));
+        outputs.stage(*out, io::modelFileText(result.rewritten->graph(), *out, &warnings));
     if (auto out = parser.value("log"))
         outputs.stage(*out, util::dumpJson(substitutionLogJson(graph.name, result), 2) + "\n");
     if (auto out = parser.value("trace"))
         outputs.stage(*out, trace.csv());
     outputs.commit();
+    printWarnings("metaflow", warnings);
 
     if (parser.has("json"))
         std::cout << util::dumpJson(metaflowJson(report), 2) << "\n";

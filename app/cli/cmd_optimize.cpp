@@ -108,15 +108,17 @@ int runOptimize(const std::vector<std::string>& args) {
     const ir::PreparedModel& scheduled = schedulers::scheduledModel(prepared, outcome);
     const ir::Graph& scheduledGraph = scheduled.graph();
     schedule::verify(scheduled.dags(), sched);
+    std::vector<std::string> warnings; // what the output format cannot express
     if (auto out = parser.value("output"))
-        outputs.stage(*out,
-                      io::modelFileText(
-                          schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched), *out));
+        outputs.stage(*out, io::modelFileText(
+                                schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched),
+                                *out, &warnings));
     if (auto out = parser.value("save-schedule"))
         outputs.stage(*out, io::writeScheduleFile(scheduledGraph, scheduled.dags(), sched,
                                                   "ios-sched optimize --strategy " + strategy +
                                                       " (" + cost->describe() + ")"));
     outputs.commit();
+    printWarnings("optimize", warnings);
 
     const bool showStats = parser.has("stats") && stats.has_value();
     if (parser.has("json")) {

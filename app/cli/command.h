@@ -25,6 +25,10 @@ std::vector<Command>& commandRegistry();
 // errors are printed to stderr as "ios-sched CMD: error: ...".
 int runCommandLine(const std::vector<std::string>& args);
 
+// Prints each of `warnings` (e.g. what a file format could not express) to stderr as
+// "ios-sched CMD: warning: ...".
+void printWarnings(std::string_view command, const std::vector<std::string>& warnings);
+
 struct CommandRegistrar {
     explicit CommandRegistrar(Command c) { commandRegistry().push_back(c); }
 };

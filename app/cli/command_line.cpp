@@ -17,6 +17,11 @@ std::vector<Command>& commandRegistry() {
     return commands;
 }
 
+void printWarnings(std::string_view command, const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings)
+        std::cerr << "ios-sched " << command << ": warning: " << util::escapeControl(w) << "\n";
+}
+
 namespace {
 
 void printUsage(std::ostream& out) {

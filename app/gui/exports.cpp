@@ -99,6 +99,9 @@ QSize exportSize(QWidget* view) {
 
 void exportSchedule(const JobResult& result, const QString& path) {
     const RunResult& run = firstRun(result);
+    if (run.rewritten)
+        throw UserError("this result schedules a rewritten graph (MetaFlow), not the open model: "
+                        "write it with `ios-sched optimize MODEL --strategy metaflow -o FILE`");
     const views::LoadedModel& model = *result.settings.model;
     const std::filesystem::path target = path.toStdString();
     const bool ios = path.endsWith(QLatin1String(".ios.json"), Qt::CaseInsensitive);
@@ -111,7 +114,10 @@ void exportSchedule(const JobResult& result, const QString& path) {
 void exportTrace(const JobResult& result, const QString& path) {
     const RunResult& run = firstRun(result);
     if (!run.timeline)
-        throw UserError("this result has no timeline");
+        throw UserError(run.rewritten ? "this result schedules a rewritten graph (MetaFlow): "
+                                        "write its trace with `ios-sched trace MODEL --strategy "
+                                        "metaflow -o FILE`"
+                                      : "this result has no timeline");
     io::writeTimeline(path.toStdString(), *run.timeline,
                       {result.settings.model->graph().name, run.strategy.toStdString()});
 }

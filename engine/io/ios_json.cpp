@@ -23,12 +23,11 @@ ir::Graph parseIosJson(std::string_view text, const std::string& source) {
 namespace {
 
 void collectInPlace(const ir::Node& node, std::vector<std::string>& names) {
-    for (const ir::Term& t : node.inputs)
-        for (const ir::ValueRef& v : t)
-            if (v.inPlace) {
-                names.push_back(node.name);
-                break;
-            }
+    const bool flagged = std::any_of(node.inputs.begin(), node.inputs.end(), [](const ir::Term& t) {
+        return std::any_of(t.begin(), t.end(), [](const ir::ValueRef& v) { return v.inPlace; });
+    });
+    if (flagged) // once per node, however many of its terms are flagged
+        names.push_back(node.name);
     for (const ir::Node& inner : node.nodes)
         collectInPlace(inner, names);
 }

@@ -6,6 +6,7 @@
 #include "analysis_tab.h"
 #include "chart_fixtures.h"
 #include "charts.h"
+#include "exports.h"
 #include "graph_diff_view.h"
 #include "graph_view.h"
 #include "job_controller.h"
@@ -17,9 +18,11 @@
 #include "schedulers/metaflow.h"
 #include "settings_panel.h"
 #include "stage_tree_model.h"
+#include "util/error.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -27,6 +30,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 #include <algorithm>
@@ -323,6 +327,18 @@ private Q_SLOTS:
         QVERIFY(w->rewrittenNote().contains(QStringLiteral("MetaFlow tab")));
         QCOMPARE(w->stageTree()->model()->rowCount(), 0);
         QVERIFY(w->graphView()->isVisible());
+        // Exporting it as the open model's schedule or trace is refused with the CLI's way.
+        QTemporaryDir dir;
+        for (auto* exporter : {&exportSchedule, &exportTrace}) {
+            QString message;
+            try {
+                exporter(*w->lastResult(), dir.filePath(QStringLiteral("x.json")));
+            } catch (const UserError& e) {
+                message = QString::fromUtf8(e.what());
+            }
+            QVERIFY2(message.contains(QLatin1String("rewritten graph")), qPrintable(message));
+        }
+        QVERIFY(QDir(dir.path()).isEmpty());
 
         // Back to a scheduler of G0: the note goes, its stages come.
         w->settingsPanel()->strategyBox()->setCurrentIndex(test::strategyIndex(*w, "greedy"));
