@@ -86,7 +86,9 @@ public:
         uint64_t m = 0;
         for (const schedule::Group& g : st.groups)
             for (int op : g)
-                m |= uint64_t{1} << op;
+                // Operators past 63 (parts over 64 operators) fold into the key by a mix.
+                m ^= op < 64 ? uint64_t{1} << op
+                             : (0x9E3779B97F4A7C15ull >> (op % 64)) * static_cast<uint64_t>(op);
         return m;
     }
     double latency(uint64_t opMask, bool merge) const {
