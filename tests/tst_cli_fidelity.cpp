@@ -40,6 +40,18 @@ int cachedStages(const std::string& model) {
     return n;
 }
 
+// The committed SqueezeNet measurements less the stage `dropped`, saved in `dir`.
+std::string cacheWithout(const std::string& dropped, const QTemporaryDir& dir) {
+    const cost::MeasurementCache full = cost::MeasurementCache::load(kCache);
+    cost::MeasurementCache partial;
+    for (const cost::StageMeasurement& m : full.entries())
+        if (m.model == "squeezenet" && m.stage != dropped)
+            partial.add(m);
+    const std::string file = dir.filePath(QStringLiteral("partial.json")).toStdString();
+    partial.save(file);
+    return file;
+}
+
 } // namespace
 
 class TestCliFidelity : public QObject {
@@ -123,15 +135,9 @@ private slots:
         const schedule::Schedule greedy = io::loadScheduleFile(kept, graph, prepared.dags());
         const std::string dropped =
             cost::stageKey(prepared.dags().at(1), greedy.blocks.at(1).stages.back());
-        const cost::MeasurementCache full = cost::MeasurementCache::load(kCache);
-        cost::MeasurementCache partial;
-        for (const cost::StageMeasurement& m : full.entries())
-            if (m.model == "squeezenet" && m.stage != dropped)
-                partial.add(m);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const std::string file = dir.filePath(QStringLiteral("partial.json")).toStdString();
-        partial.save(file);
+        const std::string file = cacheWithout(dropped, dir);
         const testing::CliRun r = runCli(
             {"fidelity", "squeezenet", "--cost-model", "cache:" + file, "--schedules", kept});
         QCOMPARE(r.code, 1);
@@ -176,15 +182,9 @@ private slots:
             schedulers::schedulerByName("ios-both").run(prepared, {}, sim, nullptr).schedule;
         const std::string dropped =
             cost::stageKey(prepared.dags().at(1), chosen.blocks.at(1).stages.front());
-        const cost::MeasurementCache full = cost::MeasurementCache::load(kCache);
-        cost::MeasurementCache partial;
-        for (const cost::StageMeasurement& m : full.entries())
-            if (m.model == "squeezenet" && m.stage != dropped)
-                partial.add(m);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const std::string file = dir.filePath(QStringLiteral("partial.json")).toStdString();
-        partial.save(file);
+        const std::string file = cacheWithout(dropped, dir);
         const testing::CliRun r =
             runCli({"fidelity", "squeezenet", "--cost-model", "cache:" + file});
         QCOMPARE(r.code, 1);

@@ -164,6 +164,9 @@ private:
     void showEstimate(const JobResultPtr& result);
     void updateStaleness();
     void clearResultViews();
+    // Empties the views that show a schedule of the open model (selection, stages, state
+    // space, streams, memory, graph colours).
+    void clearScheduleViews();
     void createHelpMenu();
     views::LoadedModelPtr modelForSettings(const JobSettings& settings);
     void updateRecentMenu();

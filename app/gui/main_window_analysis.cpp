@@ -108,12 +108,7 @@ void MainWindow::createMetaflowTab() {
 
 void MainWindow::showRewrittenResult(const JobResultPtr& result) {
     const RunResult& run = result->runs.front();
-    selection_->clear();
-    stageModel_->clear();
-    stateSpace_->setStateSpace(model_, std::shared_ptr<const schedulers::StateSpaceIndex>());
-    streams_->clear();
-    memory_->clear();
-    graph_->setSchedule({});
+    clearScheduleViews();
     if (!showsMeasuredTrace()) {
         timelineModel_.reset();
         timeline_->clear();

@@ -243,15 +243,19 @@ void MainWindow::updateStaleness() {
                               : tr("Out of date — %1").arg(resultText_));
 }
 
-void MainWindow::clearResultViews() {
-    lastResult_.reset();
-    setRewrittenNote({});
+void MainWindow::clearScheduleViews() {
     selection_->clear();
     stageModel_->clear();
     stateSpace_->setStateSpace(model_, std::shared_ptr<const schedulers::StateSpaceIndex>());
     streams_->clear();
     memory_->clear();
     graph_->setSchedule({});
+}
+
+void MainWindow::clearResultViews() {
+    lastResult_.reset();
+    setRewrittenNote({});
+    clearScheduleViews();
     settings_->setResultText({});
     resultText_.clear();
     resultLabel_->clear();
