@@ -97,7 +97,7 @@ QSize exportSize(QWidget* view) {
 
 } // namespace
 
-void exportSchedule(const JobResult& result, const QString& path) {
+void exportSchedule(const JobResult& result, const QString& path, QStringList* warnings) {
     const RunResult& run = firstRun(result);
     if (run.rewritten)
         throw UserError("this result schedules a rewritten graph (MetaFlow), not the open model: "
@@ -108,7 +108,11 @@ void exportSchedule(const JobResult& result, const QString& path) {
     const ir::Graph graph =
         ios ? schedule::optimizedGraph(model.graph(), model.dags(), run.schedule)
             : schedule::withStages(model.graph(), model.dags(), run.schedule);
-    io::saveModelFile(graph, target);
+    std::vector<std::string> dropped;
+    io::saveModelFile(graph, target, &dropped);
+    if (warnings)
+        for (const std::string& w : dropped)
+            warnings->append(QString::fromStdString(w));
 }
 
 void exportTrace(const JobResult& result, const QString& path) {

@@ -23,8 +23,9 @@ QStringList filterSuffixes(const QString& filter);
 // "schedule.ios.json").
 QString withFilterSuffix(const QString& path, const QString& selectedFilter);
 
-// By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError.
-void exportSchedule(const JobResult& result, const QString& path);
+// By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError. What the
+// format could not express (in-place terms in IOS JSON) is appended to `warnings`.
+void exportSchedule(const JobResult& result, const QString& path, QStringList* warnings = nullptr);
 // By extension: ".csv" → CSV, else Chrome trace JSON. Throws ios::UserError.
 void exportTrace(const JobResult& result, const QString& path);
 // ".svg" → vector drawing of the whole view, else a PNG. Throws ios::UserError.

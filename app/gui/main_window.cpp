@@ -146,8 +146,9 @@ void MainWindow::createActions() {
         a->setShortcut(key);
     };
     addExport(tr("Schedule…"), QKeySequence(tr("Ctrl+E")),
-              tr("IOS JSON (*.ios.json);;Native JSON (*.json)"),
-              [this](const QString& path) { exportSchedule(*lastResult_, path); });
+              tr("IOS JSON (*.ios.json);;Native JSON (*.json)"), [this](const QString& path) {
+                  exportSchedule(*lastResult_, path, &exportWarnings_);
+              });
     addExport(tr("Trace…"), QKeySequence(tr("Ctrl+Shift+T")),
               tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"),
               [this](const QString& path) { exportTrace(*lastResult_, path); });
@@ -300,13 +301,19 @@ bool MainWindow::exportTo(const QString& path, const std::function<void(const QS
         showError(tr("Export"), tr("Nothing to export yet: open a model and run a search."));
         return false;
     }
+    exportWarnings_.clear();
     try {
         write(path);
     } catch (const std::exception& e) {
         showError(tr("Export failed"), QString::fromUtf8(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    if (exportWarnings_.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else // what the format could not express, long enough to be read
+        statusBar()->showMessage(
+            tr("Exported %1 — warning: %2").arg(path, exportWarnings_.join(QStringLiteral("; "))),
+            15000);
     return true;
 }
 

@@ -221,6 +221,7 @@ private:
     QLabel* resultLabel_ = nullptr;
     QString resultText_; // the shown result's summary (resultLabel_ adds "out of date")
     QString lastError_;
+    QStringList exportWarnings_; // filled by the export exportTo runs
     bool dialogsEnabled_ = true;
 };
 

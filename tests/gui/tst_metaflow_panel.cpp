@@ -9,6 +9,7 @@
 #include "exports.h"
 #include "graph_diff_view.h"
 #include "graph_view.h"
+#include "io/model_file.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "main_window_test_support.h"
@@ -25,6 +26,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -34,6 +36,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <algorithm>
+#include <functional>
 
 using namespace ios;
 using namespace ios::gui;
@@ -329,7 +332,9 @@ private Q_SLOTS:
         QVERIFY(w->graphView()->isVisible());
         // Exporting it as the open model's schedule or trace is refused with the CLI's way.
         QTemporaryDir dir;
-        for (auto* exporter : {&exportSchedule, &exportTrace}) {
+        const std::function<void(const JobResult&, const QString&)> exporters[] = {
+            [](const JobResult& r, const QString& p) { exportSchedule(r, p); }, &exportTrace};
+        for (const auto& exporter : exporters) {
             QString message;
             try {
                 exporter(*w->lastResult(), dir.filePath(QStringLiteral("x.json")));
@@ -358,6 +363,36 @@ private Q_SLOTS:
         });
         QVERIFY(it != entries.end());
         QVERIFY(it->latencyMs > 0);
+    }
+
+    // G* saved natively keeps SqueezeNet's in-place concatenations (R5); opened and scheduled,
+    // its schedule exported as IOS JSON loses them, and the export says so.
+    void exportWarnsOfInPlaceTerms() {
+        QTemporaryDir dir;
+        const QString native = dir.filePath(QStringLiteral("g.json"));
+        {
+            const views::LoadedModelPtr m = views::loadModel(QStringLiteral("squeezenet"));
+            JobSettings s;
+            const auto cost = EngineJobs::makeCostModel(*m, s, s.device, s.batch);
+            const schedulers::MetaflowResult mf =
+                schedulers::runMetaflow(m->prepared(), {}, *cost, schedulers::MetaflowOptions{});
+            io::saveModelFile(mf.rewritten->graph(), native.toStdString());
+        }
+        auto w = openWindow(qPrintable(native));
+        QVERIFY(w);
+        w->settingsPanel()->strategyBox()->setCurrentIndex(test::strategyIndex(*w, "greedy"));
+        w->runOptimize();
+        QVERIFY(test::waitForResult(*w));
+        const QString ios = dir.filePath(QStringLiteral("s.ios.json"));
+        QStringList warnings;
+        exportSchedule(*w->lastResult(), ios, &warnings);
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings.front().contains(QLatin1String("in-place")),
+                 qPrintable(warnings.front()));
+        QVERIFY(QFileInfo::exists(ios));
+        QStringList none;
+        exportSchedule(*w->lastResult(), dir.filePath(QStringLiteral("s.json")), &none);
+        QVERIFY(none.isEmpty()); // the native format keeps the flags
     }
 };
 
