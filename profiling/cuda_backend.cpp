@@ -85,7 +85,8 @@ public:
             cudnnDestroyTensorDescriptor(d);
         cudnnDestroyOpTensorDescriptor(mulOp_);
         for (auto& g : graphs_)
-            cudaGraphExecDestroy(g);
+            if (g != nullptr)
+                cudaGraphExecDestroy(g);
         for (auto& s : streams_) {
             cudnnDestroy(s.handle);
             cudaFree(s.workspace);
@@ -162,8 +163,10 @@ public:
 
     void beginCapture(StreamId s) override {
         IOS_CUDA(cudaStreamBeginCapture(stream(s), cudaStreamCaptureModeThreadLocal));
+        capturing_ = true;
     }
     GraphId endCapture(StreamId s) override {
+        capturing_ = false;
         cudaGraph_t graph = nullptr;
         IOS_CUDA(cudaStreamEndCapture(stream(s), &graph));
         cudaGraphExec_t exec = nullptr;
@@ -174,6 +177,22 @@ public:
     }
     void launchGraph(GraphId g, StreamId s) override {
         IOS_CUDA(cudaGraphLaunch(graphs_.at(static_cast<size_t>(g)), stream(s)));
+    }
+    void destroyGraph(GraphId g) override {
+        cudaGraphExec_t& exec = graphs_.at(static_cast<size_t>(g));
+        if (exec != nullptr)
+            IOS_CUDA(cudaGraphExecDestroy(exec));
+        exec = nullptr;
+    }
+    // cudaEventRecordExternal is refused outside a capture (CUDA runtime API,
+    // cudaEventRecordWithFlags), so eager issue records plainly.
+    void recordTiming(EventId e, StreamId s) override {
+        if (!capturing_) {
+            record(e, s);
+            return;
+        }
+        IOS_CUDA(cudaEventRecordWithFlags(events_.at(static_cast<size_t>(e)), stream(s),
+                                          cudaEventRecordExternal));
     }
 
     uint64_t traceStreamId(StreamId s) const override {
@@ -362,7 +381,8 @@ private:
     std::vector<int64_t> sizes_;
     std::vector<Stream> streams_;
     std::vector<cudaEvent_t> events_;
-    std::vector<cudaGraphExec_t> graphs_;
+    std::vector<cudaGraphExec_t> graphs_; // null once destroyed
+    bool capturing_ = false;
     std::map<std::tuple<int, int, int>, ConvPlan> convPlans_;
     std::map<std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t>, cudnnPoolingDescriptor_t>
         poolDescs_;

@@ -44,6 +44,36 @@ inline double median(std::vector<double> samples) {
     return percentile(std::move(samples), 50);
 }
 
+// How many replays a graph of K stages gets (docs/gpu.md "Stage profiling at scale"): W
+// untimed replays (module load, cuDNN's first calls, caches, clocks ramping up), then R timed
+// ones with R = clamp(ceil(targetMs / span), minRepeat, maxRepeat), span = the last warm-up
+// replay's time from its first to its last timing event. Every timed replay gives one sample
+// per stage; the stage's latency is their median. The paper's rule (warm-up 2, 6 samples of 6
+// runs: 36 runs) averaged eager launches, which are noisy; a replay has no host gaps, so a
+// median of 10 single runs is as steady, and a fixed target of 20 ms of timed GPU time per
+// graph gives quick graphs (few or tiny stages) more samples, up to 50, where the 0.5 µs
+// resolution of CUDA events weighs most, at a bounded cost.
+struct BatchTiming {
+    int warmup = 2;
+    int minRepeat = 10;
+    int maxRepeat = 50;
+    double targetMs = 20;
+    int repeatsFor(double spanMs) const;
+};
+
+// One stage of a batch: a stage of `dag` (both outlive the call).
+struct StageRef {
+    const ir::BlockDag* dag = nullptr;
+    const schedule::Stage* stage = nullptr;
+};
+
+struct BatchedTimes {
+    std::vector<double> medianMs; // per stage, in order
+    int repeats = 0;              // timed replays (samples per stage)
+    int replays = 0;              // warm-up and timed
+    double busyMs = 0;            // the replays' spans, first to last timing event, summed
+};
+
 class Executor {
 public:
     // Allocates every tensor of a validated graph on `backend` (which must outlive this).
@@ -65,6 +95,14 @@ public:
                                      const TimingOptions& options);
     std::vector<double> timeStage(const ir::BlockDag& dag, const schedule::Stage& stage,
                                   const TimingOptions& options);
+    // Many stages timed in ONE captured CUDA graph (executor_batch.cpp): a timing event before
+    // each stage and after the last, on the main stream; a stage forks its streams from the
+    // main stream and joins them back, so consecutive events bracket exactly one stage, and
+    // elapsed(e_i, e_i+1) of one replay is one sample of stage i. The graph is freed after.
+    // Throws std::invalid_argument for an empty batch.
+    BatchedTimes timeStages(const std::vector<StageRef>& stages, const BatchTiming& timing);
+    // Kernels the stage launches (batch sizes are bounded by kernels as well as stages).
+    size_t stageKernelCount(const ir::BlockDag& dag, const schedule::Stage& stage);
 
     // Issues `schedule` once (streams, algorithms, workspaces), then captures it as a CUDA
     // graph; replay it with backend().launchGraph(graph, mainStream()).
@@ -153,6 +191,7 @@ private:
     EventId fork_ = -1, start_ = -1, stop_ = -1;
     std::vector<EventId> joins_;         // per stream
     std::vector<EventId> programEvents_; // program events, by order of first use
+    std::vector<EventId> timingEvents_;  // timeStages: one per stage boundary, reused
     bool capturing_ = false;             // capture() is issuing under stream capture
 };
 

@@ -124,6 +124,14 @@ public:
     virtual void beginCapture(StreamId stream) = 0;
     virtual GraphId endCapture(StreamId stream) = 0;
     virtual void launchGraph(GraphId graph, StreamId stream) = 0;
+    // Frees a graph that will not be launched again (stage profiling captures thousands).
+    virtual void destroyGraph(GraphId graph) = 0;
+    // An event whose time is read back after each replay of the graph being captured (the
+    // batched stage timing, stage_profiler.h). record() under capture makes the event a
+    // dependency inside the graph only, which nothing outside can time; CUDA needs
+    // cudaEventRecordExternal for an event node that sets the event on every replay. Outside a
+    // capture it is record().
+    virtual void recordTiming(EventId event, StreamId stream) = 0;
 
     // The id kernel records carry for one of this backend's streams.
     virtual uint64_t traceStreamId(StreamId stream) const = 0;

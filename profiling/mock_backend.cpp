@@ -413,9 +413,23 @@ GraphId MockBackend::endCapture(StreamId stream) {
 
 void MockBackend::launchGraph(GraphId graph, StreamId stream) {
     log({MockCall::Kind::LaunchGraph, stream, graph, 0, {}});
+    if (destroyed_.count(graph) != 0)
+        throw std::runtime_error("mock backend: graph " + std::to_string(graph) +
+                                 " launched after it was destroyed");
     ++graphsLaunched_;
     for (const auto& f : graphs_.at(static_cast<size_t>(graph)))
         f();
+}
+
+void MockBackend::destroyGraph(GraphId graph) {
+    auto& work = graphs_.at(static_cast<size_t>(graph));
+    if (!destroyed_.insert(graph).second)
+        throw std::logic_error("mock backend: graph " + std::to_string(graph) + " destroyed twice");
+    std::vector<std::function<void()>>().swap(work);
+}
+
+int MockBackend::graphsLive() const {
+    return static_cast<int>(graphs_.size() - destroyed_.size());
 }
 
 uint64_t MockBackend::traceStreamId(StreamId stream) const {

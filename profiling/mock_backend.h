@@ -18,6 +18,7 @@
 #include "gpu_backend.h"
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,9 @@ public:
     void beginCapture(StreamId stream) override;
     GraphId endCapture(StreamId stream) override;
     void launchGraph(GraphId graph, StreamId stream) override;
+    void destroyGraph(GraphId graph) override;
+    // An event recorded under capture is replayed with the graph already (record()).
+    void recordTiming(EventId event, StreamId stream) override { record(event, stream); }
     uint64_t traceStreamId(StreamId stream) const override;
     void setTraceTag(uint64_t tag) override { tag_ = tag; }
     std::unique_ptr<KernelRecorder> kernelRecorder() override;
@@ -90,6 +94,7 @@ public:
     // Test hooks.
     int kernelsRun() const { return kernelsRun_; }
     int graphsLaunched() const { return graphsLaunched_; }
+    int graphsLive() const; // captured and not destroyed
     int64_t floatsAllocated() const;
     const std::vector<MockCall>& calls() const { return calls_; }
     void clearCalls() { calls_.clear(); }
@@ -143,6 +148,7 @@ private:
     bool capturing_ = false;
     std::vector<std::function<void()>> captured_;
     std::vector<std::vector<std::function<void()>>> graphs_;
+    std::set<GraphId> destroyed_;
     uint64_t tag_ = 0;
     int kernelsRun_ = 0;
     int graphsLaunched_ = 0;

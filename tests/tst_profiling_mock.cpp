@@ -154,6 +154,32 @@ private slots:
         QCOMPARE(median(graph), median(plain));
     }
 
+    // The batched stage timing's backend calls: timing events recorded under capture take the
+    // replay's stream clock on every replay; a destroyed graph cannot be launched again.
+    void timingEventsAreReplayedWithTheGraph() {
+        MockBackend b(MockOptions::timingOnly("Mock GPU"));
+        const StreamId s = b.createStream();
+        const EventId e0 = b.createEvent(), e1 = b.createEvent();
+        const BufferId in = b.allocate(1 << 20), out = b.allocate(1 << 20);
+        const Kernel k = ActivationKernel{in, out, {1, 1 << 20, 1, 1}, ir::ActType::Relu};
+        b.beginCapture(s);
+        b.recordTiming(e0, s);
+        b.enqueue(s, k);
+        b.recordTiming(e1, s);
+        const GraphId graph = b.endCapture(s);
+        b.launchGraph(graph, s);
+        const double first = b.elapsedMs(e0, e1);
+        QVERIFY(first > 0);
+        b.enqueue(s, k); // moves the stream clock on
+        b.launchGraph(graph, s);
+        QCOMPARE(b.elapsedMs(e0, e1), first);
+        QCOMPARE(b.graphsLive(), 1);
+        b.destroyGraph(graph);
+        QCOMPARE(b.graphsLive(), 0);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, b.launchGraph(graph, s));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, b.destroyGraph(graph));
+    }
+
     void percentiles_data() {
         QTest::addColumn<QList<double>>("samples");
         QTest::addColumn<double>("p");

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Measurements for docs/performance.md on a CUDA GPU machine (no Qt there): builds ios-sched
-# with the carried nlohmann header (.deps/), then per network times sequential, greedy and
-# IOS-both (median of REPEAT runs, numeric check against sequential, simulator estimate) and
-# writes Chrome traces with active warps for InceptionV3.
+# The whole H100 measurement of issue 16 in one command (docs/gpu.md "Stage profiling at
+# scale"; results go into docs/performance.md): builds ios-sched with the carried nlohmann
+# header (.deps/), then
+#   1. profiles every distinct stage the IOS-both DP (r 3, s 8, batch 1) meets, and the stages
+#      of the greedy and sequential schedules (greedy's may span DP parts), per model, into
+#      OUTDIR/cache_MODEL.json (wall seconds per model in OUTDIR/profile_seconds.txt; the
+#      profile's own summary in OUTDIR/profile_MODEL.json). A run cut off resumes: run the
+#      script again with SKIP_BUILD=1, the journals beside the caches keep what was measured;
+#   2. per model, times sequential, greedy and IOS-both from the measured DP (--cost-model
+#      cache:FILE), then IOS-both from the simulated H100 DP: CUDA-graph replay, median of
+#      REPEAT (>= 50) replays, active warps, numeric check against sequential;
+#   3. Chrome traces with active warps for InceptionV3 and a kernel trace of SqueezeNet.
 #   tools/gpu_measure.sh OUTDIR            (IOS_PROFILING_MOCK=1: dry run without a GPU)
-# IOS-both uses the measured cost model where the DP asks for few enough distinct stages
-# (InceptionV3 ≈ 5.5k, SqueezeNet ≈ 230); NasNet-A and RandWire ask for > 200k, so their DP
-# runs on the simulated H100 profile.
 set -u -o pipefail
 OUT=${1:?usage: tools/gpu_measure.sh OUTDIR}
 REPEAT=${REPEAT:-50}
 BUILD=${BUILD:-build-gpu-release}
+MODELS=${MODELS:-inception_v3 squeezenet nasnet_large randwire_large}
 mkdir -p "$OUT"
 if [ -z "${SKIP_BUILD:-}" ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIOS_WITH_GUI=OFF \
@@ -19,14 +25,34 @@ if [ -z "${SKIP_BUILD:-}" ]; then
 fi
 SCHED="$BUILD/app/ios-sched"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1 | tee "$OUT/gpu.txt"
-run() { echo "== $*"; "$SCHED" measure "$@" --repeat "$REPEAT" --device H100 --cuda-graph --warps; }
-run inception_v3 --strategy sequential,greedy,both --cost measured \
-  --measure-cache "$OUT/measured_cache.json" --trace-prefix "$OUT/trace_inception_v3" \
-  -o "$OUT/inception_v3.json"
-run squeezenet --strategy sequential,greedy,both --cost measured \
-  --measure-cache "$OUT/measured_cache.json" -o "$OUT/squeezenet.json"
-run inception_v3 --strategy both --cost simulated -o "$OUT/inception_v3_simdp.json"
-run nasnet_large --strategy sequential,greedy,both --cost simulated -o "$OUT/nasnet_large.json"
-run randwire_large --strategy sequential,greedy,both --cost simulated -o "$OUT/randwire_large.json"
+status=0
+
+# 1. Stage profiling: every model's measured-cost search, timed.
+: >"$OUT/profile_seconds.txt"
+for m in $MODELS; do
+  echo "== profile $m"
+  start=$(date +%s.%N)
+  "$SCHED" profile "$m" --strategy ios-both,greedy,sequential -r 3 -s 8 --batch 1 \
+    --cache "$OUT/cache_$m.json" --json >"$OUT/profile_$m.json" || { echo "profile $m failed"; status=1; continue; }
+  end=$(date +%s.%N)
+  seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  echo "$m $seconds" | tee -a "$OUT/profile_seconds.txt"
+done
+awk '{ s += $2 } END { printf "total %.1f\n", s }' "$OUT/profile_seconds.txt" | tee -a "$OUT/profile_seconds.txt"
+
+# 2. The schedules on the GPU, CUDA-graph replay.
+run() { echo "== measure $*"; "$SCHED" measure "$@" --repeat "$REPEAT" --device H100 --cuda-graph --warps || status=1; }
+for m in $MODELS; do
+  trace=()
+  [ "$m" = inception_v3 ] && trace=(--trace-prefix "$OUT/trace_$m")
+  if [ -f "$OUT/cache_$m.json" ]; then
+    run "$m" --strategy sequential,greedy,ios-both --cost-model "cache:$OUT/cache_$m.json" \
+      "${trace[@]}" -o "$OUT/$m.json"
+  fi
+  run "$m" --strategy ios-both --cost-model simulated -o "$OUT/${m}_simdp.json"
+done
+
+# 3. A kernel trace through the eager path.
 echo "== trace --gpu"
-"$SCHED" trace squeezenet --strategy greedy --gpu --device H100 -o "$OUT/trace_squeezenet_greedy.csv"
+"$SCHED" trace squeezenet --strategy greedy --gpu --device H100 -o "$OUT/trace_squeezenet_greedy.csv" || status=1
+exit $status

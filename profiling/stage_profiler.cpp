@@ -1,0 +1,176 @@
+#include "stage_profiler.h"
+
+#include "stage_journal.h"
+#include "util/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+namespace ios::profiling {
+
+namespace {
+
+struct Known {
+    double ms = 0;
+    int samples = 0;
+};
+
+// Consecutive stages to measure, cut into graphs of at most `maxStages` stages and
+// `maxKernels` kernels (a single stage over the kernel bound gets a graph of its own).
+std::vector<std::vector<size_t>> batches(Executor& executor, const ir::PreparedModel& model,
+                                         const std::vector<MetStage>& stages,
+                                         const std::vector<size_t>& toMeasure, size_t maxStages,
+                                         size_t maxKernels) {
+    std::vector<std::vector<size_t>> out;
+    size_t kernels = 0;
+    for (size_t i : toMeasure) {
+        const MetStage& m = stages[i];
+        const size_t k =
+            executor.stageKernelCount(model.dags()[static_cast<size_t>(m.block)], m.stage);
+        if (out.empty() || out.back().size() >= maxStages ||
+            (!out.back().empty() && kernels + k > maxKernels)) {
+            out.emplace_back();
+            kernels = 0;
+        }
+        out.back().push_back(i);
+        kernels += k;
+    }
+    return out;
+}
+
+} // namespace
+
+double storedLatencyMs(double ms) {
+    return std::max(1e-6, std::round(ms * 1e6) / 1e6);
+}
+
+ProfileResult profileStages(Executor& executor, const std::string& modelName,
+                            const ir::PreparedModel& model, const std::vector<MetStage>& stages,
+                            const std::filesystem::path& cacheFile, const ProfileOptions& options) {
+    if (options.stagesPerGraph < 1 || options.kernelsPerGraph < 1)
+        throw UserError("a graph needs room for at least one stage and one kernel");
+    const auto prepareStart = std::chrono::steady_clock::now();
+    const std::string device = executor.backend().deviceName();
+    const int batch = executor.batch();
+    ProfileResult result;
+    result.stagesMet = stages.size();
+
+    cost::MeasurementCache cache;
+    if (std::filesystem::exists(cacheFile))
+        cache = cost::MeasurementCache::load(cacheFile);
+    const std::filesystem::path journal = journalPath(cacheFile);
+    std::unordered_map<std::string, Known> known; // stage key → latency, cache then journal
+    for (const cost::StageMeasurement& m : cache.entries())
+        if (m.device == device && m.model == modelName && m.batch == batch)
+            known.emplace(m.stage, Known{m.latencyMs, m.samples});
+    if (std::filesystem::exists(journal))
+        for (const cost::StageMeasurement& m : readJournal(journal, result.warnings)) {
+            if (m.device != device || m.model != modelName || m.batch != batch)
+                throw UserError("the journal holds measurements of " + m.model + " on " + m.device +
+                                    " at batch " + std::to_string(m.batch) + ", not of " +
+                                    modelName + " on " + device + " at batch " +
+                                    std::to_string(batch) +
+                                    " (finish that run, or remove the journal)",
+                                journal.string());
+            known.insert_or_assign(m.stage, Known{m.latencyMs, m.samples});
+        }
+
+    // Per class: the latency of its first known member, else its representative is measured.
+    const StageClasses classes = canonicalClasses(model, stages, options.everyStage);
+    result.classes = classes.members.size();
+    std::vector<std::optional<Known>> classValue(classes.members.size());
+    std::vector<size_t> toMeasure;
+    for (size_t c = 0; c < classes.members.size(); ++c) {
+        for (size_t i : classes.members[c])
+            if (auto it = known.find(stages[i].key); it != known.end()) {
+                classValue[c] = it->second;
+                break;
+            }
+        if (!classValue[c])
+            toMeasure.push_back(classes.members[c].front());
+    }
+    std::sort(toMeasure.begin(), toMeasure.end()); // enumeration order
+    for (const MetStage& m : stages)
+        result.fromCache += known.count(m.key);
+
+    const std::vector<std::vector<size_t>> graphs = batches(
+        executor, model, stages, toMeasure, options.stagesPerGraph, options.kernelsPerGraph);
+    const auto start = std::chrono::steady_clock::now();
+    result.prepareSeconds = std::chrono::duration<double>(start - prepareStart).count();
+    std::optional<JournalWriter> writer;
+    ProfileProgress progress;
+    progress.stagesTotal = toMeasure.size();
+    progress.graphsTotal = graphs.size();
+    bool stopped = false;
+    for (const std::vector<size_t>& graph : graphs) {
+        if ((options.maxGraphs > 0 && result.graphs >= options.maxGraphs) ||
+            (options.cancel != nullptr && options.cancel->load())) {
+            stopped = true;
+            break;
+        }
+        std::vector<StageRef> refs;
+        for (size_t i : graph)
+            refs.push_back({&model.dags()[static_cast<size_t>(stages[i].block)], &stages[i].stage});
+        const BatchedTimes times = executor.timeStages(refs, options.timing);
+        for (const StageRef& r : refs)
+            result.kernels += executor.stageKernelCount(*r.dag, *r.stage);
+        std::vector<cost::StageMeasurement> lines;
+        for (size_t j = 0; j < graph.size(); ++j) {
+            const Known value{storedLatencyMs(times.medianMs[j]), times.repeats};
+            const size_t c = classes.classOf[graph[j]];
+            classValue[c] = value;
+            for (size_t i : classes.members[c])
+                if (known.find(stages[i].key) == known.end())
+                    lines.push_back(
+                        {device, modelName, batch, stages[i].key, value.ms, value.samples});
+        }
+        if (!writer)
+            writer.emplace(journal);
+        writer->append(lines);
+        ++result.graphs;
+        result.measured += graph.size();
+        result.replays += times.replays;
+        result.busySeconds += times.busyMs / 1000;
+        progress.stagesDone = result.measured;
+        progress.graphsDone = result.graphs;
+        progress.elapsedSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        progress.etaSeconds = progress.elapsedSeconds *
+                              static_cast<double>(progress.stagesTotal - progress.stagesDone) /
+                              static_cast<double>(progress.stagesDone);
+        if (options.progress)
+            options.progress(progress);
+    }
+    if (writer)
+        writer->close();
+    result.measureSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (stopped)
+        return result;
+
+    const auto saveStart = std::chrono::steady_clock::now();
+    // The cache as an uncut run writes it, whatever runs the journal came from: its own
+    // entries first, then every met stage it lacks, in enumeration order.
+    for (size_t i = 0; i < stages.size(); ++i) {
+        const MetStage& m = stages[i];
+        if (cache.find(device, modelName, batch, m.key))
+            continue;
+        const auto it = known.find(m.key);
+        const Known value = it != known.end() ? it->second : *classValue[classes.classOf[i]];
+        cache.add({device, modelName, batch, m.key, value.ms, value.samples});
+    }
+    // Met stages neither known before nor measured took an equal stage's latency.
+    result.shared = stages.size() - result.fromCache - result.measured;
+    cache.save(cacheFile);
+    std::error_code ignored;
+    std::filesystem::remove(journal, ignored);
+    result.saveSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - saveStart).count();
+    result.complete = true;
+    return result;
+}
+
+} // namespace ios::profiling

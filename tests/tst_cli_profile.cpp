@@ -1,0 +1,155 @@
+// `ios-sched profile` end to end on the mock device (IOS_PROFILING_MOCK=1, as a dry run of
+// tools/gpu_measure.sh): the cache it writes replays the measured search with `optimize
+// --cost-model cache:FILE`, a run cut off by --max-graphs resumes to the same cache, bad
+// options and a missing GPU exit 1 and write nothing.
+#include "cuda_backend.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run sched(const QStringList& args, bool mock = true) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (mock)
+        env.insert("IOS_PROFILING_MOCK", "1");
+    else
+        env.remove("IOS_PROFILING_MOCK");
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(IOS_SCHED_PATH), args);
+    Run r;
+    if (!p.waitForFinished(300000))
+        return r;
+    r.code = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QByteArray readAll(const QString& file) {
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A schedule file's stages, without the note that says which command wrote it.
+QJsonObject scheduleOf(const QString& file) {
+    QJsonObject o = QJsonDocument::fromJson(readAll(file)).object();
+    o.remove("note");
+    return o;
+}
+
+} // namespace
+
+class TestCliProfile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theCacheReplaysTheMeasuredSearch() {
+        QTemporaryDir dir;
+        const QString cache = dir.filePath("squeezenet.json");
+        const Run r = sched({"profile", "squeezenet", "--cache", cache, "--json", "--save-schedule",
+                             dir.filePath("profile.sched.json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(!j.isEmpty(), r.out.constData()); // stdout holds the result alone
+        QVERIFY(j["complete"].toBool());
+        const int met = j["stages_met"].toInt();
+        QVERIFY(met > 100);
+        QCOMPARE(j["measured"].toInt() + j["shared"].toInt() + j["from_cache"].toInt(), met);
+        QVERIFY(j["measured"].toInt() == j["distinct_canonical"].toInt());
+        QVERIFY(j["graphs"].toInt() >= 1);
+        QVERIFY(j["replays"].toInt() >= 12 * j["graphs"].toInt());
+        QVERIFY(j["gpu_busy_seconds"].toDouble() > 0);
+        QVERIFY(j["replay_command"].toString().contains("--cost-model cache:" + cache));
+        QVERIFY(!QFile::exists(cache + ".partial"));
+
+        const Run o = sched({"optimize", "squeezenet", "--cost-model", "cache:" + cache,
+                             "--save-schedule", dir.filePath("optimize.sched.json"), "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QCOMPARE(scheduleOf(dir.filePath("optimize.sched.json")),
+                 scheduleOf(dir.filePath("profile.sched.json")));
+        QCOMPARE(
+            QJsonDocument::fromJson(o.out).object()["total"].toObject()["latency_ms"].toDouble(),
+            j["search"].toArray()[0].toObject()["latency_ms"].toDouble());
+
+        // Text output: the counts and the command to replay.
+        const Run t = sched({"profile", "squeezenet", "--cache", cache, "--no-search"});
+        QVERIFY2(t.code == 0, t.err.constData());
+        QVERIFY(t.out.contains("stages met"));
+        QVERIFY(t.out.contains("replay: ios-sched optimize squeezenet"));
+        QVERIFY(!t.out.contains("from the cache:"));
+    }
+
+    void anInterruptedRunResumes() {
+        QTemporaryDir dir;
+        const QString uncut = dir.filePath("uncut.json");
+        const QString cut = dir.filePath("cut.json");
+        const QStringList common = {"profile", "squeezenet",  "--stages-per-graph",
+                                    "8",       "--no-search", "--json"};
+        QCOMPARE(sched(common + QStringList{"--cache", uncut}).code, 0);
+        const Run a = sched(common + QStringList{"--cache", cut, "--max-graphs", "3"});
+        QVERIFY2(a.code == 0, a.err.constData());
+        QVERIFY(a.err.contains("run the same command again"));
+        QVERIFY(!QFile::exists(cut));
+        QVERIFY(QFile::exists(cut + ".partial"));
+        const QJsonObject ja = QJsonDocument::fromJson(a.out).object();
+        QCOMPARE(ja["graphs"].toInt(), 3);
+        QVERIFY(!ja["complete"].toBool());
+        const Run b = sched(common + QStringList{"--cache", cut});
+        QVERIFY2(b.code == 0, b.err.constData());
+        const QJsonObject jb = QJsonDocument::fromJson(b.out).object();
+        QVERIFY(jb["from_cache"].toInt() >= 24);
+        QCOMPARE(jb["measured"].toInt() + ja["measured"].toInt(), jb["distinct_canonical"].toInt());
+        QCOMPARE(readAll(cut), readAll(uncut));
+        QVERIFY(!QFile::exists(cut + ".partial"));
+    }
+
+    void badOptionsExit1_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no cache") << QStringList{"profile", "squeezenet"};
+        QTest::newRow("zero stages per graph")
+            << QStringList{"profile", "squeezenet", "--cache", "c.json", "--stages-per-graph", "0"};
+        QTest::newRow("unknown strategy")
+            << QStringList{"profile", "squeezenet", "--cache", "c.json", "--strategy", "nope"};
+        QTest::newRow("unknown model") << QStringList{"profile", "nope", "--cache", "c.json"};
+        QTest::newRow("negative max graphs")
+            << QStringList{"profile", "squeezenet", "--cache", "c.json", "--max-graphs", "-1"};
+    }
+    void badOptionsExit1() {
+        QFETCH(QStringList, args);
+        QTemporaryDir dir;
+        for (QString& a : args)
+            if (a == "c.json")
+                a = dir.filePath(a);
+        const Run r = sched(args);
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("error"));
+        QVERIFY(!QFile::exists(dir.filePath("c.json")));
+    }
+
+    void withoutAGpuNothingIsWritten() {
+        if (ios::profiling::cudaDevicePresent())
+            QSKIP("a CUDA device is available here: the no-GPU path cannot be exercised");
+        QTemporaryDir dir;
+        const QString cache = dir.filePath("c.json");
+        const Run r = sched({"profile", "squeezenet", "--cache", cache}, false);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no CUDA device available"), r.err.constData());
+        QVERIFY(!QFile::exists(cache));
+        QVERIFY(!QFile::exists(cache + ".partial"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliProfile)
+#include "tst_cli_profile.moc"
