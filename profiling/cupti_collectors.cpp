@@ -58,6 +58,7 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
             r.registersPerThread = k->registersPerThread;
             r.sharedMemoryBytes = k->staticSharedMemory + k->dynamicSharedMemory;
             r.correlationId = k->correlationId;
+            r.graphNodeId = k->graphNodeId;
             s.kernels.push_back(std::move(r));
         } else if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
             const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(rec);

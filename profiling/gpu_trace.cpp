@@ -5,6 +5,7 @@
 #include <cxxabi.h>
 #include <limits>
 #include <memory>
+#include <utility>
 
 namespace ios::profiling {
 
@@ -118,7 +119,10 @@ eval::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in) {
     return tl;
 }
 
-double meanWarpOccupancy(const eval::Timeline& tl, double fromUs, double toUs) {
+namespace {
+
+// Sample-weighted sum and covered length over [fromUs, toUs).
+std::pair<double, double> warpIntegral(const eval::Timeline& tl, double fromUs, double toUs) {
     double weighted = 0, covered = 0;
     for (size_t i = 0; i + 1 < tl.samples.size(); ++i) {
         const double lo = std::max(fromUs, tl.samples[i].timeUs);
@@ -127,6 +131,34 @@ double meanWarpOccupancy(const eval::Timeline& tl, double fromUs, double toUs) {
             weighted += (hi - lo) * tl.samples[i].warpOccupancy;
             covered += hi - lo;
         }
+    }
+    return {weighted, covered};
+}
+
+} // namespace
+
+double meanWarpOccupancy(const eval::Timeline& tl, double fromUs, double toUs) {
+    const auto [weighted, covered] = warpIntegral(tl, fromUs, toUs);
+    return covered > 0 ? weighted / covered : -1;
+}
+
+double busyWarpOccupancy(const eval::Timeline& tl) {
+    std::vector<std::pair<double, double>> spans;
+    for (const eval::TimelineKernel& k : tl.kernels)
+        if (k.endUs > k.startUs)
+            spans.emplace_back(k.startUs, k.endUs);
+    std::sort(spans.begin(), spans.end());
+    double weighted = 0, covered = 0;
+    auto add = [&](double lo, double hi) {
+        const auto [w, c] = warpIntegral(tl, lo, hi);
+        weighted += w;
+        covered += c;
+    };
+    for (size_t i = 0; i < spans.size();) { // merge overlapping kernels into busy intervals
+        double lo = spans[i].first, hi = spans[i].second;
+        for (++i; i < spans.size() && spans[i].first <= hi; ++i)
+            hi = std::max(hi, spans[i].second);
+        add(lo, hi);
     }
     return covered > 0 ? weighted / covered : -1;
 }

@@ -54,5 +54,9 @@ eval::Timeline buildMeasuredTimeline(const MeasuredTraceInput& in);
 
 // Time-weighted mean warp occupancy (fraction) of the samples over [fromUs, toUs); -1 if none.
 double meanWarpOccupancy(const eval::Timeline& timeline, double fromUs, double toUs);
+// The same over the run's busy time only: the union of its kernels' intervals (time when at
+// least one kernel runs), so host gaps between launches do not dilute it (the paper's §6
+// "active warps" is a property of the device while it computes); -1 without samples there.
+double busyWarpOccupancy(const eval::Timeline& timeline);
 
 } // namespace ios::profiling

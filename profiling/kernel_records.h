@@ -21,6 +21,9 @@ struct KernelRecord {
     int32_t sharedMemoryBytes = 0;
     uint32_t correlationId = 0;
     uint64_t tag = 0; // the executor's trace tag active at launch (0 = none)
+    // CUPTI's id of the graph node that launched it in a CUDA-graph replay (0 = eager launch,
+    // or unknown: the mock leaves it 0 and replays in capture order).
+    uint64_t graphNodeId = 0;
 };
 
 // One PM-sampling interval: the value of the active-warps metric over [startNs, endNs).

@@ -234,9 +234,19 @@ double MockBackend::durationUs(const Kernel& kernel) const {
            bytes / options_.bytesPerUs;
 }
 
+void MockBackend::hostIssue() {
+    if (!capturing_)
+        hostClockUs_ += options_.hostLaunchUs;
+}
+double& MockBackend::issuedClock(StreamId stream) {
+    double& clock = streamClockUs_.at(static_cast<size_t>(stream));
+    if (options_.hostLaunchUs > 0) // without a host cost the clocks stay as they always were
+        clock = std::max(clock, hostClockUs_);
+    return clock;
+}
 void MockBackend::run(StreamId stream, const Kernel& kernel) {
     checkOrder(stream, kernel);
-    double& clock = streamClockUs_.at(static_cast<size_t>(stream));
+    double& clock = issuedClock(stream);
     const double start = clock;
     clock += durationUs(kernel);
     ++kernelsRun_;
@@ -311,6 +321,7 @@ void MockBackend::requireCaptured(StreamId stream, const char* what) const {
 
 void MockBackend::enqueue(StreamId stream, const Kernel& kernel) {
     log({MockCall::Kind::Enqueue, stream, -1, tag_, kernelKindName(kernel)});
+    hostIssue();
     if (capturing_) {
         requireCaptured(stream, "launches a kernel");
         captureOrder_.kernel(stream);
@@ -322,14 +333,14 @@ void MockBackend::enqueue(StreamId stream, const Kernel& kernel) {
 
 void MockBackend::record(EventId event, StreamId stream) {
     log({MockCall::Kind::Record, stream, event, 0, {}});
+    hostIssue();
     if (capturing_) {
         requireCaptured(stream, "records an event");
         captureOrder_.record(event, stream);
         grow(eventCaptured_, static_cast<size_t>(event)) = 1;
     }
     auto f = [this, event, stream] {
-        eventClockUs_.at(static_cast<size_t>(event)) =
-            streamClockUs_.at(static_cast<size_t>(stream));
+        eventClockUs_.at(static_cast<size_t>(event)) = issuedClock(stream);
         order_.record(event, stream);
     };
     capturing_ ? captured_.push_back(f) : f();
@@ -337,6 +348,7 @@ void MockBackend::record(EventId event, StreamId stream) {
 
 void MockBackend::wait(StreamId stream, EventId event) {
     log({MockCall::Kind::Wait, stream, event, 0, {}});
+    hostIssue();
     if (capturing_) {
         const auto e = static_cast<size_t>(event);
         if (e >= eventCaptured_.size() || !eventCaptured_[e])
@@ -348,7 +360,7 @@ void MockBackend::wait(StreamId stream, EventId event) {
         captureOrder_.wait(stream, event);
     }
     auto f = [this, event, stream] {
-        double& c = streamClockUs_.at(static_cast<size_t>(stream));
+        double& c = issuedClock(stream);
         c = std::max(c, eventClockUs_.at(static_cast<size_t>(event)));
         order_.wait(stream, event);
     };
@@ -362,6 +374,7 @@ void MockBackend::synchronize() {
                            ? 0
                            : *std::max_element(streamClockUs_.begin(), streamClockUs_.end());
     std::fill(streamClockUs_.begin(), streamClockUs_.end(), now);
+    hostClockUs_ = std::max(hostClockUs_, now); // the host waited for the device
 }
 
 double MockBackend::elapsedMs(EventId from, EventId to) {
@@ -417,6 +430,7 @@ void MockBackend::launchGraph(GraphId graph, StreamId stream) {
         throw std::runtime_error("mock backend: graph " + std::to_string(graph) +
                                  " launched after it was destroyed");
     ++graphsLaunched_;
+    hostIssue(); // one launch for the whole graph
     for (const auto& f : graphs_.at(static_cast<size_t>(graph)))
         f();
 }

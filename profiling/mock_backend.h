@@ -48,6 +48,10 @@ struct MockOptions {
     double launchUs = 2;       // per kernel
     double gflopsPerUs = 0.01; // 10 TFLOP/s
     double bytesPerUs = 1.0e6; // 1 TB/s for copies
+    // Host time per API call that issues work (kernel launch, event record, stream wait,
+    // graph launch), on a host clock: work starts no earlier than the host issued it, so
+    // eager runs of many small kernels become host-bound while a graph replay pays once.
+    double hostLaunchUs = 0;
     // elapsedMs() of the k-th call (0-based) is multiplied by jitter(k): lets tests give
     // repeated timings a known spread. Empty = 1.
     std::function<double(int)> jitter;
@@ -135,6 +139,8 @@ private:
     void hazard(const std::string& text);
     void hostSync(const char* what);
     void log(MockCall call);
+    void hostIssue(); // one host API call: advances the host clock when not capturing
+    double& issuedClock(StreamId stream); // the stream's clock, not before the host issued
     void requireCaptured(StreamId stream, const char* what) const;
     void execute(const Kernel& kernel);
     double durationUs(const Kernel& kernel) const;
@@ -143,6 +149,7 @@ private:
     MockOptions options_;
     std::vector<std::vector<float>> buffers_;
     std::vector<double> streamClockUs_;
+    double hostClockUs_ = 0; // when the host issues its next call (MockOptions::hostLaunchUs)
     std::vector<double> eventClockUs_;
     int elapsedCalls_ = 0;
     bool capturing_ = false;

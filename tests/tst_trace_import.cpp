@@ -94,11 +94,46 @@ private slots:
             const eval::Timeline tl = io::readChromeTrace(dir.filePath(f).toStdString(), &info);
             QVERIFY2(!tl.kernels.empty(), qPrintable(f));
             QCOMPARE(info.source, std::string("measured"));
+            QCOMPARE(info.mode, std::string()); // written before traces recorded their mode
             QVERIFY(tl.latencyUs > 0);
             QVERIFY(!tl.samples.empty());
             for (const auto& k : tl.kernels)
                 QVERIFY(k.stream >= 0 && k.stream < tl.streams && k.endUs >= k.startUs);
         }
+    }
+
+    // A measured trace's header facts survive export → import: device, batch, the run's mode
+    // and the warp metric; the unit is written for readers of the JSON.
+    void measuredMetadataRoundTrip() {
+        eval::Timeline tl = figure2Timeline(true);
+        tl.device = "NVIDIA H100 80GB HBM3";
+        tl.batch = 8;
+        for (eval::TimelineSample& s : tl.samples) {
+            s.activeSms = 0;
+            s.flopUtilisation = 0;
+            s.warpOccupancy = 0.012;
+        }
+        const io::TraceInfo out{"inception_v3", "ios-both", "measured", "cuda-graph",
+                                "sm__warps_active.avg.pct_of_peak_sustained_elapsed"};
+        const std::string text = io::chromeTraceJson(tl, out);
+        QVERIFY(text.find("\"warp_unit\": \"% of peak") != std::string::npos);
+        io::TraceInfo info;
+        const eval::Timeline back = io::parseChromeTrace(text, "rt", &info);
+        QCOMPARE(info.source, std::string("measured"));
+        QCOMPARE(info.mode, std::string("cuda-graph"));
+        QCOMPARE(info.warpMetric, out.warpMetric);
+        QCOMPARE(info.strategy, std::string("ios-both"));
+        QCOMPARE(back.device, tl.device);
+        QCOMPARE(back.batch, 8);
+        QCOMPARE(back.samples.size(), tl.samples.size());
+        QCOMPARE(back.samples.front().warpOccupancy, 0.012); // 1.2 % at 0.1 % resolution
+
+        // Simulated traces have no mode; an eager measured run says so.
+        io::parseChromeTrace(io::chromeTraceJson(tl, {"m", "s"}), "sim", &info);
+        QCOMPARE(info.mode, std::string());
+        io::parseChromeTrace(io::chromeTraceJson(tl, {"m", "s", "measured", "eager", "x"}), "e",
+                             &info);
+        QCOMPARE(info.mode, std::string("eager"));
     }
 
     void linksKernelsToOperators() {

@@ -44,12 +44,14 @@ void TimelineCanvas::clear() {
 
 void TimelineCanvas::setTimeline(LoadedModelPtr model,
                                  std::shared_ptr<const eval::Timeline> timeline,
-                                 const QString& title) {
+                                 const QString& title, const QString& warpLegend) {
     // The model and the timeline arrive together and are replaced together, so a click never
     // maps a kernel through another model's operator indices.
     model_ = std::move(model);
     timeline_ = std::move(timeline);
     title_ = title;
+    warpLegend_ = timeline_ ? warpLegend : QString();
+    warpScale_ = measured() ? fitWarpScale(*timeline_) : WarpScale{};
     axis_ = TimeAxis(timeline_ ? eval::timelineEndUs(*timeline_) : 1.0, kLabelWidth,
                      width() - kLabelWidth - kRightMargin);
     range_.reset();
@@ -316,6 +318,10 @@ QString TimelineCanvas::readoutAt(double x) const {
     const int running = static_cast<int>(std::count_if(
         timeline_->kernels.begin(), timeline_->kernels.end(),
         [t](const eval::TimelineKernel& k) { return k.startUs <= t && t < k.endUs; }));
+    if (measured()) // PM sampling measures active warps only: no SM or FP32 figures
+        return tr("%1 · active warps %2 % of peak · %3 running")
+            .arg(formatMs(t / 1000.0), QString::number(s.warpOccupancy * 100, 'f', 1),
+                 kernelCount(running));
     return tr("%1 · active SMs %2 (%3 of %4) · warp occupancy %5 · FP32 %6 · %7 running")
         .arg(formatMs(t / 1000.0), percent(static_cast<double>(s.activeSms) / sms))
         .arg(s.activeSms)

@@ -11,6 +11,7 @@
 #include "eval/timeline_stats.h"
 #include "loaded_model.h"
 #include "time_axis.h"
+#include "timeline_warp_scale.h"
 
 #include <QWidget>
 #include <memory>
@@ -24,11 +25,19 @@ class TimelineCanvas : public QWidget {
 public:
     explicit TimelineCanvas(QWidget* parent = nullptr);
 
+    // With a warpLegend the timeline is a measured trace: the chart shows only its active
+    // warps (PM sampling), labelled warpLegend, on a y-scale fitted to the data
+    // (timeline_warp_scale.h); the readout likewise. Without: the simulated curves (active
+    // SMs, warp occupancy, FP32 utilisation) on 0–100 %.
     void setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
-                     const QString& title);
+                     const QString& title, const QString& warpLegend = {});
     void clear();
+    bool measured() const { return !warpLegend_.isEmpty(); }
     const eval::Timeline* timeline() const { return timeline_.get(); }
     const QString& title() const { return title_; }
+    // The header line as painted before eliding: the title, latency, kernels, and the
+    // timeline's own device and batch (a measured trace's, never the window's settings).
+    QString fullTitle() const;
     const TimeAxis& axis() const { return axis_; }
     void render(QPainter& painter, const QRect& area);
 
@@ -75,6 +84,9 @@ public:
     // Test hooks, as of the last paint: every text label's rectangle (title, ruler, lane
     // labels, y-scale, legend, range figures), and the points of the SM curve's mean line.
     const std::vector<QRect>& labelRects() const { return labelRects_; }
+    // The legend's texts in order, and the chart's top (a fraction of the peak: 1 = 100 %).
+    QStringList legendTexts() const;
+    double curveScale() const { return warpScale_.top; }
     int curvePointCount() const { return curvePoints_; }
     int plotWidth() const;
     // Geometry for the current size (what paintEvent uses): where a kernel is drawn, where the
@@ -138,7 +150,6 @@ private:
         return g.lanes.top() + row * g.rowHeight - scroll_;
     }
     QString tooltipAt(const QPointF& pos) const;
-    QString fullTitle() const; // the title line before eliding
     QString kernelTooltip(int kernel) const;
     bool kernelLinked(const eval::TimelineKernel& k) const;
     int flatIndexOf(const eval::TimelineKernel& k) const;
@@ -158,6 +169,8 @@ private:
     LoadedModelPtr model_;
     std::shared_ptr<const eval::Timeline> timeline_;
     QString title_;
+    QString warpLegend_;  // non-empty: a measured trace (setTimeline)
+    WarpScale warpScale_; // top 1 unless measured
     TimeAxis axis_;
     std::vector<Row> rows_;
     std::vector<int> kernelRow_; // per kernel

@@ -61,18 +61,24 @@ void TimelineCanvas::addLabel(QPainter& p, const QRect& rect, int flags, const Q
 std::vector<TimelineCanvas::LegendEntry> TimelineCanvas::legendLayout(const QRect& area,
                                                                       int top) const {
     const int sms = timeline_ ? std::max(timeline_->smCount, 1) : 1;
-    std::vector<LegendEntry> entries = {
-        {kSmColor, 0, tr("active SMs (%1 = 100 %)").arg(sms), {}, {}},
-        {QColor(kSmColor.red(), kSmColor.green(), kSmColor.blue(), 60),
-         4,
-         tr("min–max within a pixel"),
-         {},
-         {}},
-        {kWarpColor, 0, tr("warp occupancy"), {}, {}},
-        {kFlopColor, 1, tr("FP32 utilisation"), {}, {}},
-        {kGapColor, 2, tr("GPU idle ≥ %1").arg(formatMs(gapThresholdUs_ / 1000.0)), {}, {}},
-        {QColor(0xa0, 0xa0, 0xa0), 3, tr("stream idle"), {}, {}},
-    };
+    std::vector<LegendEntry> entries;
+    if (measured()) { // a measured trace has no SM or FP32 data: only its active warps
+        entries.push_back({kWarpColor, 0, warpLegend_, {}, {}});
+    } else {
+        entries = {
+            {kSmColor, 0, tr("active SMs (%1 = 100 %)").arg(sms), {}, {}},
+            {QColor(kSmColor.red(), kSmColor.green(), kSmColor.blue(), 60),
+             4,
+             tr("min–max within a pixel"),
+             {},
+             {}},
+            {kWarpColor, 0, tr("warp occupancy"), {}, {}},
+            {kFlopColor, 1, tr("FP32 utilisation"), {}, {}},
+        };
+    }
+    entries.push_back(
+        {kGapColor, 2, tr("GPU idle ≥ %1").arg(formatMs(gapThresholdUs_ / 1000.0)), {}, {}});
+    entries.push_back({QColor(0xa0, 0xa0, 0xa0), 3, tr("stream idle"), {}, {}});
     for (ir::NodeKind k : {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity,
                            ir::NodeKind::Element, ir::NodeKind::Sequential})
         entries.push_back({kindColor(k), 2, kindLabel(k), {}, {}});
@@ -91,6 +97,13 @@ std::vector<TimelineCanvas::LegendEntry> TimelineCanvas::legendLayout(const QRec
         x += w + 18;
     }
     return entries;
+}
+
+QStringList TimelineCanvas::legendTexts() const {
+    QStringList texts;
+    for (const LegendEntry& e : legendLayout(rect(), 0))
+        texts << e.text;
+    return texts;
 }
 
 void TimelineCanvas::render(QPainter& p, const QRect& area) {
@@ -330,21 +343,26 @@ void TimelineCanvas::paintFlows(QPainter& p, const Geometry& g, const TimeAxis& 
 void TimelineCanvas::paintCurves(QPainter& p, const Geometry& g, const TimeAxis& axis) {
     const QRect& plot = g.plot;
     const int left = g.x0 - kLabelWidth;
-    // The y scale: percentages of each curve's peak, labelled in the label column.
+    // The y scale: percentages of each curve's peak, labelled in the label column; a measured
+    // trace's scale is fitted to its active warps (spikes above it are clipped, and said so).
+    const double top = warpScale_.top;
+    QString chartText = measured() ? tr("Active warps (% of peak)") : tr("Utilisation (%)");
+    if (measured() && warpScale_.peak > top)
+        chartText += tr("\npeaks to %1 % clipped").arg(warpScale_.peak * 100, 0, 'f', 1);
     p.setPen(kText);
-    QRect chartLabel =
-        p.boundingRect(QRect(left + 6, 0, 90, 100), Qt::TextWordWrap, tr("Utilisation (%)"));
+    QRect chartLabel = p.boundingRect(QRect(left + 6, 0, 90, 100), Qt::TextWordWrap, chartText);
     chartLabel.moveTop(plot.top() + (plot.height() - chartLabel.height()) / 2);
-    addLabel(p, chartLabel, Qt::AlignLeft | Qt::TextWordWrap, tr("Utilisation (%)"));
-    const std::vector<int> ticks =
-        plot.height() >= 100 ? std::vector<int>{0, 25, 50, 75, 100} : std::vector<int>{0, 50, 100};
-    for (int pct : ticks) {
-        const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * pct / 100.0));
+    addLabel(p, chartLabel, Qt::AlignLeft | Qt::TextWordWrap, chartText);
+    // Quarters, or fifths of a 5 % / 50 % top (ticks at whole percents: 1 % is labelled).
+    const int steps = plot.height() < 100 ? 2 : (top == 0.05 || top == 0.5 ? 5 : 4);
+    for (int i = 0; i <= steps; ++i) {
+        const double q = static_cast<double>(i) / steps;
+        const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * q));
         p.setPen(kGrid);
         p.drawLine(plot.left(), y, plot.right(), y);
         p.setPen(QColor(0x50, 0x50, 0x50));
         addLabel(p, QRect(g.x0 - 44, y - 8, 40, 16), Qt::AlignRight | Qt::AlignVCenter,
-                 QStringLiteral("%1 %").arg(pct));
+                 QStringLiteral("%1 %").arg(QString::number(q * top * 100, 'g', 3)));
     }
     for (const TimeAxis::Tick& t : axis.ticks(90)) {
         p.setPen(kGrid);
@@ -357,7 +375,7 @@ void TimelineCanvas::paintCurves(QPainter& p, const Geometry& g, const TimeAxis&
     // curves as their means (NasNet's 1 500 kernels would otherwise alias into noise).
     const int buckets = plot.width();
     const double h = plot.height() - 1;
-    auto yOf = [&](double v) { return plot.bottom() - h * std::clamp(v, 0.0, 1.0); };
+    auto yOf = [&](double v) { return plot.bottom() - h * std::clamp(v / top, 0.0, 1.0); };
     auto meanLine = [&](const std::vector<eval::CurveBucket>& bs) {
         QPolygonF line;
         for (size_t i = 0; i < bs.size(); ++i) {
@@ -367,6 +385,22 @@ void TimelineCanvas::paintCurves(QPainter& p, const Geometry& g, const TimeAxis&
         return line;
     };
     p.setClipRect(plot);
+    if (measured()) { // the active-warp curve alone, filled so low values stay visible
+        const QPolygonF warps =
+            meanLine(eval::decimateCurve(*timeline_, eval::TimelineCurve::WarpOccupancy,
+                                         axis.visibleStart(), axis.visibleEnd(), buckets));
+        QPolygonF under = warps;
+        under << QPointF(plot.right() + 1, plot.bottom()) << QPointF(plot.left(), plot.bottom());
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(kWarpColor.red(), kWarpColor.green(), kWarpColor.blue(), 70));
+        p.drawPolygon(under);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(kWarpColor, 1.5));
+        p.drawPolyline(warps);
+        curvePoints_ = static_cast<int>(warps.size());
+        p.setClipping(false);
+        return;
+    }
     const auto sm = eval::decimateCurve(*timeline_, eval::TimelineCurve::ActiveSms,
                                         axis.visibleStart(), axis.visibleEnd(), buckets);
     QPolygonF band, under;
@@ -413,10 +447,11 @@ void TimelineCanvas::paintRange(QPainter& p, const Geometry& g, const TimeAxis& 
         p.drawLine(QPointF(b, top), QPointF(b, bottom));
     }
     // The figures in the band above the ticks, centred on the range and kept inside the plot.
-    const QString text =
-        tr("%1 · %2 · busy %3 · SMs %4")
-            .arg(formatMs(range_->durationUs / 1000.0), kernelCount(range_->kernels),
-                 percent(range_->busy.fraction), percent(range_->meanActiveSmFraction));
+    QString text = tr("%1 · %2 · busy %3")
+                       .arg(formatMs(range_->durationUs / 1000.0), kernelCount(range_->kernels),
+                            percent(range_->busy.fraction));
+    if (!measured()) // a measured trace has no SM data
+        text += tr(" · SMs %1").arg(percent(range_->meanActiveSmFraction));
     const QFontMetrics fm(p.font());
     const int w = std::min(fm.horizontalAdvance(text) + 12, g.x1 - g.x0);
     const int centre = static_cast<int>(

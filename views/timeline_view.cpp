@@ -129,8 +129,8 @@ TimelineView::TimelineView(QWidget* parent)
 }
 
 void TimelineView::setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
-                               const QString& title) {
-    canvas_->setTimeline(std::move(model), std::move(timeline), title);
+                               const QString& title, const QString& warpLegend) {
+    canvas_->setTimeline(std::move(model), std::move(timeline), title, warpLegend);
     flows_->setEnabled(!canvas_->flows().empty());
 }
 
@@ -187,12 +187,16 @@ void TimelineView::showRange() {
                                  : QString());
         return;
     }
-    rangeLabel_->setText(tr("Range %1 – %2: <b>%3</b> · %4 · busy %5 · mean SMs %6 · warps %7 "
-                            "(Esc clears)")
+    // A measured trace has active warps only (PM sampling): no SM figure.
+    const QString sms = canvas_->measured()
+                            ? QString()
+                            : tr(" · mean SMs %1").arg(percent(r->meanActiveSmFraction));
+    rangeLabel_->setText(tr("Range %1 – %2: <b>%3</b> · %4 · busy %5%6 · %7 %8 (Esc clears)")
                              .arg(formatMs(r->startUs / 1000.0), formatMs(r->endUs / 1000.0),
                                   formatMs(r->durationUs / 1000.0),
                                   TimelineCanvas::kernelCount(r->kernels),
-                                  percent(r->busy.fraction), percent(r->meanActiveSmFraction),
+                                  percent(r->busy.fraction), sms,
+                                  canvas_->measured() ? tr("active warps") : tr("warps"),
                                   percent(r->meanWarpOccupancy)));
 }
 

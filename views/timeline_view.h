@@ -30,8 +30,9 @@ public:
     // `model` may be null (a measured trace of another model): kernels then keep the neutral
     // colour and clicks select nothing. The model and the timeline are kept together, so a click
     // never maps through another model. The title says what the timeline is ("simulated: …").
+    // warpLegend: a measured trace's active-warp legend (TimelineCanvas::setTimeline).
     void setTimeline(LoadedModelPtr model, std::shared_ptr<const eval::Timeline> timeline,
-                     const QString& title);
+                     const QString& title, const QString& warpLegend = {});
     void clear();
     const TimeAxis& axis() const { return canvas_->axis(); }
     const eval::Timeline* timeline() const { return canvas_->timeline(); }

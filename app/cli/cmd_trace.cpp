@@ -7,6 +7,7 @@
 #include "eval/timeline.h"
 #include "gpu_runs.h"
 #include "io/trace_export.h"
+#include "io/trace_format.h"
 #include "model_options.h"
 #include "strategies.h"
 #include "util/error.h"
@@ -31,16 +32,27 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     // The graph the schedule refers to (a rewritten one for metaflow).
     const ir::Graph& scheduled = schedulers::scheduledModel(prepared, run.outcome).graph();
+    profiling::TraceOptions options;
+    options.mode =
+        parser.has("cuda-graph") ? profiling::TraceMode::CudaGraph : profiling::TraceMode::Eager;
     const profiling::MeasuredTrace t =
-        profiling::traceOnGpu(scheduled, run.outcome.schedule, batchOption(parser));
+        profiling::traceOnGpu(scheduled, run.outcome.schedule, batchOption(parser), options);
     const std::string out = parser.get("output");
-    output.stage(out, io::timelineText(out, t.timeline, {graph.name, strategy, "measured"}));
+    output.stage(out, io::timelineText(out, t.timeline,
+                                       {graph.name, strategy, io::trace::kMeasuredSource,
+                                        profiling::traceModeName(t.mode), t.warpMetric}));
     output.commit();
     if (!t.warpNote.empty())
         std::cerr << "active warps: " << t.warpNote << "\n";
-    std::cout << graph.name << ": " << strategy << " on " << t.timeline.device << ", "
-              << t.timeline.kernels.size() << " kernels, " << t.timeline.latencyUs / 1000.0
-              << " ms traced -> " << out << "\n";
+    std::cout << graph.name << ": " << strategy << " on " << t.timeline.device << " ("
+              << profiling::traceModeName(t.mode) << "), " << t.timeline.kernels.size()
+              << " kernels, " << t.timeline.latencyUs / 1000.0 << " ms traced -> " << out << "\n";
+    if (t.meanWarpOccupancy >= 0)
+        std::cout << "active warps: " << 100 * t.busyWarpOccupancy << " % of peak over busy time, "
+                  << 100 * t.meanWarpOccupancy << " % over the run\n";
+    if (t.mode == profiling::TraceMode::Eager)
+        std::cerr << "eager run: host-bound on fast GPUs; --cuda-graph traces replays "
+                     "(docs/gpu.md \"Active warps and eager runs\")\n";
     return kExitOk;
 }
 
@@ -70,6 +82,8 @@ int runTrace(const std::vector<std::string>& args) {
                             "Figure 2: active SMs, warp occupancy, fp32 utilisation)");
     parser.flag("--gpu", "Run the schedule on the CUDA GPU: measured kernel timeline (CUPTI) "
                          "and active warps (PM sampling) instead of the simulation");
+    parser.flag("--cuda-graph", "With --gpu: trace CUDA-graph replays (captured once, the middle "
+                                "of 20 back-to-back replays) instead of one eager run");
     addCostOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
@@ -83,6 +97,8 @@ int runTrace(const std::vector<std::string>& args) {
         throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
                             outPath.extension().string() + "'",
                         outPath.string());
+    if (parser.has("cuda-graph") && !parser.has("gpu"))
+        throw UserError("--cuda-graph traces CUDA-graph replays on the GPU: give it with --gpu");
     if (parser.has("gpu"))
         return traceOnGpu(parser, output);
     const SearchOptions search = searchOptions(parser, StrategyArg::One);

@@ -1,5 +1,7 @@
-// MainWindow: the timeline tab's source — a measured Chrome trace, or the last result's
-// simulated timeline.
+// MainWindow: the timeline tab's source — a measured Chrome trace (its header names the measured
+// run's mode; the chart shows its active warps), or the last result's simulated timeline.
+#include "gpu_trace.h"
+#include "io/trace_format.h"
 #include "io/trace_import.h"
 #include "main_window.h"
 #include "timeline_view.h"
@@ -30,20 +32,42 @@ bool MainWindow::openMeasuredTrace(const QString& path) {
         linkedModel = model_;
     measuredTrace_ = path;
     timelineModel_ = linkedModel;
+    // The header is the measured run's: the canvas adds the trace's device and batch, this
+    // names its mode (never the simulated settings of the window).
+    const bool measured = info.source == io::trace::kMeasuredSource;
     QString title =
         tr("%1: %2").arg(QString::fromStdString(info.source), QFileInfo(path).fileName());
     if (!info.model.empty())
         title +=
             QStringLiteral(" (%1 · %2)")
                 .arg(QString::fromStdString(info.model), QString::fromStdString(info.strategy));
+    QString mode, warpLegend;
+    if (measured) {
+        if (info.mode == io::trace::kCudaGraphMode)
+            mode = tr("CUDA-graph replay");
+        else if (info.mode == io::trace::kEagerMode)
+            mode = tr("eager run: host-bound, see docs/gpu.md");
+        else
+            mode = tr("mode not recorded");
+        title += QStringLiteral(" · ") + mode;
+        warpLegend = tr("active warps, % of peak — PM sampling");
+        if (info.mode == io::trace::kCudaGraphMode)
+            warpLegend += tr(", CUDA-graph replay");
+        else if (info.mode == io::trace::kEagerMode)
+            warpLegend += tr(", eager run");
+    }
     if (model_ && !linkedModel)
         title += tr(" — not linked to %1").arg(QString::fromStdString(model_->graph().name));
+    QString status = tr("Timeline: %1").arg(title);
+    if (const double busy = profiling::busyWarpOccupancy(timeline); measured && busy >= 0)
+        status += tr(" — active warps %1 % of peak over busy time")
+                      .arg(QString::number(busy * 100, 'f', 2));
     timeline_->setTimeline(linkedModel, std::make_shared<const eval::Timeline>(std::move(timeline)),
-                           title);
+                           title, warpLegend);
     simulatedTimelineAction_->setEnabled(true);
     tabs_->setCurrentWidget(timeline_);
     updateStaleness();
-    statusBar()->showMessage(tr("Timeline: %1").arg(title));
+    statusBar()->showMessage(status);
     return true;
 }
 

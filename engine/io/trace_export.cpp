@@ -168,6 +168,12 @@ std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
                             {"device", tl.device},
                             {"batch", tl.batch},
                             {"latency_ms", roundUs(tl.latencyUs) / 1000.0}};
+    if (!info.mode.empty())
+        doc["otherData"]["mode"] = info.mode;
+    if (measured) {
+        doc["otherData"]["warp_metric"] = info.warpMetric;
+        doc["otherData"]["warp_unit"] = trace::kActiveWarpsUnit;
+    }
     return dumpPythonStyle(doc) + "\n";
 }
 

@@ -20,6 +20,11 @@ struct TraceInfo {
     // "simulated", or "measured" for GPU traces (profiling/): their samples carry only the
     // measured active warps (warpOccupancy), exported as an "active warps" counter.
     std::string source = "simulated";
+    // Measured traces: how the run executed, "cuda-graph" (replayed) or "eager" (launched from
+    // the host; host-bound on fast GPUs, docs/gpu.md); empty when unknown (older traces).
+    std::string mode = {};
+    // Measured traces: the active-warps counter's metric (the counter's unit is % of the peak).
+    std::string warpMetric = {};
 };
 
 // An arrow between two streams' tracks: from `fromStream` at `fromUs` to `toStream` at `toUs`

@@ -22,5 +22,9 @@ inline constexpr const char* kFlopUtilisationPct = "flop_utilisation_pct";
 inline constexpr const char* kActiveWarpsPct = "active_warps_pct";
 
 inline constexpr const char* kMeasuredSource = "measured";
+// otherData of measured traces: the unit of the active-warps counter, and the run's mode.
+inline constexpr const char* kActiveWarpsUnit = "% of peak sustained active warps per SM";
+inline constexpr const char* kCudaGraphMode = "cuda-graph";
+inline constexpr const char* kEagerMode = "eager";
 
 } // namespace ios::io::trace

@@ -163,6 +163,8 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
         meta.strategy = str("strategy");
         if (const std::string s = str("source"); !s.empty())
             meta.source = s;
+        meta.mode = str("mode");
+        meta.warpMetric = str("warp_metric");
         tl.device = str("device");
         if (const auto b = other->find("batch"); b != other->end())
             tl.batch = static_cast<int>(

@@ -11,6 +11,7 @@
 #include "settings_panel.h"
 #include "streams_view.h"
 #include "timed_application.h"
+#include "timeline_canvas.h"
 #include "timeline_view.h"
 
 #include <QApplication>
@@ -25,6 +26,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -376,8 +378,50 @@ private Q_SLOTS:
         for (const auto& k : w.timelineView()->timeline()->kernels)
             QVERIFY2(k.op >= 0, k.opName.c_str());
         QVERIFY(!w.timelineView()->title().contains(QLatin1String("not linked")));
+        // The header is the measured run's (device, batch; this trace predates recorded
+        // modes), not the window's settings; the chart is its active warps only.
+        const ios::views::TimelineCanvas* canvas = w.timelineView()->canvas();
+        QVERIFY2(canvas->fullTitle().contains(QLatin1String("NVIDIA H100 80GB HBM3, batch 1")) &&
+                     canvas->fullTitle().contains(QLatin1String("mode not recorded")),
+                 qPrintable(canvas->fullTitle()));
+        QCOMPARE(canvas->legendTexts().front(),
+                 QStringLiteral("active warps, % of peak — PM sampling"));
+        QVERIFY(canvas->curveScale() < 0.1);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("over busy time")),
+                 qPrintable(w.statusBar()->currentMessage()));
 
         QTemporaryDir dir;
+        // The same trace with its mode recorded: replay or eager, in header and legend.
+        QFile source(trace);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(source.readAll()).object();
+        for (const char* mode : {"cuda-graph", "eager"}) {
+            QJsonObject other = doc[QStringLiteral("otherData")].toObject();
+            other[QStringLiteral("mode")] = QLatin1String(mode);
+            other[QStringLiteral("batch")] = 4;
+            doc[QStringLiteral("otherData")] = other;
+            const QString copy = dir.filePath(QStringLiteral("mode.trace.json"));
+            QFile out(copy);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(QJsonDocument(doc).toJson());
+            out.close();
+            QVERIFY(w.openMeasuredTrace(copy));
+            const bool replay = std::string(mode) == "cuda-graph";
+            const QString header = canvas->fullTitle();
+            QVERIFY2(header.contains(QLatin1String("batch 4")) &&
+                         header.contains(replay ? QLatin1String("CUDA-graph replay")
+                                                : QLatin1String("eager run: host-bound, see "
+                                                                "docs/gpu.md")),
+                     qPrintable(header));
+            QCOMPARE(canvas->legendTexts().front(),
+                     replay ? QStringLiteral("active warps, % of peak — PM sampling, CUDA-graph "
+                                             "replay")
+                            : QStringLiteral("active warps, % of peak — PM sampling, eager run"));
+            if (!replay)
+                QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("host-bound")));
+        }
+        QVERIFY(w.openMeasuredTrace(trace));
+
         const QString bad = dir.filePath(QStringLiteral("bad.trace.json"));
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));

@@ -8,6 +8,7 @@
 #include "cost/device_profile.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "eval/timeline_stats.h"
+#include "io/trace_import.h"
 #include "palette.h"
 #include "schedulers/baselines.h"
 #include "timeline_view.h"
@@ -416,6 +417,78 @@ private Q_SLOTS:
         canvas->grab();
         for (const QRect& r : canvas->labelRects())
             QVERIFY(canvas->rect().contains(r));
+    }
+
+    // A measured trace (the committed H100 InceptionV3 IOS-both run): the chart shows its
+    // active warps alone, with the legend given, on a scale fitted to the data (1 % labelled),
+    // no SM entry; the header has the trace's device and batch; the readout has no SM figure.
+    void measuredTraceChart() {
+        io::TraceInfo info;
+        const auto tl = std::make_shared<const eval::Timeline>(io::readChromeTrace(
+            IOS_SOURCE_DIR "/sample_models/measured/h100_trace_inception_v3-both.json", &info));
+        TimelineView view;
+        view.resize(1400, 800);
+        const QString legend = QStringLiteral("active warps, % of peak — PM sampling, eager run");
+        view.setTimeline(nullptr, tl, QStringLiteral("measured: both · eager run"), legend);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas* canvas = view.canvas();
+        canvas->grab();
+        QVERIFY(canvas->measured());
+        const QStringList entries = canvas->legendTexts();
+        QCOMPARE(entries.front(), legend);
+        for (const QString& e : entries)
+            QVERIFY2(!e.contains(QLatin1String("SMs")) && !e.contains(QLatin1String("FP32")),
+                     qPrintable(e));
+        // 95 % of the run's samples are ≤ 1.8 %: the chart's top is 2 %, ticks every 0.5 %.
+        QCOMPARE(canvas->curveScale(), 0.02);
+        QVERIFY(canvas->curvePointCount() > 0);
+        const QString header = canvas->fullTitle();
+        QVERIFY2(header.contains(QLatin1String("NVIDIA H100 80GB HBM3, batch 1")) &&
+                     header.contains(QLatin1String("eager run")),
+                 qPrintable(header));
+        const QRect plot = canvas->plotRect();
+        const QPointF at(plot.left() + 300, plot.center().y());
+        sendMouse(canvas, QEvent::MouseMove, at, Qt::NoButton);
+        const QString readout = canvas->hoverReadout();
+        QVERIFY2(readout.contains(QLatin1String("active warps")) &&
+                     !readout.contains(QLatin1String("SMs")),
+                 qPrintable(readout));
+        saveShot(*canvas, QStringLiteral("timeline_measured_both_1400x800.png"));
+
+        // The simulated view keeps its three curves on 0–100 %.
+        show(view, {1280, 800});
+        QVERIFY(!canvas->measured());
+        QCOMPARE(canvas->curveScale(), 1.0);
+        QVERIFY(canvas->legendTexts().front().startsWith(QLatin1String("active SMs")));
+    }
+
+    // The fitted scale on hand-made samples: 1-2-5 steps over 1.1 × the time-weighted 95th
+    // percentile inside the run, at least 1 %; the peak is reported for the clipping note.
+    void warpScaleFit() {
+        eval::Timeline tl;
+        eval::TimelineKernel k;
+        k.endUs = 100;
+        tl.kernels.push_back(k);
+        tl.latencyUs = 100;
+        auto samples = [&](std::vector<std::pair<double, double>> s) {
+            tl.samples.clear();
+            for (auto [t, v] : s) {
+                eval::TimelineSample x;
+                x.timeUs = t;
+                x.warpOccupancy = v;
+                tl.samples.push_back(x);
+            }
+            return views::fitWarpScale(tl);
+        };
+        // 97 µs at 0.9 %, a 3 µs spike to 30 %, a long zero sample before the run (ignored).
+        views::WarpScale s = samples({{-1e6, 0.9}, {0, 0.009}, {97, 0.3}, {100, 0}});
+        QCOMPARE(s.top, 0.01);
+        QCOMPARE(s.peak, 0.3);
+        s = samples({{0, 0.03}, {100, 0}});
+        QCOMPARE(s.top, 0.05);
+        s = samples({{0, 0.95}, {100, 0}});
+        QCOMPARE(s.top, 1.0);
     }
 
     void nasnetCurveIsDecimated() {
