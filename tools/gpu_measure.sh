@@ -10,7 +10,9 @@
 #   2. per model, times sequential, greedy and IOS-both from the measured DP (--cost-model
 #      cache:FILE), then IOS-both from the simulated H100 DP: CUDA-graph replay, median of
 #      REPEAT (>= 50) replays, active warps, numeric check against sequential;
-#   3. Chrome traces with active warps for InceptionV3 and a kernel trace of SqueezeNet.
+#   3. Chrome traces of CUDA-graph replays with active warps for InceptionV3 (sequential, greedy,
+#      IOS-both), drawn side by side as the paper's Figure 8 (OUTDIR/figure8.svg, and a PNG when
+#      ImageMagick can read SVG), and an eager kernel trace of SqueezeNet.
 #   tools/gpu_measure.sh OUTDIR            (IOS_PROFILING_MOCK=1: dry run without a GPU)
 set -u -o pipefail
 OUT=${1:?usage: tools/gpu_measure.sh OUTDIR}
@@ -52,7 +54,12 @@ for m in $MODELS; do
   run "$m" --strategy ios-both --cost-model simulated -o "$OUT/${m}_simdp.json"
 done
 
-# 3. A kernel trace through the eager path.
+# 3. Figure 8 from the replay traces, and a kernel trace through the eager path.
+if [ -f "$OUT/trace_inception_v3-sequential.json" ]; then
+  echo "== warps"
+  "$SCHED" warps "$OUT"/trace_inception_v3-{sequential,greedy,ios-both}.json -o "$OUT/figure8.svg" || status=1
+  convert "$OUT/figure8.svg" "$OUT/figure8.png" 2>/dev/null || echo "(no SVG reader for a PNG: open figure8.svg)"
+fi
 echo "== trace --gpu"
 "$SCHED" trace squeezenet --strategy greedy --gpu --device H100 -o "$OUT/trace_squeezenet_greedy.csv" || status=1
 exit $status
