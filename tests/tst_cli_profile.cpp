@@ -3,6 +3,7 @@
 // --cost-model cache:FILE`, a run cut off by --max-graphs resumes to the same cache, bad
 // options and a missing GPU exit 1 and write nothing.
 #include "cuda_backend.h"
+#include "mock_sched.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -21,15 +22,8 @@ struct Run {
 
 Run sched(const QStringList& args, bool mock = true) {
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (mock)
-        env.insert("IOS_PROFILING_MOCK", "1");
-    else
-        env.remove("IOS_PROFILING_MOCK");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(IOS_SCHED_PATH), args);
     Run r;
-    if (!p.waitForFinished(300000))
+    if (!ios::testing::runSched(p, args, mock))
         return r;
     r.code = p.exitCode();
     r.out = p.readAllStandardOutput();

@@ -14,6 +14,7 @@
 #include "gpu_runs.h"
 #include "gpu_trace.h"
 #include "mock_backend.h"
+#include "mock_sched.h"
 #include "schedule/program_verify.h"
 #include "schedulers/baselines.h"
 #include "schedulers/scheduler.h"
@@ -424,15 +425,11 @@ private slots:
         QTemporaryDir dir;
         const QString results = dir.filePath("results.json");
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("IOS_PROFILING_MOCK", "1");
-        p.setProcessEnvironment(env);
         const QStringList policies = {"sequential", "raf-asap", "raf-wavefront", "raf-ios"};
-        p.start(QStringLiteral(IOS_SCHED_PATH),
-                {"measure", "demo_random_dag", "--strategy", policies.join(','), "--repeat", "2",
-                 "--warmup", "1", "--cuda-graph", "--warps", "--trace-prefix", dir.filePath("t"),
-                 "-o", results});
-        QVERIFY(p.waitForFinished(120000));
+        QVERIFY(
+            testing::runSched(p, {"measure", "demo_random_dag", "--strategy", policies.join(','),
+                                  "--repeat", "2", "--warmup", "1", "--cuda-graph", "--warps",
+                                  "--trace-prefix", dir.filePath("t"), "-o", results}));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         QFile f(results);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -9,6 +9,7 @@
 #include "gpu_trace.h"
 #include "io/trace_import.h"
 #include "mock_backend.h"
+#include "mock_sched.h"
 #include "schedule/stream_program.h"
 #include "schedulers/baselines.h"
 
@@ -24,6 +25,7 @@
 #include <tuple>
 
 using namespace ios;
+using ios::testing::runSched;
 using namespace ios::profiling;
 
 namespace {
@@ -47,15 +49,6 @@ KernelRecord record(std::string name, uint64_t start, uint64_t end, uint32_t cor
     r.tag = tag;
     r.streamId = stream;
     return r;
-}
-
-QProcess* runSched(QProcess& p, const QStringList& args) {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("IOS_PROFILING_MOCK", "1");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(IOS_SCHED_PATH), args);
-    p.waitForFinished(120000);
-    return &p;
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // a figure that is not .svg and a trace without samples are clear errors.
 #include "gpu_trace.h"
 #include "io/trace_import.h"
+#include "mock_sched.h"
 
 #include <QFile>
 #include <QProcess>
@@ -12,19 +13,9 @@
 #include <QtTest>
 
 using namespace ios;
+using ios::testing::runSched;
 
-namespace {
-
-QProcess* runSched(QProcess& p, const QStringList& args) {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("IOS_PROFILING_MOCK", "1");
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(IOS_SCHED_PATH), args);
-    p.waitForFinished(120000);
-    return &p;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestProfilingWarps : public QObject {
     Q_OBJECT
