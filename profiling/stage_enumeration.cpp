@@ -155,15 +155,7 @@ StageClasses canonicalClasses(const ir::PreparedModel& model, const std::vector<
             canonical.classify(dags[b], shapeOf, classes[b]);
             classified[b] = 1;
         }
-        // The canonical stage key of cost/stage_memo.h: kind, then per group its size and
-        // its operators' classes.
-        key.clear();
-        key.push_back(m.stage.kind == schedule::StageKind::Merge ? 1u : 0u);
-        for (const schedule::Group& g : m.stage.groups) {
-            key.push_back(static_cast<uint32_t>(g.size()));
-            for (int op : g)
-                key.push_back(classes[b].at(static_cast<size_t>(op)));
-        }
+        cost::canonicalStageKey(m.stage, classes[b], key);
         const auto [it, inserted] = byKey.emplace(key, out.members.size());
         if (inserted)
             out.members.emplace_back();

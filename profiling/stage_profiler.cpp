@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ios::profiling {
 
@@ -62,10 +63,16 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
     if (std::filesystem::exists(cacheFile))
         cache = cost::MeasurementCache::load(cacheFile);
     const std::filesystem::path journal = journalPath(cacheFile);
-    std::unordered_map<std::string, Known> known; // stage key → latency, cache then journal
+    // Stage key → latency, cache then journal; `knownOrder` keeps their first-seen order (the
+    // lookup by class takes the first of a class, as CachedCostModel does).
+    std::unordered_map<std::string, Known> known;
+    std::vector<std::string> knownOrder;
+    std::vector<std::string> journaled; // journal keys the cache lacks, in journal order
+    std::unordered_set<std::string> isJournaled;
     for (const cost::StageMeasurement& m : cache.entries())
-        if (m.device == device && m.model == modelName && m.batch == batch)
-            known.emplace(m.stage, Known{m.latencyMs, m.samples});
+        if (m.device == device && m.model == modelName && m.batch == batch &&
+            known.emplace(m.stage, Known{m.latencyMs, m.samples}).second)
+            knownOrder.push_back(m.stage);
     if (std::filesystem::exists(journal))
         for (const cost::StageMeasurement& m : readJournal(journal, result.warnings)) {
             if (m.device != device || m.model != modelName || m.batch != batch)
@@ -75,14 +82,20 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
                                     std::to_string(batch) +
                                     " (finish that run, or remove the journal)",
                                 journal.string());
-            known.insert_or_assign(m.stage, Known{m.latencyMs, m.samples});
+            if (known.insert_or_assign(m.stage, Known{m.latencyMs, m.samples}).second)
+                knownOrder.push_back(m.stage);
+            if (!cache.find(device, modelName, batch, m.stage) &&
+                isJournaled.insert(m.stage).second)
+                journaled.push_back(m.stage);
         }
 
-    // Per class: the latency of its first known member, else its representative is measured.
+    // Per class: the latency of its first member known by name, else of the first known stage
+    // of its class (a compact cache stores one stage per class, perhaps one this search does
+    // not meet), else its representative is measured.
     const StageClasses classes = canonicalClasses(model, stages, options.everyStage);
     result.classes = classes.members.size();
     std::vector<std::optional<Known>> classValue(classes.members.size());
-    std::vector<size_t> toMeasure;
+    std::vector<size_t> unknown; // classes no member of which is known by name
     for (size_t c = 0; c < classes.members.size(); ++c) {
         for (size_t i : classes.members[c])
             if (auto it = known.find(stages[i].key); it != known.end()) {
@@ -90,17 +103,36 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
                 break;
             }
         if (!classValue[c])
-            toMeasure.push_back(classes.members[c].front());
+            unknown.push_back(c);
     }
+    if (!options.everyStage && !unknown.empty() && !known.empty()) {
+        const cost::StageClassIndex index(model.graph());
+        std::unordered_map<cost::StageMemo::Key, Known, cost::StageKeyHash> byClass;
+        cost::StageMemo::Key key;
+        for (const std::string& k : knownOrder)
+            if (index.classKey(k, key))
+                byClass.emplace(key, known.at(k));
+        for (size_t c : unknown) {
+            const MetStage& r = stages[classes.members[c].front()];
+            if (index.classKey(model.dags()[static_cast<size_t>(r.block)], r.stage, key))
+                if (auto it = byClass.find(key); it != byClass.end())
+                    classValue[c] = it->second;
+        }
+    }
+    std::vector<size_t> toMeasure;
+    for (size_t c = 0; c < classes.members.size(); ++c)
+        if (classValue[c])
+            result.fromCache += classes.members[c].size();
+        else
+            toMeasure.push_back(classes.members[c].front());
     std::sort(toMeasure.begin(), toMeasure.end()); // enumeration order
-    for (const MetStage& m : stages)
-        result.fromCache += known.count(m.key);
 
     const std::vector<std::vector<size_t>> graphs = batches(
         executor, model, stages, toMeasure, options.stagesPerGraph, options.kernelsPerGraph);
     const auto start = std::chrono::steady_clock::now();
     result.prepareSeconds = std::chrono::duration<double>(start - prepareStart).count();
     std::optional<JournalWriter> writer;
+    std::unordered_map<std::string, Known> measured; // by this run
     ProfileProgress progress;
     progress.stagesTotal = toMeasure.size();
     progress.graphsTotal = graphs.size();
@@ -117,15 +149,13 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
         const BatchedTimes times = executor.timeStages(refs, options.timing);
         for (const StageRef& r : refs)
             result.kernels += executor.stageKernelCount(*r.dag, *r.stage);
+        // Only the measured stage: the replay finds its class's other members by class.
         std::vector<cost::StageMeasurement> lines;
         for (size_t j = 0; j < graph.size(); ++j) {
             const Known value{storedLatencyMs(times.medianMs[j]), times.repeats};
-            const size_t c = classes.classOf[graph[j]];
-            classValue[c] = value;
-            for (size_t i : classes.members[c])
-                if (known.find(stages[i].key) == known.end())
-                    lines.push_back(
-                        {device, modelName, batch, stages[i].key, value.ms, value.samples});
+            const MetStage& m = stages[graph[j]];
+            measured.emplace(m.key, value);
+            lines.push_back({device, modelName, batch, m.key, value.ms, value.samples});
         }
         if (!writer)
             writer.emplace(journal);
@@ -153,15 +183,26 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
 
     const auto saveStart = std::chrono::steady_clock::now();
     // The cache as an uncut run writes it, whatever runs the journal came from: its own
-    // entries first, then every met stage it lacks, in enumeration order.
-    for (size_t i = 0; i < stages.size(); ++i) {
-        const MetStage& m = stages[i];
+    // entries first, then the stages measured (by this run or the journal's), in enumeration
+    // order, then journal stages this search does not meet, in journal order. Every other met
+    // stage is found by class on replay (CachedCostModel); --every-stage measures them all.
+    const size_t before = cache.entries().size();
+    for (const MetStage& m : stages) {
         if (cache.find(device, modelName, batch, m.key))
             continue;
-        const auto it = known.find(m.key);
-        const Known value = it != known.end() ? it->second : *classValue[classes.classOf[i]];
-        cache.add({device, modelName, batch, m.key, value.ms, value.samples});
+        const Known* value = nullptr;
+        if (auto it = measured.find(m.key); it != measured.end())
+            value = &it->second;
+        else if (isJournaled.count(m.key))
+            value = &known.at(m.key);
+        if (value != nullptr)
+            cache.add({device, modelName, batch, m.key, value->ms, value->samples});
     }
+    for (const std::string& k : journaled)
+        if (!cache.find(device, modelName, batch, k))
+            cache.add({device, modelName, batch, k, known.at(k).ms, known.at(k).samples});
+    result.written = cache.entries().size() - before;
+    result.cacheEntries = cache.entries().size();
     // Met stages neither known before nor measured took an equal stage's latency.
     result.shared = stages.size() - result.fromCache - result.measured;
     cache.save(cacheFile);

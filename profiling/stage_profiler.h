@@ -43,12 +43,14 @@ struct ProfileOptions {
 
 struct ProfileResult {
     size_t stagesMet = 0;
-    size_t classes = 0;   // distinct canonical stages (stagesMet with everyStage)
-    size_t fromCache = 0; // met stages the cache or the journal already held
-    size_t shared = 0;    // met stages given the latency of an equal stage, not measured
-    size_t measured = 0;  // stages measured by this run
-    size_t graphs = 0;    // graphs captured and replayed by this run
-    size_t kernels = 0;   // kernels in those graphs (each issued once, captured once)
+    size_t classes = 0;      // distinct canonical stages (stagesMet with everyStage)
+    size_t fromCache = 0;    // met stages whose class the cache or the journal already held
+    size_t shared = 0;       // met stages given the latency of an equal stage measured now
+    size_t measured = 0;     // stages measured by this run
+    size_t graphs = 0;       // graphs captured and replayed by this run
+    size_t kernels = 0;      // kernels in those graphs (each issued once, captured once)
+    size_t written = 0;      // entries the cache gained (measured now or journaled)
+    size_t cacheEntries = 0; // entries of the cache written (all devices and models)
     long long replays = 0;
     double busySeconds = 0;    // GPU time of the replays (event spans)
     double prepareSeconds = 0; // reading the cache and journal, classes, lowering the stages
@@ -65,8 +67,10 @@ double storedLatencyMs(double ms);
 
 // Measures `stages` (of `model`, enumerated for it) on the executor's device and writes them
 // to `cacheFile` under (device, model name, executor batch). Stages already in the cache or
-// in its journal (journalPath) are not measured again. When every stage has a latency the
-// cache is saved atomically (its earlier entries first, then the met stages in order) and the
+// in its journal (journalPath), by name or by canonical class, are not measured again. When
+// every stage has a latency the cache is saved atomically (its earlier entries first, then the
+// stages measured, by this run or the journal's, in enumeration order: one per class, the
+// others replayed by class, cost::CachedCostModel; with everyStage every met stage) and the
 // journal removed; a run stopped by maxGraphs or cancel leaves both as they are, the journal
 // holding what it measured (complete = false). Throws ios::UserError naming the file for a
 // malformed cache or journal, and for a journal line of another device, model or batch.

@@ -41,11 +41,18 @@ int cachedStages(const std::string& model) {
 }
 
 // The committed SqueezeNet measurements less the stage `dropped`, saved in `dir`.
+// The squeezenet entries without `dropped` and every stage of its canonical class (the replay
+// would give it theirs).
 std::string cacheWithout(const std::string& dropped, const QTemporaryDir& dir) {
     const cost::MeasurementCache full = cost::MeasurementCache::load(kCache);
+    const ir::Graph graph = samples::loadModel("squeezenet");
+    const cost::StageClassIndex index(graph);
+    cost::StageMemo::Key droppedClass, key;
+    if (!index.classKey(dropped, droppedClass))
+        throw std::logic_error("the dropped stage is not of squeezenet");
     cost::MeasurementCache partial;
     for (const cost::StageMeasurement& m : full.entries())
-        if (m.model == "squeezenet" && m.stage != dropped)
+        if (m.model == "squeezenet" && !(index.classKey(m.stage, key) && key == droppedClass))
             partial.add(m);
     const std::string file = dir.filePath(QStringLiteral("partial.json")).toStdString();
     partial.save(file);

@@ -1,6 +1,7 @@
 // `ios-sched profile` end to end on the mock device (IOS_PROFILING_MOCK=1, as a dry run of
-// tools/gpu_measure.sh): the cache it writes replays the measured search with `optimize
-// --cost-model cache:FILE`, a run cut off by --max-graphs resumes to the same cache, bad
+// tools/gpu_measure.sh): the cache it writes (one stage per canonical class; --every-stage:
+// every stage) replays the measured search with `optimize --cost-model cache:FILE` on any
+// number of threads, a run cut off by --max-graphs resumes to the same cache, bad
 // options and a missing GPU exit 1 and write nothing.
 #include "cuda_backend.h"
 #include "mock_sched.h"
@@ -83,6 +84,51 @@ private slots:
         QVERIFY(t.out.contains("stages met"));
         QVERIFY(t.out.contains("replay: ios-sched optimize squeezenet"));
         QVERIFY(!t.out.contains("from the cache:"));
+    }
+
+    // The cache holds one stage per canonical class (what was measured); `optimize` replays
+    // the others by class, on two threads, to the profile's own search.
+    void theCompactCacheReplaysOnSeveralThreads_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("squeezenet") << "squeezenet";
+        QTest::newRow("inception_v3") << "inception_v3";
+    }
+    void theCompactCacheReplaysOnSeveralThreads() {
+        QFETCH(QString, model);
+        QTemporaryDir dir;
+        const QString cache = dir.filePath("compact.json");
+        const QString every = dir.filePath("every.json");
+        const Run r = sched({"profile", model, "--cache", cache, "--json", "--strategy",
+                             "ios-both,greedy,sequential", "--save-schedule",
+                             dir.filePath("profile.sched.json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        const int classes = j["distinct_canonical"].toInt();
+        QVERIFY(classes < j["stages_met"].toInt());
+        QCOMPARE(j["measured"].toInt(), classes);
+        QCOMPARE(j["entries_written"].toInt(), classes);
+        QCOMPARE(j["cache_entries"].toInt(), classes);
+        const QJsonArray entries =
+            QJsonDocument::fromJson(readAll(cache)).object()["entries"].toArray();
+        QCOMPARE(entries.size(), classes);
+
+        const Run o = sched({"optimize", model, "--cost-model", "cache:" + cache, "--threads", "2",
+                             "--save-schedule", dir.filePath("optimize.sched.json"), "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QCOMPARE(scheduleOf(dir.filePath("optimize.sched.json")),
+                 scheduleOf(dir.filePath("profile.sched.json")));
+        QCOMPARE(
+            QJsonDocument::fromJson(o.out).object()["total"].toObject()["latency_ms"].toDouble(),
+            j["search"].toArray()[0].toObject()["latency_ms"].toDouble());
+
+        // --every-stage: every met stage under its own name.
+        const Run e = sched({"profile", model, "--cache", every, "--json", "--strategy",
+                             "ios-both,greedy,sequential", "--every-stage", "--no-search"});
+        QVERIFY2(e.code == 0, e.err.constData());
+        const QJsonObject je = QJsonDocument::fromJson(e.out).object();
+        QCOMPARE(je["entries_written"].toInt(), je["stages_met"].toInt());
+        QCOMPARE(QJsonDocument::fromJson(readAll(every)).object()["entries"].toArray().size(),
+                 je["stages_met"].toInt());
     }
 
     void anInterruptedRunResumes() {

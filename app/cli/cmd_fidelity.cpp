@@ -161,8 +161,7 @@ int runFidelity(const std::vector<std::string>& args) {
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const cost::MeasurementCache cache = cost::MeasurementCache::load(spec.cacheFile);
-    const cost::CachedCostModel measured(cache, graph.name, batch, spec.cacheDevice,
-                                         spec.cacheFile);
+    const cost::CachedCostModel measured(cache, graph, batch, spec.cacheDevice, spec.cacheFile);
     const cost::SimulatedGpuCostModel simulated(graph, device, batch);
 
     const std::vector<analysis::StageFidelityRow> rows = analysis::resolveStages(

@@ -80,9 +80,10 @@ int runProfile(const std::vector<std::string>& args) {
         "[--stages-per-graph K] [--every-stage] [--max-graphs N] [--no-search] "
         "[--save-schedule FILE] [--json]",
         "Measure on the CUDA GPU every distinct stage the searches of MODEL meet (and the "
-        "stages of the baselines' schedules), many stages per captured CUDA graph, and write "
-        "them to the measurement cache FILE (resumable: FILE.partial keeps what a cut-off run "
-        "measured); then run the searches from the cache. "
+        "stages of the baselines' schedules), many stages per captured CUDA graph, one per group "
+        "of stages that launch the same kernels, and write the measured ones to the measurement "
+        "cache FILE (resumable: FILE.partial keeps what a cut-off run measured); then run the "
+        "searches from the cache, which gives every other stage its group's latency. "
         "Replay it anywhere with `ios-sched optimize MODEL --cost-model cache:FILE`. Exits 1 "
         "with \"no CUDA device available\" when there is no usable GPU "
         "(IOS_PROFILING_MOCK=1: a timing-only mock device, for dry runs).");
@@ -92,8 +93,8 @@ int runProfile(const std::vector<std::string>& args) {
     parser.option("--cache", "FILE", "The measurement cache to complete (created when missing)");
     parser.option("--stages-per-graph", "K", "Most stages per captured CUDA graph", "64");
     parser.flag("--every-stage",
-                "Measure every name-distinct stage, not one per group of stages that launch "
-                "the same kernels");
+                "Measure and write every name-distinct stage, not one per group of stages that "
+                "launch the same kernels");
     parser.option("--max-graphs", "N",
                   "Stop after N graphs, keeping FILE.partial (run again to go on); 0 = all", "0");
     parser.flag("--no-search", "Only measure: do not run the search from the cache");
@@ -181,6 +182,8 @@ int runProfile(const std::vector<std::string>& args) {
     j["measurement_seconds"] = result.measureSeconds;
     j["save_seconds"] = result.saveSeconds;
     j["complete"] = result.complete;
+    j["entries_written"] = result.written;
+    j["cache_entries"] = result.cacheEntries;
     j["cache"] = cacheFile;
     j["replay_command"] = replay;
 
@@ -188,7 +191,7 @@ int runProfile(const std::vector<std::string>& args) {
     util::Json searches = util::Json::array();
     if (result.complete && !parser.has("no-search")) {
         const auto readStart = Clock::now();
-        const cost::CachedCostModel cost(cost::MeasurementCache::load(cacheFile), graph.name, batch,
+        const cost::CachedCostModel cost(cost::MeasurementCache::load(cacheFile), graph, batch,
                                          backend->deviceName(), cacheFile);
         j["cache_read_seconds"] = secondsSince(readStart);
         for (const schedulers::Scheduler* s : search.schedulers) {
@@ -234,7 +237,8 @@ int runProfile(const std::vector<std::string>& args) {
                   << "cache write seconds  " << fixed(result.saveSeconds, 2) << "\n"
                   << "wall seconds         " << fixed(j["wall_seconds"].get<double>(), 2) << "\n";
         if (result.complete)
-            std::cout << "cache                " << cacheFile << "\n"
+            std::cout << "cache                " << cacheFile << " (" << result.written
+                      << " entries written, " << result.cacheEntries << " in all)\n"
                       << "replay: " << replay << "\n";
         if (!searches.empty())
             std::cout << "cache read seconds   " << fixed(j["cache_read_seconds"].get<double>(), 2)

@@ -1,7 +1,6 @@
 #include "analysis/stage_fidelity.h"
 
 #include "eval/evaluate.h"
-#include "schedule/merge.h"
 #include "schedulers/search_control.h"
 #include "util/error.h"
 
@@ -9,9 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <numeric>
-#include <unordered_map>
+#include <optional>
 #include <utility>
 
 namespace ios::analysis {
@@ -105,69 +103,6 @@ RankSummary summarise(const std::string& kind, const std::vector<const StageFide
     return s;
 }
 
-struct OpRef {
-    int block = 0;
-    int index = 0;
-};
-
-// The stage a cache key names ("parallel:a,b|c", "merge:a,b"), resolved in the model.
-std::pair<int, schedule::Stage> parseStage(const std::string& key,
-                                           const std::unordered_map<std::string, OpRef>& ops,
-                                           const std::vector<ir::BlockDag>& dags,
-                                           const std::string& model, const std::string& source) {
-    const auto fail = [&](const std::string& why) {
-        throw UserError("stage " + key + " " + why, source);
-    };
-    schedule::Stage stage;
-    std::string rest;
-    if (key.rfind("parallel:", 0) == 0) {
-        rest = key.substr(9);
-    } else if (key.rfind("merge:", 0) == 0) {
-        stage.kind = schedule::StageKind::Merge;
-        rest = key.substr(6);
-    } else {
-        fail("is neither parallel:… nor merge:…");
-    }
-    int block = -1;
-    std::vector<bool> seen;
-    stage.groups.emplace_back();
-    std::string name;
-    for (size_t i = 0; i <= rest.size(); ++i) {
-        const bool end = i == rest.size() || rest[i] == ',' || rest[i] == '|';
-        if (!end) {
-            name += rest[i];
-            continue;
-        }
-        const auto it = ops.find(name);
-        if (it == ops.end())
-            fail("names operator '" + name + "', which model '" + model + "' does not have");
-        if (block < 0) {
-            block = it->second.block;
-            seen.assign(dags[static_cast<size_t>(block)].ops.size(), false);
-        }
-        if (it->second.block != block)
-            fail("spans two blocks");
-        if (seen[static_cast<size_t>(it->second.index)])
-            fail("names operator '" + name + "' twice");
-        seen[static_cast<size_t>(it->second.index)] = true;
-        stage.groups.back().push_back(it->second.index);
-        name.clear();
-        if (i < rest.size() && rest[i] == '|')
-            stage.groups.emplace_back();
-    }
-    if (stage.kind == schedule::StageKind::Merge) {
-        if (stage.groups.size() != 1)
-            fail("is a merge stage of several groups");
-        std::vector<const ir::Node*> members;
-        for (int op : stage.groups.front())
-            members.push_back(dags[static_cast<size_t>(block)].ops[static_cast<size_t>(op)]);
-        if (members.size() > 1)
-            if (auto problem = schedule::mergeProblem(members))
-                fail("is a merge stage of operators that cannot merge (" + *problem + ")");
-    }
-    return {block, std::move(stage)};
-}
-
 } // namespace
 
 double spearmanRho(const std::vector<double>& x, const std::vector<double>& y) {
@@ -231,10 +166,7 @@ std::vector<StageFidelityRow> resolveStages(const ir::PreparedModel& model,
                                             const cost::CostModel& simulated,
                                             const std::string& source) {
     const std::vector<ir::BlockDag>& dags = model.dags();
-    std::unordered_map<std::string, OpRef> ops;
-    for (size_t b = 0; b < dags.size(); ++b)
-        for (size_t i = 0; i < dags[b].ops.size(); ++i)
-            ops.emplace(dags[b].ops[i]->name, OpRef{static_cast<int>(b), static_cast<int>(i)});
+    const cost::OperatorPlaces ops = cost::operatorPlaces(dags);
     const std::string& name = model.graph().name;
     std::vector<StageFidelityRow> rows;
     for (const cost::StageMeasurement& m : cache.entries()) {
@@ -242,7 +174,13 @@ std::vector<StageFidelityRow> resolveStages(const ir::PreparedModel& model,
             continue;
         StageFidelityRow row;
         row.key = m.stage;
-        std::tie(row.block, row.stage) = parseStage(m.stage, ops, dags, name, source);
+        std::string why;
+        std::optional<cost::KeyedStage> resolved =
+            cost::resolveStageKey(m.stage, ops, dags, name, why);
+        if (!resolved)
+            throw UserError("stage " + m.stage + " " + why, source);
+        row.block = resolved->block;
+        row.stage = std::move(resolved->stage);
         row.measuredMs = m.latencyMs;
         row.simulatedMs =
             cost::checkedStageLatencyMs(simulated, dags[static_cast<size_t>(row.block)], row.stage);

@@ -93,7 +93,7 @@ std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Gr
         return builder(graph, spec.batch, spec.measureCache);
     }
     case CostModelKind::Cache:
-        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph.name,
+        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph,
                                                  spec.batch, spec.cacheDevice, spec.cacheFile);
     }
     throw std::logic_error("makeCostModel: unknown kind");

@@ -1,5 +1,7 @@
 #include "cost/measurement_cache.h"
 
+#include "ir/metrics.h"
+#include "schedule/merge.h"
 #include "util/error.h"
 #include "util/file_util.h"
 #include "util/input_file.h"
@@ -35,6 +37,138 @@ std::string stageKey(const ir::BlockDag& dag, const schedule::Stage& stage) {
         }
     }
     return key;
+}
+
+OperatorPlaces operatorPlaces(const std::vector<ir::BlockDag>& dags) {
+    OperatorPlaces ops;
+    for (size_t b = 0; b < dags.size(); ++b)
+        for (size_t i = 0; i < dags[b].ops.size(); ++i)
+            ops.emplace(dags[b].ops[i]->name,
+                        OperatorPlace{static_cast<int>(b), static_cast<int>(i)});
+    return ops;
+}
+
+std::optional<KeyedStage> resolveStageKey(const std::string& key, const OperatorPlaces& ops,
+                                          const std::vector<ir::BlockDag>& dags,
+                                          const std::string& model, std::string& why) {
+    KeyedStage out;
+    schedule::Stage& stage = out.stage;
+    std::string_view rest;
+    if (key.rfind("parallel:", 0) == 0) {
+        rest = std::string_view(key).substr(9);
+    } else if (key.rfind("merge:", 0) == 0) {
+        stage.kind = schedule::StageKind::Merge;
+        rest = std::string_view(key).substr(6);
+    } else {
+        why = "is neither parallel:… nor merge:…";
+        return std::nullopt;
+    }
+    int block = -1;
+    std::vector<bool> seen;
+    stage.groups.emplace_back();
+    std::string name;
+    for (size_t i = 0; i <= rest.size(); ++i) {
+        const bool end = i == rest.size() || rest[i] == ',' || rest[i] == '|';
+        if (!end) {
+            name += rest[i];
+            continue;
+        }
+        const auto it = ops.find(name);
+        if (it == ops.end()) {
+            why = "names operator '" + name + "', which model '" + model + "' does not have";
+            return std::nullopt;
+        }
+        if (block < 0) {
+            block = it->second.block;
+            seen.assign(dags[static_cast<size_t>(block)].ops.size(), false);
+        }
+        if (it->second.block != block) {
+            why = "spans two blocks";
+            return std::nullopt;
+        }
+        if (seen[static_cast<size_t>(it->second.index)]) {
+            why = "names operator '" + name + "' twice";
+            return std::nullopt;
+        }
+        seen[static_cast<size_t>(it->second.index)] = true;
+        stage.groups.back().push_back(it->second.index);
+        name.clear();
+        if (i < rest.size() && rest[i] == '|')
+            stage.groups.emplace_back();
+    }
+    if (stage.kind == schedule::StageKind::Merge) {
+        if (stage.groups.size() != 1) {
+            why = "is a merge stage of several groups";
+            return std::nullopt;
+        }
+        std::vector<const ir::Node*> members;
+        for (int op : stage.groups.front())
+            members.push_back(dags[static_cast<size_t>(block)].ops[static_cast<size_t>(op)]);
+        if (members.size() > 1)
+            if (auto problem = schedule::mergeProblem(members)) {
+                why = "is a merge stage of operators that cannot merge (" + *problem + ")";
+                return std::nullopt;
+            }
+    }
+    out.block = block;
+    return out;
+}
+
+StageClassIndex::StageClassIndex(const ir::Graph& graph)
+    : graph_(graph), dags_(ir::buildDags(graph)), places_(operatorPlaces(dags_)),
+      classes_(dags_.size()) {
+    const ir::NodeIndex nodes(graph_);
+    const ir::ShapeLookup shapeOf = [&nodes](const std::string& name) -> const ir::TensorShape* {
+        const ir::Node* n = nodes.find(name);
+        return n ? &n->outputShape : nullptr;
+    };
+    // One CanonicalStages for every block: a repeated cell's operators get the first cell's
+    // classes.
+    const CanonicalStages canonical;
+    for (size_t b = 0; b < dags_.size(); ++b)
+        canonical.classify(dags_[b], shapeOf, classes_[b]);
+}
+
+bool StageClassIndex::classKey(const std::string& stageKey, StageMemo::Key& key) const {
+    std::string why;
+    const std::optional<KeyedStage> resolved =
+        resolveStageKey(stageKey, places_, dags_, graph_.name, why);
+    if (!resolved)
+        return false;
+    canonicalStageKey(resolved->stage, classes_[static_cast<size_t>(resolved->block)], key);
+    return true;
+}
+
+bool StageClassIndex::classKey(const ir::BlockDag& dag, const schedule::Stage& stage,
+                               StageMemo::Key& key) const {
+    // The stage in this index's dags: the caller's dags may be another build of the graph.
+    schedule::Stage own;
+    own.kind = stage.kind;
+    int block = -1;
+    for (const schedule::Group& group : stage.groups) {
+        own.groups.emplace_back();
+        for (int op : group) {
+            const auto it = places_.find(dag.ops.at(static_cast<size_t>(op))->name);
+            if (it == places_.end() || (block >= 0 && it->second.block != block))
+                return false;
+            block = it->second.block;
+            own.groups.back().push_back(it->second.index);
+        }
+    }
+    if (block < 0)
+        return false;
+    canonicalStageKey(own, classes_[static_cast<size_t>(block)], key);
+    return true;
+}
+
+size_t StageKeyHash::operator()(const StageMemo::Key& key) const {
+    uint64_t h = 0xcbf29ce484222325ull ^ key.size();
+    for (uint32_t v : key) {
+        h ^= v;
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return static_cast<size_t>(h);
 }
 
 void MeasurementCache::add(const StageMeasurement& m) {
@@ -137,6 +271,12 @@ void MeasurementCache::save(const std::filesystem::path& path) const {
     util::writeFileAtomically(path, text());
 }
 
+CachedCostModel::CachedCostModel(MeasurementCache cache, const ir::Graph& graph, int batch,
+                                 std::string device, std::string source)
+    : CachedCostModel(std::move(cache), graph.name, batch, std::move(device), std::move(source)) {
+    graph_ = &graph;
+}
+
 CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int batch,
                                  std::string device, std::string source)
     : cache_(std::move(cache)), model_(std::move(model)), batch_(batch), device_(std::move(device)),
@@ -168,10 +308,33 @@ double CachedCostModel::stageLatencyMs(const ir::BlockDag& dag,
     const std::string key = stageKey(dag, stage);
     if (auto ms = cache_.find(device_, model_, batch_, key))
         return *ms;
+    if (graph_ != nullptr) {
+        const ClassLatencies& classes = classLatencies();
+        StageMemo::Key canonical;
+        if (classes.index->classKey(dag, stage, canonical))
+            if (auto it = classes.ms.find(canonical); it != classes.ms.end())
+                return it->second;
+    }
     throw UserError("stage " + key + " was not measured on " + device_ + " for model '" + model_ +
                         "' at batch " + std::to_string(batch_) +
                         " (measure it with --cost measured on a GPU)",
                     source_);
+}
+
+const CachedCostModel::ClassLatencies& CachedCostModel::classLatencies() const {
+    // Built once, on the first stage the names miss (a full cache never needs it); call_once
+    // makes the DP's threads wait for the one building it.
+    std::call_once(classesBuilt_, [this] {
+        ClassLatencies built;
+        built.index = std::make_unique<StageClassIndex>(*graph_);
+        StageMemo::Key key;
+        for (const StageMeasurement& m : cache_.entries())
+            if (m.device == device_ && m.model == model_ && m.batch == batch_ &&
+                built.index->classKey(m.stage, key))
+                built.ms.emplace(key, m.latencyMs); // the first of a class in file order wins
+        classes_ = std::move(built);
+    });
+    return classes_;
 }
 
 std::string CachedCostModel::describe() const {

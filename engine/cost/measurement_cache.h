@@ -1,14 +1,19 @@
 // Measured stage latencies saved to JSON, so that a measurement taken on a GPU machine can be
 // explored on a laptop (docs/architecture.md "Data flow"), and the CostModel that replays
 // them. Entries are keyed by device name, model, batch size and the stage's kind and contents
-// (operator names per group).
+// (operator names per group). A compact cache holds one entry per canonical class (stages that
+// launch the same kernels, cost/stage_memo.h); the replay finds the other members by class.
 #pragma once
 
 #include "cost/cost_model.h"
+#include "cost/stage_memo.h"
 #include "ir/block_dag.h"
+#include "ir/graph.h"
 #include "schedule/schedule.h"
 
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +24,26 @@ namespace ios::cost {
 
 // "parallel:a,b|c" / "merge:a,b": the stage's kind and operator names per group, in order.
 std::string stageKey(const ir::BlockDag& dag, const schedule::Stage& stage);
+
+// Where each operator of a model sits: its block and its index in that block's dag.ops.
+struct OperatorPlace {
+    int block = 0;
+    int index = 0;
+};
+using OperatorPlaces = std::unordered_map<std::string, OperatorPlace>;
+OperatorPlaces operatorPlaces(const std::vector<ir::BlockDag>& dags);
+
+// The stage a stage key names, resolved in the model's dags (`ops` = operatorPlaces(dags)).
+struct KeyedStage {
+    int block = 0;
+    schedule::Stage stage;
+};
+// nullopt when the key is neither "parallel:…" nor "merge:…", names an operator the model
+// (`model` in the reason) lacks or one twice, spans blocks, or is a merge stage of several
+// groups or of operators that cannot merge; `why` then says which, to follow "stage KEY ".
+std::optional<KeyedStage> resolveStageKey(const std::string& key, const OperatorPlaces& ops,
+                                          const std::vector<ir::BlockDag>& dags,
+                                          const std::string& model, std::string& why);
 
 struct StageMeasurement {
     std::string device;
@@ -54,14 +79,49 @@ private:
     std::unordered_map<std::string, size_t> index_; // composite key → entry
 };
 
-// Replays a MeasurementCache: a stage that was never measured is a UserError naming it (a
-// cache written by `optimize --cost measured` holds every stage the DP asked about).
+// The canonical classes of a graph's stages, keyed by stage key: equal keys for stages that
+// launch the same kernels (cost::CanonicalStages over the graph's block dags). Read-only once
+// built, so any number of threads may use it.
+class StageClassIndex {
+public:
+    // `graph` must be validated and outlive the index.
+    explicit StageClassIndex(const ir::Graph& graph);
+
+    // The canonical key (canonicalStageKey) of the stage a stage key names; false when the key
+    // does not resolve in the graph (resolveStageKey).
+    bool classKey(const std::string& stageKey, StageMemo::Key& key) const;
+    // The same for a stage of a dag of this graph (any build of its dags: operators are found
+    // by name); false when one of its operators is not in the graph or they span blocks.
+    bool classKey(const ir::BlockDag& dag, const schedule::Stage& stage, StageMemo::Key& key) const;
+
+private:
+    const ir::Graph& graph_;
+    std::vector<ir::BlockDag> dags_;
+    OperatorPlaces places_;
+    std::vector<std::vector<uint32_t>> classes_; // per block, per dag.ops
+};
+
+// StageMemo::Key hashed for unordered containers.
+struct StageKeyHash {
+    size_t operator()(const StageMemo::Key& key) const;
+};
+
+// Replays a MeasurementCache: a stage is looked up by its stage key (operator names); when the
+// model knows the graph and the cache lacks that key, by its canonical class: the first entry
+// of the cache (file order) for (device, model, batch) whose stage is of the same class. A
+// stage found neither way is a UserError naming it (a cache written by `optimize --cost
+// measured` holds every stage the DP asked about; one written by `profile` holds one stage per
+// class).
 class CachedCostModel final : public CostModel {
 public:
     // `device` empty: the only device the cache holds for (model, batch); a UserError when
-    // there is none or more than one.
+    // there is none or more than one. Without a graph, lookups by name only.
     CachedCostModel(MeasurementCache cache, std::string model, int batch, std::string device = {},
                     std::string source = {});
+    // Lookups by name, then by class in `graph` (validated, outliving the model; its name is
+    // the model's).
+    CachedCostModel(MeasurementCache cache, const ir::Graph& graph, int batch,
+                    std::string device = {}, std::string source = {});
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
@@ -69,11 +129,21 @@ public:
     const std::string& device() const { return device_; }
 
 private:
+    // Latencies by canonical key, built on the first lookup by class.
+    struct ClassLatencies {
+        std::unique_ptr<StageClassIndex> index;
+        std::unordered_map<StageMemo::Key, double, StageKeyHash> ms;
+    };
+    const ClassLatencies& classLatencies() const;
+
     MeasurementCache cache_;
     std::string model_;
     int batch_;
     std::string device_;
     std::string source_;
+    const ir::Graph* graph_ = nullptr;
+    mutable std::once_flag classesBuilt_;
+    mutable ClassLatencies classes_;
 };
 
 } // namespace ios::cost

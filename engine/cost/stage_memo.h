@@ -88,6 +88,12 @@ private:
 void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeOf,
                              std::string& out);
 
+// The canonical stage key (StageMemo's): the stage kind, then per group its size and its
+// operators' classes in order (`classes` per dag.ops). Written into `key`, which is cleared
+// first (a caller keeps one key to avoid an allocation per stage).
+void canonicalStageKey(const schedule::Stage& stage, const std::vector<uint32_t>& classes,
+                       StageMemo::Key& key);
+
 // What a cost model's canonicalStageMemo gives for one DAG: its memo (nullptr: none, or
 // classes that do not cover the DAG) and the classes of dag.ops.
 struct OperatorClasses {
