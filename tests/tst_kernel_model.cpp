@@ -207,16 +207,22 @@ private slots:
     }
 
     // The operator signature the stage memo classes and the rewrite cost memo key on tells a
-    // flagged term from a copied one, and a node without flags keeps its old signature.
+    // flagged term from a copied one, and ignores names: a renamed node with inputs of the same
+    // shapes has the same signature.
     void signatureIncludesInPlace() {
         Shapes s;
         s.shapes["a"] = {8, 4, 4};
         s.shapes["b"] = {8, 4, 4};
+        s.shapes["c"] = {8, 4, 4};
         Node cat = node(NodeKind::Identity, "cat", concat({val("a", 0, 8), val("b", 0, 8)}));
         cat.outputShape = {16, 4, 4};
         std::string plain;
         appendOperatorSignature(cat, s.lookup(), plain);
-        QCOMPARE(plain, std::string("2,16,4,4,[(8,4,4,0,8,)(8,4,4,0,8,)]{}"));
+        Node renamed = node(NodeKind::Identity, "other", concat({val("c", 0, 8), val("a", 0, 8)}));
+        renamed.outputShape = {16, 4, 4};
+        std::string same;
+        appendOperatorSignature(renamed, s.lookup(), same);
+        QCOMPARE(same, plain);
         cat.inputs[1].front().inPlace = true;
         std::string second;
         appendOperatorSignature(cat, s.lookup(), second);
@@ -227,6 +233,30 @@ private slots:
         QVERIFY(second != plain);
         QVERIFY(first != plain);
         QVERIFY(first != second);
+    }
+
+    // Terms and values are delimited: a sum of two values, two copied terms, an unknown
+    // input shape and a nested node each give a signature of their own.
+    void signatureSeparatesStructure() {
+        Shapes s;
+        s.shapes["a"] = {8, 4, 4};
+        s.shapes["b"] = {8, 4, 4};
+        auto signature = [&s](const Node& n) {
+            std::string out;
+            appendOperatorSignature(n, s.lookup(), out);
+            return out;
+        };
+        Node cat = node(NodeKind::Identity, "cat", concat({val("a", 0, 8), val("b", 0, 8)}));
+        Node add = node(NodeKind::Identity, "cat", sum({val("a", 0, 8), val("b", 0, 8)}));
+        Node unknown = node(NodeKind::Identity, "cat", concat({val("a", 0, 8), val("z", 0, 8)}));
+        Node nested = cat;
+        nested.nodes.push_back(node(NodeKind::Relu, "r", concat({val("a", 0, 8)})));
+        const std::vector<std::string> all = {signature(cat), signature(add), signature(unknown),
+                                              signature(nested)};
+        for (size_t i = 0; i < all.size(); ++i)
+            for (size_t j = i + 1; j < all.size(); ++j)
+                QVERIFY(all[i] != all[j]);
+        QCOMPARE(signature(cat), signature(Node(cat)));
     }
 
     void convKernels() {

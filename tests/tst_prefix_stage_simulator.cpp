@@ -89,6 +89,7 @@ private slots:
         size_t stages = 0;
         for (int trial = 0; trial < 6; ++trial) {
             const Pool pool = randomPool(rng, 7, maxCtas);
+            prefix.reset(); // a new pool: its kernels may sit where the last one's were
             std::vector<size_t> chosen;
             std::function<void(size_t)> visit = [&](size_t from) {
                 for (size_t i = from; i < pool.groups.size(); ++i) {
@@ -146,6 +147,32 @@ private slots:
         for (int i = 0; i < 3; ++i)
             QVERIFY(sameBits(whole, prefix.latencyUs(stage, groups.size())));
         QCOMPARE(prefix.latencyUs({}, 0), 0.0);
+    }
+
+    // What the simulator keeps per kernel (its rate terms and occupancy, by address) is
+    // dropped by reset(): a kernel changed in place is priced as it is now; without a reset
+    // a stage of the same kernels is priced from what was kept (the same value as before).
+    void resetDropsKeptKernels() {
+        const DeviceProfile& d = device("V100");
+        std::mt19937 rng(21);
+        Pool pool = randomPool(rng, 3, 4000);
+        for (std::vector<const KernelDesc*>& g : pool.groups)
+            if (g.empty())
+                g.push_back(&pool.kernels.emplace_back(randomKernel(rng, 4000)));
+        const std::vector<size_t> groups{0, 1, 2};
+        const std::vector<StageKernel> stage = stageOf(pool, groups);
+        PrefixStageSimulator prefix(d);
+        const double before = prefix.latencyUs(stage, groups.size());
+        QVERIFY(sameBits(before, stageLatencyUs(stage, groups.size(), d)));
+        for (KernelDesc& k : pool.kernels) { // ten times the work: another latency
+            k.flops *= 10;
+            k.dramBytes *= 10;
+        }
+        const double changed = stageLatencyUs(stage, groups.size(), d);
+        QVERIFY(!sameBits(before, changed));
+        QVERIFY(sameBits(before, prefix.latencyUs(stage, groups.size()))); // kept, not re-read
+        prefix.reset();
+        QVERIFY(sameBits(changed, prefix.latencyUs(stage, groups.size())));
     }
 
     // A stage wider than any search's (greedy on a wide graph) is simulated whole: no

@@ -17,6 +17,24 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = 1e-9;
 constexpr size_t kNone = kNoKernel;
 
+// CtaRateModel::ratesOf's view of the resident cohorts, read in place; a kernel's working
+// set counts once per evaluation.
+struct RatedEntries {
+    const Cohort* cohorts;
+    KernelState* kernels;
+    uint64_t evaluation;
+    CtaRateModel::Kernel& kernel(size_t i) const {
+        return kernels[static_cast<size_t>(cohorts[i].kernel)].rate;
+    }
+    int64_t count(size_t i) const { return cohorts[i].count; }
+    bool firstOfKernel(size_t i) const {
+        KernelState& k = kernels[static_cast<size_t>(cohorts[i].kernel)];
+        const bool first = k.counted != evaluation;
+        k.counted = evaluation;
+        return first;
+    }
+};
+
 Buffers& threadBuffers() {
     thread_local Buffers buffers;
     return buffers;
@@ -32,13 +50,24 @@ GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bo
     latency_ = launchLatency ? device.launchLatencyUs : 0.0;
     b_.kernels.clear();
     b_.cohorts.clear();
+    for (RatedCohorts& r : b_.rated) // kernel indices name other kernels now
+        r.size = kNone;
     b_.depEdges.clear();
     b_.head.assign(streamCount, kNone);
     b_.tail.assign(streamCount, kNone);
     b_.ready.assign(streamCount, 0.0);
 }
 
+PreparedKernel GpuSimulation::prepare(const KernelDesc& k) const {
+    return {&k, rateModel_.prepare(k), occupancy(k, device_).ctasPerSm};
+}
+
 size_t GpuSimulation::add(const KernelDesc& k, int stream, int op, const std::string* label) {
+    return add(prepare(k), stream, op, label);
+}
+
+size_t GpuSimulation::add(const PreparedKernel& p, int stream, int op, const std::string* label) {
+    const KernelDesc& k = *p.desc;
     const auto g = static_cast<size_t>(stream);
     assert(g < b_.head.size());
     const size_t index = b_.kernels.size();
@@ -52,8 +81,8 @@ size_t GpuSimulation::add(const KernelDesc& k, int stream, int op, const std::st
     s.group = stream;
     s.op = op;
     s.label = label;
-    s.rate = rateModel_.prepare(k);
-    s.ctasPerSm = occupancy(k, device_).ctasPerSm;
+    s.rate = p.rate;
+    s.ctasPerSm = p.ctasPerSm;
     // Half-launch units times 0.5 are exact, so a stage's issue times are index × overhead.
     s.issue = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
     hostHalves_ += 2;
@@ -160,7 +189,7 @@ void GpuSimulation::pauseBefore(size_t next) {
     std::push_heap(b_.waiting.begin(), b_.waiting.end(), std::greater<>());
 }
 
-bool GpuSimulation::resume(const KernelDesc* const* kernels, size_t count, size_t next) {
+bool GpuSimulation::resume(const PreparedKernel* const* kernels, size_t count, size_t next) {
     assert(paused_ && b_.depEdges.empty());
     const size_t stream = pauseStream_;
     const size_t first = b_.kernels.size();
@@ -177,9 +206,11 @@ bool GpuSimulation::resume(const KernelDesc* const* kernels, size_t count, size_
         b_.kernels[i].rank = i;
         maxCps = std::max(maxCps, b_.kernels[i].ctasPerSm);
         guard_ += 2 + 2 * static_cast<size_t>(b_.kernels[i].pending);
+        manyWaves_ = manyWaves_ || moreThanOneWave(b_.kernels[i]);
     }
     b_.queued.grow(n);
     b_.cpsCount.resize(static_cast<size_t>(maxCps) + 1, 0);
+    b_.cpsBits.resize(static_cast<size_t>(maxCps) / 64 + 1, 0);
     b_.depFirst.resize(n + 1, 0);
     pauseBefore(next);
     if (advance())
@@ -199,6 +230,7 @@ void GpuSimulation::save(Checkpoint& to) const {
     to.queuedMaxCps = queuedMaxCps_;
     to.t = t_;
     to.guard = guard_;
+    to.manyWaves = manyWaves_;
     to.pauseStream = pauseStream_;
 }
 
@@ -217,6 +249,7 @@ void GpuSimulation::restore(const Checkpoint& from, size_t streamCount) {
     queuedMaxCps_ = from.queuedMaxCps;
     t_ = from.t;
     guard_ = from.guard;
+    manyWaves_ = from.manyWaves;
     pauseStream_ = from.pauseStream;
     paused_ = true;
 }
@@ -242,6 +275,7 @@ void GpuSimulation::start() {
     }
     b_.queued.reset(kernels.size());
     b_.cpsCount.assign(static_cast<size_t>(maxCps) + 1, 0);
+    b_.cpsBits.assign(static_cast<size_t>(maxCps) / 64 + 1, 0);
     queuedMaxCps_ = 0;
     b_.waiting.clear();
     // Dependents of each kernel, grouped (counting sort by dependency).
@@ -258,8 +292,16 @@ void GpuSimulation::start() {
         wait(s);
     t_ = 0;
     guard_ = 16;
-    for (const KernelState& k : kernels)
+    manyWaves_ = false;
+    for (const KernelState& k : kernels) {
         guard_ += 2 + 2 * static_cast<size_t>(k.pending);
+        manyWaves_ = manyWaves_ || moreThanOneWave(k);
+    }
+}
+
+// More CTAs than fit on the device at once (before it starts: pending = all of them).
+bool GpuSimulation::moreThanOneWave(const KernelState& k) const {
+    return k.pending > static_cast<int64_t>(device_.smCount) * k.ctasPerSm;
 }
 
 // Puts stream s's head kernel, if any, on the waiting heap.
@@ -275,15 +317,26 @@ void GpuSimulation::wait(size_t s) {
 
 void GpuSimulation::enqueue(const KernelState& k) {
     b_.queued.insert(k.rank);
-    ++b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
+    const auto c = static_cast<size_t>(k.ctasPerSm);
+    if (b_.cpsCount[c]++ == 0)
+        b_.cpsBits[c / 64] |= uint64_t{1} << (c % 64);
     queuedMaxCps_ = std::max(queuedMaxCps_, k.ctasPerSm);
 }
 
 void GpuSimulation::dequeue(const KernelState& k) {
     b_.queued.erase(k.rank);
-    --b_.cpsCount[static_cast<size_t>(k.ctasPerSm)];
-    while (queuedMaxCps_ > 0 && b_.cpsCount[static_cast<size_t>(queuedMaxCps_)] == 0)
-        --queuedMaxCps_;
+    const auto c = static_cast<size_t>(k.ctasPerSm);
+    if (--b_.cpsCount[c] != 0)
+        return;
+    b_.cpsBits[c / 64] &= ~(uint64_t{1} << (c % 64));
+    if (k.ctasPerSm != queuedMaxCps_)
+        return;
+    queuedMaxCps_ = 0; // the largest ctasPerSm still queued (0: none)
+    for (size_t w = b_.cpsBits.size(); w-- > 0;)
+        if (b_.cpsBits[w] != 0) {
+            queuedMaxCps_ = static_cast<int>(w * 64 + 63 - std::countl_zero(b_.cpsBits[w]));
+            break;
+        }
 }
 
 // Whether any queued kernel could place a CTA in the free SM slots (fit grows with
@@ -361,16 +414,48 @@ double GpuSimulation::repeatWaves(double t, const Cohort& wave, double dt) {
 // ctaRates of the resident cohorts (a kernel's working set counted once).
 void GpuSimulation::updateRates() {
     const size_t n = b_.cohorts.size();
-    b_.resident.resize(n);
-    b_.rates.resize(n);
-    ++evaluation_;
-    for (size_t i = 0; i < n; ++i) {
-        KernelState& k = b_.kernels[static_cast<size_t>(b_.cohorts[i].kernel)];
-        b_.resident[i] = {&k.rate, b_.cohorts[i].count, k.counted != evaluation_};
-        k.counted = evaluation_;
-    }
-    rateModel_.rates(b_.resident.data(), n, b_.rates.data());
     cohortsChanged_ = false;
+    if (b_.rates.size() < n)
+        b_.rates.resize(n);
+    const Cohort* cohorts = b_.cohorts.data();
+    if (!manyWaves_) {
+        rateModel_.ratesOf(RatedEntries{cohorts, b_.kernels.data(), ++evaluation_}, n,
+                           b_.rates.data());
+        return;
+    }
+    // Most evaluations of a search's small stages are new: one hash and a compare per kept
+    // set decide that without a data-dependent branch per cohort.
+    uint64_t key = n;
+    for (size_t i = 0; i < n; ++i)
+        key = ((key ^ static_cast<uint64_t>(cohorts[i].kernel)) * 0x9E3779B97F4A7C15ull ^
+               static_cast<uint64_t>(cohorts[i].count)) *
+              0xC2B2AE3D27D4EB4Full;
+    const RatedCohorts* found = nullptr;
+    for (const RatedCohorts& r : b_.rated)
+        found = r.key == key ? &r : found;
+    if (found != nullptr && found->size == n) {
+        size_t same = 0;
+        while (same < n && found->kernel[same] == cohorts[same].kernel &&
+               found->count[same] == cohorts[same].count)
+            ++same;
+        if (same == n) {
+            std::copy(found->rates.begin(), found->rates.begin() + static_cast<std::ptrdiff_t>(n),
+                      b_.rates.begin());
+            return;
+        }
+    }
+    rateModel_.ratesOf(RatedEntries{cohorts, b_.kernels.data(), ++evaluation_}, n, b_.rates.data());
+    if (n > RatedCohorts::kMax)
+        return; // rare (more kernels at once than a stage of the searches has groups)
+    RatedCohorts& kept = b_.rated[b_.ratedNext];
+    b_.ratedNext = (b_.ratedNext + 1) % b_.rated.size();
+    kept.key = key;
+    kept.size = n;
+    for (size_t i = 0; i < n; ++i) {
+        kept.kernel[i] = cohorts[i].kernel;
+        kept.count[i] = cohorts[i].count;
+        kept.rates[i] = b_.rates[i];
+    }
 }
 
 void GpuSimulation::sample(double t) {

@@ -10,6 +10,7 @@
 #include "cost/kernel_timeline.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -42,10 +43,29 @@ struct KernelState {
     size_t rank = 0;      // position in (arrival, index) order: the CTA scheduler's priority
 };
 
+// What the simulation derives from a kernel alone (GpuSimulation::prepare): callers that
+// simulate the same kernels many times keep it instead of deriving it per simulation.
+struct PreparedKernel {
+    const KernelDesc* desc = nullptr;
+    CtaRateModel::Kernel rate;
+    int ctasPerSm = 0;
+};
+
 struct Cohort {
     int kernel = 0; // index into kernels
     int64_t count = 0;
     double progress = 0; // fraction of the CTAs' work done
+};
+
+// One rate evaluation of at most kMax cohorts: their (kernel, count) in order and rates.
+// Fixed arrays: kept and compared without allocation, copied with a checkpoint as bytes.
+struct RatedCohorts {
+    static constexpr size_t kMax = 8;
+    uint64_t key = 0;        // a hash of the cohorts, to find a candidate without branches
+    size_t size = kNoKernel; // cohorts held (kNoKernel: none)
+    std::array<int, kMax> kernel{};
+    std::array<int64_t, kMax> count{};
+    std::array<double, kMax> rates{};
 };
 
 // A set of ranks 0..n-1 visited in ascending order: a two-level bitset (finding the next
@@ -123,8 +143,15 @@ struct Buffers {
     std::vector<size_t> byRank;
     std::vector<int> cpsCount; // queued kernels per ctasPerSm
     std::vector<Cohort> cohorts;
-    std::vector<CtaRateModel::Resident> resident;
     std::vector<double> rates;
+    // The last few rate evaluations (a ring; ratedNext is the oldest): the rates depend on the
+    // cohorts' (kernel, count) in order alone, and waves of the same kernels cycle through a
+    // few such sets. `rates` only grows (the loop reads the first cohorts.size()).
+    std::array<RatedCohorts, 4> rated;
+    size_t ratedNext = 0;
+    // Queued kernels per ctasPerSm as bits (bit c of word c / 64: cpsCount[c] > 0), so the
+    // largest is found without walking down the counts.
+    std::vector<uint64_t> cpsBits;
 };
 
 // A paused simulation (GpuSimulation::save / restore): its buffers and clocks, copied.
@@ -139,6 +166,7 @@ struct Checkpoint {
     int queuedMaxCps = 0;
     double t = 0;
     size_t guard = 0;
+    bool manyWaves = false;
     size_t pauseStream = kNoKernel;
 };
 
@@ -153,6 +181,9 @@ public:
 
     // Issues a kernel on `stream` in the host's next launch slot; returns its index.
     size_t add(const KernelDesc& k, int stream, int op, const std::string* label);
+    // The same with prepare(k) already at hand.
+    size_t add(const PreparedKernel& k, int stream, int op, const std::string* label);
+    PreparedKernel prepare(const KernelDesc& k) const;
     // The last added kernel `after` waits for the earlier kernel `before` (another stream).
     void addDependency(size_t before, size_t after);
     // The host spends half a launch slot (an event record or wait).
@@ -174,7 +205,7 @@ public:
     // Gives the paused stream its kernels (in issue order), then pauses before `next` is
     // admitted, or runs to the end when next == kNoKernel. Returns true when paused, false
     // with the latency in latencyUs() once finished.
-    bool resume(const KernelDesc* const* kernels, size_t count, size_t next);
+    bool resume(const PreparedKernel* const* kernels, size_t count, size_t next);
     double latencyUs() const { return run_.latencyUs; }
     void save(Checkpoint& to) const;
     void restore(const Checkpoint& from, size_t streamCount);
@@ -189,6 +220,7 @@ private:
     bool advance();
     double finish();
     void wait(size_t s);
+    bool moreThanOneWave(const KernelState& k) const;
     void enqueue(const KernelState& k);
     void dequeue(const KernelState& k);
     bool anyFits() const;
@@ -215,6 +247,9 @@ private:
     int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
     double t_ = 0;
     size_t guard_ = 16;
+    // Some kernel has more CTAs than one wave: cohort sets recur, their rates are kept
+    // (Buffers::rated); in stages of small kernels they rarely do, and keeping costs more.
+    bool manyWaves_ = false;
     size_t pauseStream_ = kNoKernel; // the stream whose admission pauses the run
     bool paused_ = false;
     StageRun run_;

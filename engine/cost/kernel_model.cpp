@@ -312,48 +312,13 @@ CtaRateModel::Kernel CtaRateModel::prepare(const KernelDesc& k) const {
 }
 
 void CtaRateModel::rates(const Resident* resident, size_t n, double* rates) const {
-    double ctas = 0;
-    double warpDemand = 0;
-    double workingSet = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const Resident& r = resident[i];
-        ctas += static_cast<double>(r.count);
-        warpDemand += static_cast<double>(r.count) * r.kernel->warps;
-        if (r.firstOfKernel)
-            workingSet += r.kernel->workingSet;
-    }
-    const double activeSms = std::min(sms_, ctas);
-    const double computeShare =
-        warpDemand > 0 ? std::min(1.0, activeSms * satC_ / warpDemand) : 1.0;
-    const double l2Miss = workingSet > l2_ ? 1.0 - l2_ / workingSet : 0.0;
-
-    double bandwidthDemand = 0;
-    for (size_t i = 0; i < n; ++i) {
-        Kernel& k = *resident[i].kernel;
-        if (!(k.memoL2Miss == l2Miss)) {
-            k.memoL2Miss = l2Miss;
-            k.bytes = (k.dramBytes + k.reuseBytes * l2Miss) / k.ctas;
-            k.memory = k.bytes > 0 ? k.bytes / k.memoryRate : 0.0;
-            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
-        }
-        if (!(k.memoComputeShare == computeShare)) {
-            k.memoComputeShare = computeShare;
-            k.compute = k.flopsPerCta > 0 ? k.flopsPerCta / k.computeRate / computeShare : 0.0;
-            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
-        }
-        const double busy = std::max(k.compute, k.memory);
-        if (busy > 0)
-            bandwidthDemand += static_cast<double>(resident[i].count) * k.bytes / busy;
-    }
-    const double memoryShare = bandwidthDemand > bandwidth_ ? bandwidth_ / bandwidthDemand : 1.0;
-    for (size_t i = 0; i < n; ++i) {
-        Kernel& k = *resident[i].kernel;
-        if (!(k.memoMemoryShare == memoryShare)) {
-            k.memoMemoryShare = memoryShare;
-            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
-        }
-        rates[i] = k.rate;
-    }
+    struct Entries {
+        const Resident* resident;
+        Kernel& kernel(size_t i) const { return *resident[i].kernel; }
+        int64_t count(size_t i) const { return resident[i].count; }
+        bool firstOfKernel(size_t i) const { return resident[i].firstOfKernel; }
+    };
+    ratesOf(Entries{resident}, n, rates);
 }
 
 std::vector<double> ctaRates(const std::vector<ResidentCtas>& resident,

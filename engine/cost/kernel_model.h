@@ -8,6 +8,7 @@
 #include "ir/graph.h"
 #include "ir/validate.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -96,11 +97,62 @@ public:
     // rates[i] for resident[i] (n entries). Updates the entries' Kernel memos: a Kernel
     // belongs to one thread (the simulator keeps its own per simulation).
     void rates(const Resident* resident, size_t n, double* rates) const;
+    // rates() over entries held elsewhere (the stage simulator's cohorts, without copying
+    // them into Residents): `entries.kernel(i)`, `.count(i)` and `.firstOfKernel(i)`, the
+    // last called once per entry, in order. The one implementation of the formula.
+    template <class Entries> void ratesOf(const Entries& entries, size_t n, double* rates) const;
 
 private:
     double sms_, satC_, satM_, bandwidth_, smFlops_, smBandwidth_, l2_, ctaLatencyUs_,
         computeEfficiency_;
 };
+
+template <class Entries>
+void CtaRateModel::ratesOf(const Entries& entries, size_t n, double* rates) const {
+    double ctas = 0;
+    double warpDemand = 0;
+    double workingSet = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Kernel& k = entries.kernel(i);
+        const auto count = static_cast<double>(entries.count(i));
+        ctas += count;
+        warpDemand += count * k.warps;
+        if (entries.firstOfKernel(i))
+            workingSet += k.workingSet;
+    }
+    const double activeSms = std::min(sms_, ctas);
+    const double computeShare =
+        warpDemand > 0 ? std::min(1.0, activeSms * satC_ / warpDemand) : 1.0;
+    const double l2Miss = workingSet > l2_ ? 1.0 - l2_ / workingSet : 0.0;
+
+    double bandwidthDemand = 0;
+    for (size_t i = 0; i < n; ++i) {
+        Kernel& k = entries.kernel(i);
+        if (!(k.memoL2Miss == l2Miss)) {
+            k.memoL2Miss = l2Miss;
+            k.bytes = (k.dramBytes + k.reuseBytes * l2Miss) / k.ctas;
+            k.memory = k.bytes > 0 ? k.bytes / k.memoryRate : 0.0;
+            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+        }
+        if (!(k.memoComputeShare == computeShare)) {
+            k.memoComputeShare = computeShare;
+            k.compute = k.flopsPerCta > 0 ? k.flopsPerCta / k.computeRate / computeShare : 0.0;
+            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+        }
+        const double busy = std::max(k.compute, k.memory);
+        if (busy > 0)
+            bandwidthDemand += static_cast<double>(entries.count(i)) * k.bytes / busy;
+    }
+    const double memoryShare = bandwidthDemand > bandwidth_ ? bandwidth_ / bandwidthDemand : 1.0;
+    for (size_t i = 0; i < n; ++i) {
+        Kernel& k = entries.kernel(i);
+        if (!(k.memoMemoryShare == memoryShare)) {
+            k.memoMemoryShare = memoryShare;
+            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
+        }
+        rates[i] = k.rate;
+    }
+}
 
 // Time in µs the kernel runs on an otherwise idle GPU (waves of ctaRates), launch excluded.
 double soloKernelUs(const KernelDesc& kernel, const DeviceProfile& device);

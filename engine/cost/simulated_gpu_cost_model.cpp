@@ -4,9 +4,11 @@
 #include "util/error.h"
 
 #include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 namespace ios::cost {
 
@@ -86,6 +88,47 @@ StageRun SimulatedGpuCostModel::simulate(const ir::BlockDag& dag,
     return simulateStage(stageKernels(dag, stage), device_);
 }
 
+namespace {
+
+// What one thread keeps between the search's stage simulations for one model: its prefix
+// runs (they point into the model's kernels) and the model's kernels by node, read without
+// the model's lock (an entry, once in the model's cache, never moves or changes).
+struct ThreadStages {
+    uint64_t owner = 0;
+    std::unique_ptr<PrefixStageSimulator> prefix;
+    std::vector<std::pair<const ir::Node*, const std::vector<KernelDesc>*>> slots;
+    size_t used = 0;
+
+    size_t slotOf(const ir::Node* node) const {
+        const auto h = reinterpret_cast<uintptr_t>(node) * 0x9E3779B97F4A7C15ull;
+        return static_cast<size_t>(h >> 32) & (slots.size() - 1);
+    }
+    template <class Fetch>
+    const std::vector<KernelDesc>& kernels(const ir::Node* node, const Fetch& fetch) {
+        size_t i = slotOf(node);
+        for (; slots[i].first != nullptr; i = (i + 1) & (slots.size() - 1))
+            if (slots[i].first == node)
+                return *slots[i].second;
+        const std::vector<KernelDesc>& found = fetch(*node);
+        slots[i] = {node, &found};
+        if (2 * ++used > slots.size()) { // keep it at most half full
+            std::vector<std::pair<const ir::Node*, const std::vector<KernelDesc>*>> old(
+                2 * slots.size());
+            old.swap(slots);
+            for (const auto& slot : old)
+                if (slot.first != nullptr) {
+                    size_t j = slotOf(slot.first);
+                    while (slots[j].first != nullptr)
+                        j = (j + 1) & (slots.size() - 1);
+                    slots[j] = slot;
+                }
+        }
+        return found;
+    }
+};
+
+} // namespace
+
 double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
                                              const schedule::Stage& stage) const {
     // The search's hot path: the simulation without its timeline, on references to the
@@ -100,18 +143,21 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
                     kernels.push_back({&k, static_cast<int>(g)});
         return stageLatencyUs(kernels, groups.size(), device_) / 1000.0;
     }
+    thread_local ThreadStages local;
+    if (local.owner != id_ || !local.prefix) {
+        local.owner = id_;
+        local.prefix = std::make_unique<PrefixStageSimulator>(device_);
+        local.slots.assign(256, {nullptr, nullptr});
+        local.used = 0;
+    }
+    const auto fetch = [this](const ir::Node& node) -> const std::vector<KernelDesc>& {
+        return kernelsOf(node);
+    };
     for (size_t g = 0; g < stage.groups.size(); ++g)
         for (int op : stage.groups[g])
-            for (const KernelDesc& k : kernelsOf(*dag.ops[static_cast<size_t>(op)]))
+            for (const KernelDesc& k : local.kernels(dag.ops[static_cast<size_t>(op)], fetch))
                 kernels.push_back({&k, static_cast<int>(g)});
-    // The calling thread's prefix runs, for this model only: they point into its kernels.
-    thread_local std::unique_ptr<PrefixStageSimulator> prefix;
-    thread_local uint64_t prefixOwner = 0;
-    if (prefixOwner != id_ || !prefix) {
-        prefix = std::make_unique<PrefixStageSimulator>(device_);
-        prefixOwner = id_;
-    }
-    return prefix->latencyUs(kernels, stage.groups.size()) / 1000.0;
+    return local.prefix->latencyUs(kernels, stage.groups.size()) / 1000.0;
 }
 
 ProgramRun SimulatedGpuCostModel::simulateProgram(const ir::BlockDag& dag,

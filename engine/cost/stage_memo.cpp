@@ -3,6 +3,7 @@
 #include "ir/block_dag.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ios::cost {
 
@@ -79,11 +80,15 @@ size_t StageMemo::size() const {
     return n;
 }
 
+// Binary, not text: the search classifies every operator of a model on its first stage, and
+// decimal formatting was most of that. Unambiguous: numbers are 8 bytes, and every variable
+// part (terms, values, the in-place flag, nested nodes) starts with its own tag byte.
 void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeOf,
                              std::string& out) {
     auto num = [&out](int64_t v) {
-        out += std::to_string(v);
-        out += ',';
+        char bytes[sizeof v];
+        std::memcpy(bytes, &v, sizeof v);
+        out.append(bytes, sizeof v);
     };
     auto hw = [&num](const ir::Hw& v) {
         num(v.h);
@@ -122,23 +127,26 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
         out += '(';
         for (const ir::ValueRef& v : term) {
             if (const ir::TensorShape* shape = shapeOf(v.node)) {
+                out += 's';
                 num(shape->c);
                 num(shape->h);
                 num(shape->w);
             } else {
-                out += "?,";
+                out += '?';
             }
             num(v.begin);
             num(v.end);
             if (v.inPlace)
-                out += "i,"; // no copy kernel: another price (absent flags add nothing)
+                out += 'i'; // no copy kernel: another price (absent flags add nothing)
         }
         out += ')';
     }
     out += ']';
     out += '{';
-    for (const ir::Node& inner : node.nodes)
+    for (const ir::Node& inner : node.nodes) {
+        out += 'n';
         appendOperatorSignature(inner, shapeOf, out);
+    }
     out += '}';
 }
 

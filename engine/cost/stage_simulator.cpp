@@ -3,6 +3,7 @@
 #include "cost/gpu_simulation.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace ios::cost {
 
@@ -35,21 +36,67 @@ struct PrefixStageSimulator::Level {
     detail::Checkpoint checkpoint;
 };
 
-PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device) : device_(device) {}
+struct PrefixStageSimulator::Prepared {
+    std::deque<detail::PreparedKernel> kernels;       // every kernel met (stable addresses)
+    std::vector<const detail::PreparedKernel*> stage; // the stage being simulated
+};
+
+PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device)
+    : device_(device), preparedSlots_(256), prepared_(std::make_unique<Prepared>()) {}
 PrefixStageSimulator::~PrefixStageSimulator() = default;
 
 void PrefixStageSimulator::reset() {
     valid_ = 0;
+    preparedSlots_.assign(256, {nullptr, nullptr});
+    prepared_->kernels.clear();
+}
+
+const detail::PreparedKernel* PrefixStageSimulator::prepared(const KernelDesc* kernel,
+                                                             const detail::GpuSimulation& sim) {
+    const auto slotOf = [this](const KernelDesc* k) {
+        const auto h = reinterpret_cast<uintptr_t>(k) * 0x9E3779B97F4A7C15ull;
+        return static_cast<size_t>(h >> 32) & (preparedSlots_.size() - 1);
+    };
+    size_t i = slotOf(kernel);
+    for (; preparedSlots_[i].first != nullptr; i = (i + 1) & (preparedSlots_.size() - 1))
+        if (preparedSlots_[i].first == kernel)
+            return preparedSlots_[i].second;
+    const detail::PreparedKernel* made = &prepared_->kernels.emplace_back(sim.prepare(*kernel));
+    preparedSlots_[i] = {kernel, made};
+    if (2 * prepared_->kernels.size() > preparedSlots_.size()) { // keep it at most half full
+        std::vector<std::pair<const KernelDesc*, const detail::PreparedKernel*>> old(
+            2 * preparedSlots_.size());
+        old.swap(preparedSlots_);
+        for (const auto& slot : old)
+            if (slot.first != nullptr) {
+                size_t j = slotOf(slot.first);
+                while (preparedSlots_[j].first != nullptr)
+                    j = (j + 1) & (preparedSlots_.size() - 1);
+                preparedSlots_[j] = slot;
+            }
+    }
+    return made;
 }
 
 double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, size_t groupCount) {
-    // A stage of one group runs without the launch latency and join of the others; a
-    // negative overhead would issue later kernels before earlier ones (ranks no longer by
+    // A negative overhead would issue later kernels before earlier ones (ranks no longer by
     // index); a stage of more groups than a search's stages have (greedy's one stage of a
-    // wide graph) would keep a copy of its run per group: all are simulated whole.
-    if (groupCount < 2 || groupCount > kMaxGroups || device_.launchOverheadUs < 0 ||
-        device_.launchLatencyUs < 0)
+    // wide graph) would keep a copy of its run per group: both are simulated whole, without
+    // the kept preparations.
+    if (groupCount > kMaxGroups || device_.launchOverheadUs < 0 || device_.launchLatencyUs < 0)
         return stageLatencyUs(kernels, groupCount, device_);
+    const bool synchronized = groupCount > 1;
+    detail::GpuSimulation sim(groupCount, device_, false, synchronized, synchronized);
+    std::vector<const detail::PreparedKernel*>& stage = prepared_->stage;
+    stage.clear();
+    for (const StageKernel& k : kernels)
+        stage.push_back(prepared(k.kernel, sim));
+    // A stage of one group runs without the launch latency and join of the others: whole.
+    if (groupCount < 2) {
+        for (size_t i = 0; i < kernels.size(); ++i)
+            sim.add(*stage[i], kernels[i].group, 0, nullptr);
+        return sim.run();
+    }
     groupStart_.assign(groupCount + 1, 0);
     ptrs_.clear();
     for (size_t i = 0; i < kernels.size(); ++i) {
@@ -60,8 +107,11 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
         ptrs_.push_back(kernels[i].kernel);
     }
     for (size_t g = 0; g < groupCount; ++g) {
-        if (groupStart_[g + 1] == 0) // a group without kernels issues nothing to pause at
-            return stageLatencyUs(kernels, groupCount, device_);
+        if (groupStart_[g + 1] == 0) { // a group without kernels issues nothing to pause at
+            for (size_t i = 0; i < kernels.size(); ++i)
+                sim.add(*stage[i], kernels[i].group, 0, nullptr);
+            return sim.run();
+        }
         groupStart_[g + 1] += groupStart_[g];
     }
     const auto sameGroup = [&](const Level& level, size_t g) {
@@ -72,19 +122,18 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
     while (have < valid_ && have + 1 < groupCount && sameGroup(*levels_[have], have))
         ++have;
     valid_ = have;
-    const auto keep = [&](const detail::GpuSimulation& sim, size_t g) {
+    const auto keep = [&](const detail::GpuSimulation& run, size_t g) {
         if (levels_.size() <= g)
             levels_.push_back(std::make_unique<Level>());
         Level& level = *levels_[g];
         level.group.assign(ptrs_.begin() + groupStart_[g], ptrs_.begin() + groupStart_[g + 1]);
-        sim.save(level.checkpoint);
+        run.save(level.checkpoint);
         valid_ = g + 1;
     };
-    detail::GpuSimulation sim(groupCount, device_, false, true, true);
     size_t g = have;
     if (have == 0) {
         for (size_t i = groupStart_[0]; i < groupStart_[1]; ++i)
-            sim.add(*ptrs_[i], 0, 0, nullptr);
+            sim.add(*stage[i], 0, 0, nullptr);
         sim.startPaused(1); // pauses: the admission of group 1 is pending
         keep(sim, 0);
         g = 1;
@@ -93,10 +142,10 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
         ++resumed_;
     }
     for (; g + 1 < groupCount; ++g) {
-        sim.resume(ptrs_.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g], g + 1);
+        sim.resume(stage.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g], g + 1);
         keep(sim, g);
     }
-    sim.resume(ptrs_.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g],
+    sim.resume(stage.data() + groupStart_[g], groupStart_[g + 1] - groupStart_[g],
                detail::kNoKernel);
     return sim.latencyUs();
 }

@@ -17,9 +17,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ios::cost {
+
+namespace detail {
+class GpuSimulation;
+struct PreparedKernel;
+} // namespace detail
 
 // The kernels of one operator of a group (op = index into the block's ir::BlockDag::ops).
 struct OpKernels {
@@ -52,7 +58,9 @@ double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount
 // groups and the stages that extend it start from it. The search enumerates a stage's
 // extensions right after it (one more head each), so the prefixes kept are a stack: the
 // longest one that matches is resumed, deeper ones are dropped. Kernels are compared by
-// address: one per cost model and thread (reset() when the kernels may have moved).
+// address, and what the simulation derives from each kernel alone (its rate terms and
+// occupancy) is kept by address too: one per cost model and thread (reset() when the kernels
+// may have moved).
 class PrefixStageSimulator {
 public:
     explicit PrefixStageSimulator(const DeviceProfile& device);
@@ -67,7 +75,14 @@ public:
 
 private:
     struct Level; // groups 0..i run, paused before group i + 1 arrives
+    struct Prepared;
+    // The kept preparation of `kernel` (in prepared_), made on first use.
+    const detail::PreparedKernel* prepared(const KernelDesc* kernel,
+                                           const detail::GpuSimulation& sim);
     const DeviceProfile& device_;
+    // Open addressing by kernel address (nullptr: free) over prepared_, which grows only.
+    std::vector<std::pair<const KernelDesc*, const detail::PreparedKernel*>> preparedSlots_;
+    std::unique_ptr<Prepared> prepared_;
     std::vector<std::unique_ptr<Level>> levels_;
     size_t valid_ = 0; // levels_[0 .. valid_) hold runs
     std::vector<size_t> groupStart_;

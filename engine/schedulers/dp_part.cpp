@@ -127,6 +127,12 @@ PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const O
         succ_.push_back(static_cast<Set>(g.succ[static_cast<size_t>(u)]));
         pred_.push_back(static_cast<Set>(g.pred[static_cast<size_t>(u)]));
         smallDesc_.push_back(popcount(g.desc[static_cast<size_t>(u)]) <= options.r);
+        Set mates = 0;
+        for (int v = 0; v < n; ++v)
+            if (v != u && g.mergeClass[static_cast<size_t>(u)] >= 0 &&
+                g.mergeClass[static_cast<size_t>(v)] == g.mergeClass[static_cast<size_t>(u)])
+                mates |= one(v);
+        classMates_.push_back(mates);
     }
     memo_.reserve(clock.total); // the part's states, counted before the search (no rehashing)
     choices_.reserve(clock.total);
@@ -420,15 +426,28 @@ void PartSearch<Set>::parallelAll(size_t from, Set cur, int heads, int depth, in
 // Non-empty mergeable subsets of sinks(S): every sink alone, and every subset of two or more
 // sinks of one merge class (docs/algorithms.md §2.3 "Merge stages").
 template <class Set> void PartSearch<Set>::mergeCandidates(Set sinks, Candidates& out) {
-    forEachBit(sinks, [&](int u) { // one operator: no merge, priced as a parallel stage
-        out.push_back({one(u), true, additive_ ? parallelMs(opMs_[static_cast<size_t>(u)]) : -1});
-    });
+    // One operator: no merge, priced as a parallel stage. Written in place: a state has few
+    // candidates, and a checked push each costs as much as the rest of the loop.
+    Candidate* single = out.extend(static_cast<size_t>(popcount(sinks)));
+    if (additive_)
+        forEachBit(sinks, [&](int u) {
+            *single++ = {one(u), true, parallelMs(opMs_[static_cast<size_t>(u)])};
+        });
+    else
+        forEachBit(sinks, [&](int u) { *single++ = {one(u), true, -1}; });
     if (g_.classCount == 0)
+        return;
+    Set paired = 0; // sinks with another sink of their merge class
+    forEachBit(sinks, [&](int u) {
+        if ((classMates_[static_cast<size_t>(u)] & sinks) != 0)
+            paired |= one(u);
+    });
+    if (paired == 0) // no merge of several operators from this state
         return;
     // Sinks by merge class in one pass; classes in increasing id, members in increasing
     // local index (the enumeration order, which decides ties).
     touchedClasses_.clear();
-    forEachBit(sinks, [&](int u) {
+    forEachBit(paired, [&](int u) {
         const int c = g_.mergeClass[static_cast<size_t>(u)];
         if (c < 0)
             return;

@@ -140,6 +140,14 @@ private:
                 grow();
             items_[size_++] = c;
         }
+        // n more candidates, to be written through the pointer returned.
+        Candidate* extend(size_t n) {
+            while (size_ + n > items_.size())
+                [[unlikely]] grow();
+            Candidate* first = items_.data() + size_;
+            size_ += n;
+            return first;
+        }
         size_t size() const { return size_; }
         Candidate* begin() { return items_.data(); }
         Candidate* end() { return items_.data() + size_; }
@@ -188,6 +196,7 @@ private:
     std::vector<Set> headClosure_;       // tc_S(u) of the eligible heads of S
     std::vector<Set> headCompat_;        // [i]: heads j > i whose closure misses head i's
     std::vector<double> headMs_;         // additive: groupMs(headClosure_[i])
+    std::vector<Set> classMates_;        // [u]: the other operators of u's merge class
     std::vector<Set> classSinks_;        // mergeCandidates: sinks per merge class (kept zero)
     std::vector<int> touchedClasses_;    // mergeCandidates: classes with a sink, this state
     std::vector<int> mergeMembers_;
