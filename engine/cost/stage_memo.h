@@ -1,4 +1,4 @@
-// The canonical stage memo (docs/performance.md "Canonical stage memo"): stages that launch
+// The canonical stage memo (docs/search-speed.md "Canonical stage memo"): stages that launch
 // the same kernels on the same device cost the same, whatever their operators are called and
 // wherever they sit in the model, so a cost model that can say which operators are
 // interchangeable prices each such stage once. NasNet-A repeats its cells and RandWire's
