@@ -145,7 +145,7 @@ private Q_SLOTS:
             UserError, schedulers::schedulerByName("metaflow").run(m, {}, named, nullptr));
     }
 
-    // METAFLOW.md §7.10: IOS-both on G* is never slower than G* run sequentially, and the
+    // docs/metaflow.md "Tests": IOS-both on G* is never slower than G* run sequentially, and the
     // result's figures are G0's and G*'s.
     void metaflowNoSlowerThanSequentialOfRewritten_data() {
         QTest::addColumn<QString>("model");
