@@ -174,17 +174,6 @@ StageMemo* CanonicalStages::classify(const ir::BlockDag& dag, const ir::ShapeLoo
     return &shared_->memo;
 }
 
-void canonicalStageKey(const schedule::Stage& stage, const std::vector<uint32_t>& classes,
-                       StageMemo::Key& key) {
-    key.clear();
-    key.push_back(static_cast<uint32_t>(stage.kind));
-    for (const schedule::Group& group : stage.groups) {
-        key.push_back(static_cast<uint32_t>(group.size()));
-        for (int op : group)
-            key.push_back(classes.at(static_cast<size_t>(op)));
-    }
-}
-
 OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag) {
     OperatorClasses out;
     out.memo = cost.canonicalStageMemo(dag, out.classes);
@@ -208,13 +197,7 @@ double StagePricer::ms(const schedule::Stage& stage) {
         ++priced_;
         return checkedStageLatencyMs(cost_, dag_, stage);
     }
-    key_.clear();
-    key_.push_back(static_cast<uint32_t>(stage.kind));
-    for (const schedule::Group& group : stage.groups) {
-        key_.push_back(static_cast<uint32_t>(group.size()));
-        for (int op : group)
-            key_.push_back(classes_[static_cast<size_t>(op)]);
-    }
+    canonicalStageKey(stage, classes_, key_);
     double ms = 0;
     if (memo_->find(key_, ms))
         return ms;

@@ -90,9 +90,19 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
 
 // The canonical stage key (StageMemo's): the stage kind, then per group its size and its
 // operators' classes in order (`classes` per dag.ops). Written into `key`, which is cleared
-// first (a caller keeps one key to avoid an allocation per stage).
-void canonicalStageKey(const schedule::Stage& stage, const std::vector<uint32_t>& classes,
-                       StageMemo::Key& key);
+// first (a caller keeps one key to avoid an allocation per stage). Every operator of the stage
+// must be an index into `classes`. Inline: the DP's stage lookup (StagePricer::ms) builds one
+// per candidate stage.
+inline void canonicalStageKey(const schedule::Stage& stage, const std::vector<uint32_t>& classes,
+                              StageMemo::Key& key) {
+    key.clear();
+    key.push_back(static_cast<uint32_t>(stage.kind));
+    for (const schedule::Group& group : stage.groups) {
+        key.push_back(static_cast<uint32_t>(group.size()));
+        for (int op : group)
+            key.push_back(classes[static_cast<size_t>(op)]);
+    }
+}
 
 // What a cost model's canonicalStageMemo gives for one DAG: its memo (nullptr: none, or
 // classes that do not cover the DAG) and the classes of dag.ops.
