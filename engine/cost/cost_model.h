@@ -47,6 +47,17 @@ public:
         return nullptr;
     }
 
+    // Optional lower bound for the DP's branch and bound (docs/search-speed.md "Fifth
+    // pass"): a latency in ms that stageLatencyMs(dag, stage) is never below, cheaper to get
+    // than the latency itself; the DP then skips pricing a candidate stage that cannot beat
+    // the best one found (same schedule, same cost, bit for bit). Negative (the default): no
+    // bound, the DP prices every candidate (a model that records what the DP asks for relies
+    // on it).
+    virtual double stageLowerBoundMs(const ir::BlockDag& /*dag*/,
+                                     const schedule::Stage& /*stage*/) const {
+        return -1;
+    }
+
     // The model's kernel-level view of stages (for timelines), or nullptr when it has none
     // (e.g. replayed measurements, which know stage latencies only).
     virtual const KernelTimelineModel* kernelTimeline() const { return nullptr; }

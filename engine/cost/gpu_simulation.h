@@ -49,7 +49,15 @@ struct PreparedKernel {
     const KernelDesc* desc = nullptr;
     CtaRateModel::Kernel rate;
     int ctasPerSm = 0;
+    // No run of the kernel, alone or beside others, is shorter (stage lower bounds): its
+    // waves at the device's capacity, each CTA at the rate no sharing can beat.
+    double minUs = 0;
+    // Its share of the device's compute: the time its CTAs' work keeps every SM's issue slots
+    // busy (CtaRateModel: the resident CTAs' warps share activeSms × the saturation warps).
+    double computeUs = 0;
 };
+PreparedKernel prepareKernel(const KernelDesc& k, const DeviceProfile& device,
+                             const CtaRateModel& rateModel);
 
 struct Cohort {
     int kernel = 0; // index into kernels

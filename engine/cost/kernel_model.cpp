@@ -305,6 +305,7 @@ CtaRateModel::Kernel CtaRateModel::prepare(const KernelDesc& k) const {
     p.ctas = static_cast<double>(std::max<int64_t>(1, k.ctas));
     p.flopsPerCta = k.flops / p.ctas;
     p.computeRate = std::min(w, satC_) / satC_ * smFlops_ * k.efficiency * computeEfficiency_;
+    p.computeWork = p.flopsPerCta > 0 ? p.flopsPerCta / p.computeRate : 0.0;
     p.dramBytes = k.dramBytes;
     p.reuseBytes = k.reuseBytes;
     p.memoryRate = std::min(w, satM_) / satM_ * smBandwidth_;

@@ -69,6 +69,7 @@ public:
         double workingSet = 0;  // KernelDesc::workingSetBytes
         double flopsPerCta = 0; // flops / CTAs
         double computeRate = 0; // flop/µs of one CTA before the compute share
+        double computeWork = 0; // flopsPerCta / computeRate: µs per CTA at a share of 1
         double dramBytes = 0;
         double reuseBytes = 0;
         double ctas = 1;       // max(1, grid size)
@@ -136,7 +137,10 @@ void CtaRateModel::ratesOf(const Entries& entries, size_t n, double* rates) cons
         }
         if (!(k.memoComputeShare == computeShare)) {
             k.memoComputeShare = computeShare;
-            k.compute = k.flopsPerCta > 0 ? k.flopsPerCta / k.computeRate / computeShare : 0.0;
+            // (flops / rate) / share as written out, the first quotient kept; x / 1 == x.
+            k.compute = k.flopsPerCta > 0
+                            ? (computeShare == 1.0 ? k.computeWork : k.computeWork / computeShare)
+                            : 0.0;
             k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
         }
         const double busy = std::max(k.compute, k.memory);
@@ -148,7 +152,8 @@ void CtaRateModel::ratesOf(const Entries& entries, size_t n, double* rates) cons
         Kernel& k = entries.kernel(i);
         if (!(k.memoMemoryShare == memoryShare)) {
             k.memoMemoryShare = memoryShare;
-            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory / memoryShare));
+            const double memory = memoryShare == 1.0 ? k.memory : k.memory / memoryShare;
+            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, memory));
         }
         rates[i] = k.rate;
     }

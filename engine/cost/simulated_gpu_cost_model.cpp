@@ -88,12 +88,10 @@ StageRun SimulatedGpuCostModel::simulate(const ir::BlockDag& dag,
     return simulateStage(stageKernels(dag, stage), device_);
 }
 
-namespace {
-
 // What one thread keeps between the search's stage simulations for one model: its prefix
 // runs (they point into the model's kernels) and the model's kernels by node, read without
 // the model's lock (an entry, once in the model's cache, never moves or changes).
-struct ThreadStages {
+struct SimulatedGpuCostModel::ThreadStages {
     uint64_t owner = 0;
     std::unique_ptr<PrefixStageSimulator> prefix;
     std::vector<std::pair<const ir::Node*, const std::vector<KernelDesc>*>> slots;
@@ -127,7 +125,28 @@ struct ThreadStages {
     }
 };
 
-} // namespace
+// The calling thread's prefix simulator for this model, and the stage's kernels (cached by
+// node) in issue order, group after group, into `kernels`.
+SimulatedGpuCostModel::ThreadStages&
+SimulatedGpuCostModel::threadStages(const ir::BlockDag& dag, const schedule::Stage& stage,
+                                    std::vector<StageKernel>& kernels) const {
+    thread_local ThreadStages local;
+    if (local.owner != id_ || !local.prefix) {
+        local.owner = id_;
+        local.prefix = std::make_unique<PrefixStageSimulator>(device_);
+        local.slots.assign(256, {nullptr, nullptr});
+        local.used = 0;
+    }
+    const auto fetch = [this](const ir::Node& node) -> const std::vector<KernelDesc>& {
+        return kernelsOf(node);
+    };
+    kernels.clear();
+    for (size_t g = 0; g < stage.groups.size(); ++g)
+        for (int op : stage.groups[g])
+            for (const KernelDesc& k : local.kernels(dag.ops[static_cast<size_t>(op)], fetch))
+                kernels.push_back({&k, static_cast<int>(g)});
+    return local;
+}
 
 double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
                                              const schedule::Stage& stage) const {
@@ -143,21 +162,17 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
                     kernels.push_back({&k, static_cast<int>(g)});
         return stageLatencyUs(kernels, groups.size(), device_) / 1000.0;
     }
-    thread_local ThreadStages local;
-    if (local.owner != id_ || !local.prefix) {
-        local.owner = id_;
-        local.prefix = std::make_unique<PrefixStageSimulator>(device_);
-        local.slots.assign(256, {nullptr, nullptr});
-        local.used = 0;
-    }
-    const auto fetch = [this](const ir::Node& node) -> const std::vector<KernelDesc>& {
-        return kernelsOf(node);
-    };
-    for (size_t g = 0; g < stage.groups.size(); ++g)
-        for (int op : stage.groups[g])
-            for (const KernelDesc& k : local.kernels(dag.ops[static_cast<size_t>(op)], fetch))
-                kernels.push_back({&k, static_cast<int>(g)});
+    ThreadStages& local = threadStages(dag, stage, kernels);
     return local.prefix->latencyUs(kernels, stage.groups.size()) / 1000.0;
+}
+
+double SimulatedGpuCostModel::stageLowerBoundMs(const ir::BlockDag& dag,
+                                                const schedule::Stage& stage) const {
+    if (stage.kind == schedule::StageKind::Merge && stage.operatorCount() > 1)
+        return 0;
+    thread_local std::vector<StageKernel> kernels;
+    ThreadStages& local = threadStages(dag, stage, kernels);
+    return local.prefix->lowerBoundUs(kernels, stage.groups.size()) / 1000.0;
 }
 
 ProgramRun SimulatedGpuCostModel::simulateProgram(const ir::BlockDag& dag,

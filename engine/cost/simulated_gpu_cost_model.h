@@ -25,6 +25,9 @@ public:
     SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device, int batch = 1);
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
+    // PrefixStageSimulator::lowerBoundUs of the stage's kernels; 0 for a merge of several
+    // operators (its merged convolution is built only to be simulated).
+    double stageLowerBoundMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
@@ -51,6 +54,9 @@ public:
 private:
     SimulatedGpuCostModel(const ir::Graph& graph, const SimulatedGpuCostModel& sharing);
     const ir::TensorShape* shapeOf(const std::string& name) const;
+    struct ThreadStages;
+    ThreadStages& threadStages(const ir::BlockDag& dag, const schedule::Stage& stage,
+                               std::vector<StageKernel>& kernels) const;
 
     DeviceProfile device_;
     int batch_;

@@ -191,6 +191,16 @@ StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag,
                          const OperatorClasses& classes)
     : cost_(cost), dag_(dag), memo_(classes.memo), classes_(classes.classes) {}
 
+bool StagePricer::find(const schedule::Stage& stage, double& ms) {
+    if (memo_ == nullptr)
+        return false;
+    canonicalStageKey(stage, classes_, key_);
+    if (!memo_->find(key_, ms))
+        return false;
+    ++calls_; // a stage whose latency the caller takes, as from ms()
+    return true;
+}
+
 double StagePricer::ms(const schedule::Stage& stage) {
     ++calls_;
     if (memo_ == nullptr) {

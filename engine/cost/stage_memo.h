@@ -123,6 +123,13 @@ public:
 
     // checkedStageLatencyMs(cost, dag, stage), from the memo when an equal stage was priced.
     double ms(const schedule::Stage& stage);
+    // The memo's latency of an equal stage, without pricing: false when none was priced yet
+    // (or the model has no memo).
+    bool find(const schedule::Stage& stage, double& ms);
+    // CostModel::stageLowerBoundMs (negative: the model has no bound).
+    double lowerBoundMs(const schedule::Stage& stage) const {
+        return cost_.stageLowerBoundMs(dag_, stage);
+    }
 
     uint64_t calls() const { return calls_; }
     uint64_t priced() const { return priced_; } // calls that ran the cost model

@@ -3,7 +3,9 @@
 #include "cost/gpu_simulation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
+#include <limits>
 
 namespace ios::cost {
 
@@ -42,7 +44,8 @@ struct PrefixStageSimulator::Prepared {
 };
 
 PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device)
-    : device_(device), preparedSlots_(256), prepared_(std::make_unique<Prepared>()) {}
+    : device_(device), rateModel_(device), preparedSlots_(256),
+      prepared_(std::make_unique<Prepared>()) {}
 PrefixStageSimulator::~PrefixStageSimulator() = default;
 
 void PrefixStageSimulator::reset() {
@@ -51,8 +54,7 @@ void PrefixStageSimulator::reset() {
     prepared_->kernels.clear();
 }
 
-const detail::PreparedKernel* PrefixStageSimulator::prepared(const KernelDesc* kernel,
-                                                             const detail::GpuSimulation& sim) {
+const detail::PreparedKernel* PrefixStageSimulator::prepared(const KernelDesc* kernel) {
     const auto slotOf = [this](const KernelDesc* k) {
         const auto h = reinterpret_cast<uintptr_t>(k) * 0x9E3779B97F4A7C15ull;
         return static_cast<size_t>(h >> 32) & (preparedSlots_.size() - 1);
@@ -61,7 +63,8 @@ const detail::PreparedKernel* PrefixStageSimulator::prepared(const KernelDesc* k
     for (; preparedSlots_[i].first != nullptr; i = (i + 1) & (preparedSlots_.size() - 1))
         if (preparedSlots_[i].first == kernel)
             return preparedSlots_[i].second;
-    const detail::PreparedKernel* made = &prepared_->kernels.emplace_back(sim.prepare(*kernel));
+    const detail::PreparedKernel* made =
+        &prepared_->kernels.emplace_back(detail::prepareKernel(*kernel, device_, rateModel_));
     preparedSlots_[i] = {kernel, made};
     if (2 * prepared_->kernels.size() > preparedSlots_.size()) { // keep it at most half full
         std::vector<std::pair<const KernelDesc*, const detail::PreparedKernel*>> old(
@@ -78,6 +81,41 @@ const detail::PreparedKernel* PrefixStageSimulator::prepared(const KernelDesc* k
     return made;
 }
 
+double PrefixStageSimulator::lowerBoundUs(const std::vector<StageKernel>& kernels,
+                                          size_t groupCount) {
+    // GpuSimulation's clocks: kernel i is issued at i launch slots and arrives launchLatency
+    // later in a synchronised stage; a stream's next kernel is ready kernelGap after the end
+    // of the one before (its first at 0).
+    const bool synchronized = groupCount > 1;
+    const double latency = synchronized ? device_.launchLatencyUs : 0.0;
+    streamEnd_.assign(groupCount, -std::numeric_limits<double>::infinity());
+    double end = 0;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        const double arrival =
+            static_cast<double>(2 * i) * 0.5 * device_.launchOverheadUs + latency;
+        double& stream = streamEnd_[static_cast<size_t>(kernels[i].group)];
+        const double ready = std::isinf(stream) ? 0.0 : stream + device_.sm.kernelGapUs;
+        stream = std::max(arrival, ready) + prepared(kernels[i].kernel)->minUs;
+        end = std::max(end, stream);
+    }
+    // The compute the kernels from i on need, after kernel i arrives (arrivals grow with i).
+    if (device_.launchOverheadUs >= 0) {
+        double work = 0;
+        for (size_t i = kernels.size(); i-- > 0;) {
+            work += prepared(kernels[i].kernel)->computeUs;
+            end = std::max(end, static_cast<double>(2 * i) * 0.5 * device_.launchOverheadUs +
+                                    latency + work);
+        }
+    }
+    const double issueEnd =
+        static_cast<double>(2 * kernels.size()) * 0.5 * device_.launchOverheadUs;
+    double bound = std::max(end, issueEnd) + (synchronized ? device_.syncOverheadUs : 0.0);
+    // The simulation admits a kernel up to 1e-9 µs early and retires a CTA at 1 - 1e-9 of its
+    // work; its sums round: stay well below the exact figure.
+    bound = bound * (1 - 1e-6) - 1e-6 * static_cast<double>(kernels.size());
+    return std::isfinite(bound) && bound > 0 ? bound : 0.0;
+}
+
 double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, size_t groupCount) {
     // A negative overhead would issue later kernels before earlier ones (ranks no longer by
     // index); a stage of more groups than a search's stages have (greedy's one stage of a
@@ -90,7 +128,7 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
     std::vector<const detail::PreparedKernel*>& stage = prepared_->stage;
     stage.clear();
     for (const StageKernel& k : kernels)
-        stage.push_back(prepared(k.kernel, sim));
+        stage.push_back(prepared(k.kernel));
     // A stage of one group runs without the launch latency and join of the others: whole.
     if (groupCount < 2) {
         for (size_t i = 0; i < kernels.size(); ++i)

@@ -69,6 +69,12 @@ public:
     PrefixStageSimulator& operator=(const PrefixStageSimulator&) = delete;
 
     double latencyUs(const std::vector<StageKernel>& kernels, size_t groupCount);
+    // A latency latencyUs(kernels, groupCount) is never below, without simulating: every
+    // stream's kernels in turn, each admitted no earlier than its arrival and its
+    // predecessor's end plus the kernel gap and running no shorter than alone on an idle
+    // device (detail::PreparedKernel::minUs); the latest end or the host's issue end, plus
+    // the join. A few parts per million below the exact bound, for the simulation's rounding.
+    double lowerBoundUs(const std::vector<StageKernel>& kernels, size_t groupCount);
     void reset();
     uint64_t resumed() const { return resumed_; } // stages that started from a kept prefix
     static constexpr size_t kMaxGroups = 32;      // larger stages are simulated whole
@@ -77,9 +83,9 @@ private:
     struct Level; // groups 0..i run, paused before group i + 1 arrives
     struct Prepared;
     // The kept preparation of `kernel` (in prepared_), made on first use.
-    const detail::PreparedKernel* prepared(const KernelDesc* kernel,
-                                           const detail::GpuSimulation& sim);
+    const detail::PreparedKernel* prepared(const KernelDesc* kernel);
     const DeviceProfile& device_;
+    const CtaRateModel rateModel_;
     // Open addressing by kernel address (nullptr: free) over prepared_, which grows only.
     std::vector<std::pair<const KernelDesc*, const detail::PreparedKernel*>> preparedSlots_;
     std::unique_ptr<Prepared> prepared_;
@@ -87,6 +93,7 @@ private:
     size_t valid_ = 0; // levels_[0 .. valid_) hold runs
     std::vector<size_t> groupStart_;
     std::vector<const KernelDesc*> ptrs_;
+    std::vector<double> streamEnd_; // lowerBoundUs
     uint64_t resumed_ = 0;
 };
 

@@ -121,6 +121,13 @@ PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const O
     }
     classSinks_.assign(static_cast<size_t>(g.classCount), 0);
     merges_ = options.strategy != Strategy::Parallel;
+    // Branch and bound where every candidate is priced for the state's best alone (no
+    // recording of each transition, no budget) and the model bounds its stages (an empty
+    // stage's bound is 0, or negative for none).
+    bounded_ = options.boundStages && !additive_ && memory == nullptr && record == nullptr &&
+               cost.stageLowerBoundMs(dag, schedule::Stage{}) >= 0;
+    if (bounded_)
+        totals_.resize(static_cast<size_t>(n) + 2);
     all_ = static_cast<Set>(g.all);
     for (int u = 0; u < n; ++u) {
         desc_.push_back(static_cast<Set>(g.desc[static_cast<size_t>(u)]));
@@ -212,6 +219,10 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
     Candidates& cands = candidates_[depth];
     cands.clear();
     enumerate(s, sinks, cands);
+    if (bounded_) {
+        chooseBounded(s, sinks, depth, best, choice);
+        return finishState(s, best, choice);
+    }
     // A stage's extensions by one group follow it in the enumeration: priced in that order,
     // before the sub-states' searches price others, most resume the stage's simulation
     // (PrefixStageSimulator, stage_simulator.h). Additive models price parallel stages
@@ -261,6 +272,11 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
             choice.transition = transition;
         }
     }
+    return finishState(s, best, choice);
+}
+
+template <class Set>
+typename PartSearch<Set>::Value PartSearch<Set>::finishState(Set s, Value& best, Choice& choice) {
     if (record_ != nullptr && choice.stateIndex != UINT32_MAX)
         record_->states[choice.stateIndex].costMs = best.cost;
     ++clock_.done;
@@ -483,11 +499,15 @@ template <class Set> void PartSearch<Set>::mergeCandidates(Set sinks, Candidates
 
 template <class Set> double PartSearch<Set>::latency(Set e, bool merge) {
     BitsMap<double, Set>& memo = merge ? mergeLatency_ : parallelLatency_;
-    if (const double* v = memo.find(e))
+    double* v = memo.find(e);
+    if (v != nullptr && *v >= 0)
         return *v;
     makeStage(g_, e, merge, scratchStage_);
     const double ms = pricer_.ms(scratchStage_);
-    memo.insert(e, ms);
+    if (v != nullptr) // a bound so far (chooseBounded)
+        *v = ms;
+    else
+        memo.insert(e, ms);
     return ms;
 }
 

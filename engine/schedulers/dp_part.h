@@ -161,6 +161,11 @@ private:
     // s: non-empty, not yet in memo_; sinks: its operators without a successor in s (merge
     // candidates only, else 0), derived from the caller's instead of a scan of s.
     Value solveNew(Set s, Set sinks, int depth);
+    // solveNew's choice among candidates_[depth] by branch and bound (bounded_, dp_bound.cpp):
+    // the sub-states first, then only the stages whose lower bound can beat the best total
+    // found are priced. Same best cost and choice as pricing them all, bit for bit.
+    void chooseBounded(Set s, Set sinks, int depth, Value& best, Choice& choice);
+    Value finishState(Set s, Value& best, Choice& choice); // memoised, returned
     Set sinksOf(Set s) const;
     Set sinksAfter(Set s, Set sinks, Set e) const; // sinks of s \ e, given those of s
     Value emptyValue();                            // the empty state (recorded on first use)
@@ -171,6 +176,9 @@ private:
     void parallelAll(size_t from, Set cur, int heads, int depth, int comps, Candidates& out);
     void mergeCandidates(Set sinks, Candidates& out);
     double latency(Set e, bool merge);
+    // latency(e, merge) when the part's or the canonical memo holds it, else negative with
+    // the cost model's lower bound in `bound`.
+    double knownLatency(Set e, bool merge, double& bound);
     double groupMs(Set group) const; // additive fast path: Σ opMs_ in topological order
     double parallelMs(double slowest) const { return additive_ ? slowest + overheadMs_ : -1; }
     uint32_t recordState(Set s);
@@ -190,6 +198,7 @@ private:
 
     BitsMap<Value, Set> memo_;
     std::vector<Choice> choices_;
+    // Stage latencies by operator set, or -1 - bound(E) for a stage not priced (bounded_).
     BitsMap<double, Set> parallelLatency_;
     BitsMap<double, Set> mergeLatency_;
     std::vector<Candidates> candidates_; // per recursion depth
@@ -204,7 +213,10 @@ private:
     std::vector<double> compMsStack_; // additive: groupMs of compStack_
     // CostModel::additiveParallelStages: per local operator latency and the stage overhead.
     bool additive_ = false;
-    bool merges_ = false;                 // the strategy has merge stages: states carry their sinks
+    bool merges_ = false;  // the strategy has merge stages: states carry their sinks
+    bool bounded_ = false; // chooseBounded: the model bounds stage latencies
+    // chooseBounded, per depth: cost(S \ E) and cost(S \ E) + bound(E) per candidate.
+    std::vector<std::vector<double>> totals_;
     std::vector<bool> smallDesc_;         // |desc[u]| <= r: every closure of u is small enough
     std::vector<Set> desc_, succ_, pred_; // g_'s relations in Set words
     Set all_ = 0;

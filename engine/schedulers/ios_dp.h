@@ -43,6 +43,10 @@ struct Options {
     // whose stage would exceed it are dropped; 0 = none. Tensors are sized by `memory`.
     int64_t memoryBudget = 0;
     ir::MemoryOptions memory;
+    // Skip pricing candidate stages that cannot beat a state's best one, when the cost model
+    // gives lower bounds (CostModel::stageLowerBoundMs): the same schedules and costs, bit
+    // for bit, fewer simulations. Off: every candidate is priced (the tests compare both).
+    bool boundStages = true;
 };
 
 // No stage schedule fits the memory budget; smallestPeak() is the least peak any schedule of
