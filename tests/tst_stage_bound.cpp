@@ -11,6 +11,7 @@
 #include "ir/block_dag.h"
 #include "random_kernels.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/scheduler.h"
 
 #include <QTest>
 #include <cstring>
@@ -50,6 +51,20 @@ std::vector<const char*> models() {
 }
 
 const char* const kDevices[] = {"V100", "A100", "H100", "K80", "RTX2080Ti"};
+
+// The simulated GPU's stage latencies without its bound (and without its memo): every
+// candidate is priced.
+class Unbounded final : public CostModel {
+public:
+    explicit Unbounded(const CostModel& inner) : inner_(inner) {}
+    double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
+        return inner_.stageLatencyMs(dag, stage);
+    }
+    std::string describe() const override { return inner_.describe() + " (no bound)"; }
+
+private:
+    const CostModel& inner_;
+};
 
 } // namespace
 
@@ -201,6 +216,23 @@ private slots:
             const schedulers::Result without = schedulers::optimize(prepared, o, plain);
             compareResults(withBound, without);
             QVERIFY(withBound.stats.stagesPriced <= without.stats.stagesPriced);
+        }
+    }
+
+    // RAF-IOS's DP prunes by the bound too: the same stages chosen as without it.
+    void rafIosSameWithAndWithoutBound() {
+        std::vector<const char*> names{"inception_v3", "squeezenet"};
+        if (kFullModels)
+            names.push_back("randwire_large");
+        for (const char* m : names) {
+            const ir::Graph g = samples::loadBundledModel(m);
+            const ir::PreparedModel prepared(g);
+            const SimulatedGpuCostModel sim(g, loadDevice("V100"));
+            const Unbounded plain(sim);
+            const schedulers::Scheduler& raf = schedulers::schedulerByName("raf-ios");
+            const schedulers::Outcome a = raf.run(prepared, schedulers::Params{}, sim, nullptr);
+            const schedulers::Outcome b = raf.run(prepared, schedulers::Params{}, plain, nullptr);
+            QVERIFY2(a.schedule == b.schedule, m);
         }
     }
 

@@ -115,7 +115,12 @@ private:
         if (i < 0) {
             if (chosen == 0)
                 return;
-            const double ms = stageMs(chosen) + best(s & ~chosen);
+            // Branch and bound (docs/search-speed.md "Fifth pass"): a stage whose lower bound
+            // already loses to the best ending found is not priced; the choice is the same.
+            const double rest = best(s & ~chosen);
+            if (rest + stageBoundMs(chosen) > e.ms)
+                return;
+            const double ms = stageMs(chosen) + rest;
             if (ms < e.ms) {
                 e.ms = ms;
                 e.ending = chosen;
@@ -165,9 +170,7 @@ private:
         return out;
     }
 
-    double stageMs(uint32_t ending) {
-        if (auto it = stageMs_.find(ending); it != stageMs_.end())
-            return it->second;
+    schedule::Stage stageOf(uint32_t ending) const {
         schedule::Stage stage;
         for (const auto& group : groups(ending)) {
             schedule::Group ops;
@@ -177,9 +180,35 @@ private:
             if (!ops.empty())
                 stage.groups.push_back(std::move(ops));
         }
+        return stage;
+    }
+
+    double stageMs(uint32_t ending) {
+        if (auto it = stageMs_.find(ending); it != stageMs_.end())
+            return it->second;
+        const schedule::Stage stage = stageOf(ending);
         const double ms = stage.groups.empty() ? 0.0 : pricer_.ms(stage);
         stageMs_.emplace(ending, ms);
         return ms;
+    }
+
+    // A latency stageMs(ending) is never below: itself when known (this chunk or the cost
+    // model's memo), else the cost model's bound; -infinity when it has none.
+    double stageBoundMs(uint32_t ending) {
+        if (auto it = stageMs_.find(ending); it != stageMs_.end())
+            return it->second;
+        if (auto it = boundMs_.find(ending); it != boundMs_.end())
+            return it->second;
+        const schedule::Stage stage = stageOf(ending);
+        double ms = 0;
+        if (stage.groups.empty() || pricer_.find(stage, ms)) {
+            stageMs_.emplace(ending, ms);
+            return ms;
+        }
+        const double bound = pricer_.lowerBoundMs(stage);
+        const double kept = bound >= 0 ? bound : -std::numeric_limits<double>::infinity();
+        boundMs_.emplace(ending, kept);
+        return kept;
     }
 
     const RafGraph& g_;
@@ -190,6 +219,7 @@ private:
     std::vector<uint32_t> adj_;
     std::unordered_map<uint32_t, Entry> memo_;
     std::unordered_map<uint32_t, double> stageMs_;
+    std::unordered_map<uint32_t, double> boundMs_;
     uint64_t visits_ = 0;
 };
 
