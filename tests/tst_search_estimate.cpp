@@ -59,7 +59,16 @@ private slots:
         const cost::SimulatedGpuCostModel forSearch(g, cost::bundledDevices().front());
         const schedulers::SearchEstimate e =
             schedulers::estimateSearch(prepared, o, forEstimate, 600);
-        const schedulers::Result real = schedulers::optimize(prepared, o, forSearch);
+        // The counts are those of the search that prices every candidate; the default one
+        // skips stages by their lower bound and prices at most as many.
+        schedulers::Options all = o;
+        all.boundStages = false;
+        const schedulers::Result real = schedulers::optimize(prepared, all, forSearch);
+        const cost::SimulatedGpuCostModel forBounded(g, cost::bundledDevices().front());
+        const schedulers::Result bounded = schedulers::optimize(prepared, o, forBounded);
+        QCOMPARE(bounded.stats.transitions, real.stats.transitions);
+        QVERIFY(bounded.stats.stages <= e.stages);
+        QVERIFY(bounded.stats.stagesPriced <= e.stagesPriced);
         QVERIFY(e.complete);
         QCOMPARE(e.states, real.stats.states);
         QCOMPARE(e.transitions, real.stats.transitions);

@@ -17,10 +17,14 @@ struct SearchEstimate {
     // Statistics::states: every down-set of every part (known before any counting), or under
     // a memory budget the ones the search reaches.
     uint64_t states = 0;
-    uint64_t transitions = 0;  // Statistics::transitions
-    uint64_t stages = 0;       // distinct stages the search meets (Statistics::stages for a
-                               // model without the additive fast path)
-    uint64_t stagesPriced = 0; // of those, the ones a fresh canonical memo does not hold
+    uint64_t transitions = 0; // Statistics::transitions
+    // Distinct stages the search meets when it prices every candidate (Statistics::stages for
+    // a model without the additive fast path and without Options::boundStages' pruning), and
+    // of those the ones a fresh canonical memo does not hold. A search that prunes by a stage
+    // lower bound (the simulated GPU) prices at most these, so `seconds` is then an upper
+    // bound of its pricing time.
+    uint64_t stages = 0;
+    uint64_t stagesPriced = 0;
     uint64_t partsSearched = 0;
     // Timings on this machine (not deterministic): the counting pass (the DP's enumeration
     // with stage pricing replaced by a constant) and one stage priced by the real cost model,
