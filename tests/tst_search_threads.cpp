@@ -11,6 +11,7 @@
 #include "schedulers/ios_dp.h"
 #include "schedulers/scheduler.h"
 #include "schedulers/specialize.h"
+#include "search_results.h"
 
 #include <QTest>
 #include <cstring>
@@ -32,33 +33,8 @@ private:
     const cost::CostModel& inner_;
 };
 
-bool sameBits(double a, double b) {
-    return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-void compareResults(const schedulers::Result& a, const schedulers::Result& b) {
-    QVERIFY(sameBits(a.latencyMs, b.latencyMs));
-    QCOMPARE(a.stats.states, b.stats.states);
-    QCOMPARE(a.stats.transitions, b.stats.transitions);
-    QCOMPARE(a.stats.schedules.toString(), b.stats.schedules.toString());
-    QCOMPARE(a.stats.parts.size(), b.stats.parts.size());
-    for (size_t i = 0; i < a.stats.parts.size(); ++i) {
-        QCOMPARE(a.stats.parts[i].block, b.stats.parts[i].block);
-        QCOMPARE(a.stats.parts[i].part, b.stats.parts[i].part);
-        QCOMPARE(a.stats.parts[i].transitions, b.stats.parts[i].transitions);
-        QCOMPARE(a.stats.parts[i].width, b.stats.parts[i].width);
-    }
-    QCOMPARE(a.schedule.blocks.size(), b.schedule.blocks.size());
-    for (size_t i = 0; i < a.schedule.blocks.size(); ++i) {
-        const auto& x = a.schedule.blocks[i].stages;
-        const auto& y = b.schedule.blocks[i].stages;
-        QCOMPARE(x.size(), y.size());
-        for (size_t k = 0; k < x.size(); ++k) {
-            QCOMPARE(x[k].kind, y[k].kind);
-            QCOMPARE(x[k].groups, y[k].groups);
-        }
-    }
-}
+using ios::testing::compareSearchResults;
+using ios::testing::sameBits;
 
 std::vector<const char*> models() {
     if (kFullModels)
@@ -108,7 +84,7 @@ private slots:
                 if (!first)
                     first = std::move(r);
                 else
-                    compareResults(*first, r);
+                    compareSearchResults(*first, r);
             }
         }
     }
@@ -133,13 +109,13 @@ private slots:
         schedulers::Options o;
         const schedulers::Result withMemo = schedulers::optimize(prepared, o, sim);
         const schedulers::Result without = schedulers::optimize(prepared, o, plain);
-        compareResults(withMemo, without);
+        compareSearchResults(withMemo, without);
         QCOMPARE(without.stats.stagesPriced, without.stats.stages);
         QCOMPARE(without.stats.partsSearched, uint64_t(without.stats.parts.size()));
         QVERIFY(withMemo.stats.stagesPriced <= withMemo.stats.stages);
         // A second search under the same model finds every stage in the memo.
         const schedulers::Result again = schedulers::optimize(prepared, o, sim);
-        compareResults(withMemo, again);
+        compareSearchResults(withMemo, again);
         QCOMPARE(again.stats.stagesPriced, uint64_t(0));
     }
 

@@ -12,6 +12,7 @@
 #include "random_kernels.h"
 #include "schedulers/ios_dp.h"
 #include "schedulers/scheduler.h"
+#include "search_results.h"
 
 #include <QTest>
 #include <cstring>
@@ -23,26 +24,7 @@ using namespace ios::cost;
 
 namespace {
 
-bool sameBits(double a, double b) {
-    return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-void compareResults(const schedulers::Result& a, const schedulers::Result& b) {
-    QVERIFY(sameBits(a.latencyMs, b.latencyMs));
-    QCOMPARE(a.stats.states, b.stats.states);
-    QCOMPARE(a.stats.transitions, b.stats.transitions);
-    QCOMPARE(a.stats.schedules.toString(), b.stats.schedules.toString());
-    QCOMPARE(a.schedule.blocks.size(), b.schedule.blocks.size());
-    for (size_t i = 0; i < a.schedule.blocks.size(); ++i) {
-        const auto& x = a.schedule.blocks[i].stages;
-        const auto& y = b.schedule.blocks[i].stages;
-        QCOMPARE(x.size(), y.size());
-        for (size_t k = 0; k < x.size(); ++k) {
-            QCOMPARE(x[k].kind, y[k].kind);
-            QCOMPARE(x[k].groups, y[k].groups);
-        }
-    }
-}
+using ios::testing::compareSearchResults;
 
 std::vector<const char*> models() {
     if (kFullModels)
@@ -214,7 +196,7 @@ private slots:
             const schedulers::Result withBound = schedulers::optimize(prepared, o, bounded);
             o.boundStages = false;
             const schedulers::Result without = schedulers::optimize(prepared, o, plain);
-            compareResults(withBound, without);
+            compareSearchResults(withBound, without);
             QVERIFY(withBound.stats.stagesPriced <= without.stats.stagesPriced);
         }
     }
@@ -246,7 +228,7 @@ private slots:
         const schedulers::Result withBound = schedulers::optimize(prepared, o, bounded);
         o.boundStages = false;
         const schedulers::Result without = schedulers::optimize(prepared, o, plain);
-        compareResults(withBound, without);
+        compareSearchResults(withBound, without);
         QVERIFY2(withBound.stats.stagesPriced < without.stats.stagesPriced,
                  qPrintable(QStringLiteral("%1 vs %2")
                                 .arg(withBound.stats.stagesPriced)
