@@ -152,8 +152,7 @@ private slots:
     }
 
     // With the bound and without it: the same schedules, latencies and counts, for every
-    // strategy, both ending rules, pruning settings, devices and batch sizes; the bound
-    // prices no more stages, and a model without a bound (negative) prices them all.
+    // strategy, both ending rules, pruning settings, devices and batch sizes, on two threads.
     void sameSearchWithAndWithoutBound_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("device");
@@ -197,7 +196,7 @@ private slots:
             o.boundStages = false;
             const schedulers::Result without = schedulers::optimize(prepared, o, plain);
             compareSearchResults(withBound, without);
-            QVERIFY(withBound.stats.stagesPriced <= without.stats.stagesPriced);
+            // (Stages priced: timing-dependent on 2 threads, see boundSkipsStages.)
         }
     }
 
@@ -218,7 +217,8 @@ private slots:
         }
     }
 
-    // The bound skips stages: fewer priced than without it on a model with wide states.
+    // The bound skips stages: fewer priced than without it on a model with wide states (one
+    // thread: with two, parts racing for a shared stage may both price it).
     void boundSkipsStages() {
         const ir::Graph g = samples::loadBundledModel("inception_v3");
         const ir::PreparedModel prepared(g);
