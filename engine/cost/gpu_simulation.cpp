@@ -60,7 +60,8 @@ GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bo
 
 PreparedKernel prepareKernel(const KernelDesc& k, const DeviceProfile& device,
                              const CtaRateModel& rateModel) {
-    PreparedKernel p{&k, rateModel.prepare(k), occupancy(k, device).ctasPerSm, 0.0};
+    const Occupancy o = occupancy(k, device);
+    PreparedKernel p{&k, rateModel.prepare(k), o.ctasPerSm, 0.0};
     // A CTA's rate is 1 / (ctaLatency + max(compute, memory / memoryShare)) with compute and
     // memory at their least when nothing shares the SMs, the L2 or the DRAM (shares of 1, no
     // L2 miss): CtaRateModel::ratesOf. At most ctasPerSm × SMs CTAs are resident at once.
@@ -69,15 +70,12 @@ PreparedKernel prepareKernel(const KernelDesc& k, const DeviceProfile& device,
     const double bytes = r.dramBytes / r.ctas;
     const double memory = bytes > 0 ? bytes / r.memoryRate : 0.0;
     const double cta = device.sm.ctaLatencyUs + std::max(compute, memory);
-    const int64_t capacity = int64_t{std::max(1, p.ctasPerSm)} * std::max(1, device.smCount);
-    const int64_t waves = (static_cast<int64_t>(r.ctas) + capacity - 1) / capacity;
-    const double minUs = static_cast<double>(waves) * cta;
+    const double minUs = static_cast<double>(o.waves) * cta;
     p.minUs = std::isfinite(minUs) && minUs > 0 ? minUs : 0.0;
     // A CTA's rate is at most computeShare / compute-at-share-1, and the resident CTAs'
     // Σ count × warps × computeShare = min(warpDemand, activeSms × satC) ≤ SMs × satC.
-    const double satC =
-        std::max(1.0, device.sm.computeSaturationOccupancy * device.maxWarpsPerSm());
-    const double computeUs = r.ctas * r.warps * compute / (std::max(1, device.smCount) * satC);
+    const double computeUs =
+        r.ctas * r.warps * compute / (std::max(1, device.smCount) * rateModel.saturationWarps());
     p.computeUs = std::isfinite(computeUs) && computeUs > 0 ? computeUs : 0.0;
     return p;
 }

@@ -102,6 +102,8 @@ public:
     // them into Residents): `entries.kernel(i)`, `.count(i)` and `.firstOfKernel(i)`, the
     // last called once per entry, in order. The one implementation of the formula.
     template <class Entries> void ratesOf(const Entries& entries, size_t n, double* rates) const;
+    // Resident warps per SM at which its fp32 pipelines saturate (the compute share's scale).
+    double saturationWarps() const { return satC_; }
 
 private:
     double sms_, satC_, satM_, bandwidth_, smFlops_, smBandwidth_, l2_, ctaLatencyUs_,

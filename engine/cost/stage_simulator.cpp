@@ -89,20 +89,23 @@ double PrefixStageSimulator::lowerBoundUs(const std::vector<StageKernel>& kernel
     const bool synchronized = groupCount > 1;
     const double latency = synchronized ? device_.launchLatencyUs : 0.0;
     streamEnd_.assign(groupCount, -std::numeric_limits<double>::infinity());
+    boundKernels_.clear();
     double end = 0;
     for (size_t i = 0; i < kernels.size(); ++i) {
         const double arrival =
             static_cast<double>(2 * i) * 0.5 * device_.launchOverheadUs + latency;
         double& stream = streamEnd_[static_cast<size_t>(kernels[i].group)];
         const double ready = std::isinf(stream) ? 0.0 : stream + device_.sm.kernelGapUs;
-        stream = std::max(arrival, ready) + prepared(kernels[i].kernel)->minUs;
+        const detail::PreparedKernel* k = prepared(kernels[i].kernel);
+        boundKernels_.push_back(k);
+        stream = std::max(arrival, ready) + k->minUs;
         end = std::max(end, stream);
     }
     // The compute the kernels from i on need, after kernel i arrives (arrivals grow with i).
     if (device_.launchOverheadUs >= 0) {
         double work = 0;
         for (size_t i = kernels.size(); i-- > 0;) {
-            work += prepared(kernels[i].kernel)->computeUs;
+            work += boundKernels_[i]->computeUs;
             end = std::max(end, static_cast<double>(2 * i) * 0.5 * device_.launchOverheadUs +
                                     latency + work);
         }

@@ -93,7 +93,8 @@ private:
     size_t valid_ = 0; // levels_[0 .. valid_) hold runs
     std::vector<size_t> groupStart_;
     std::vector<const KernelDesc*> ptrs_;
-    std::vector<double> streamEnd_; // lowerBoundUs
+    std::vector<double> streamEnd_;                           // lowerBoundUs
+    std::vector<const detail::PreparedKernel*> boundKernels_; // lowerBoundUs: the stage's
     uint64_t resumed_ = 0;
 };
 
