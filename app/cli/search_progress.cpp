@@ -25,12 +25,34 @@ std::string secondsText(double s) {
     return buf;
 }
 
-std::string limitHint() {
-    char buf[160];
+// The CLI's words for the knob of the algorithm that hit the limit.
+std::string limitHint(schedulers::WorkKnob knob) {
+    using schedulers::WorkKnob;
+    const char* lower = "";
+    switch (knob) {
+    case WorkKnob::IosPruning:
+        lower = "lower -r/-s, --batch or --max-part-size";
+        break;
+    case WorkKnob::RafIos:
+        lower = "lower --max-part-size or use another --strategy";
+        break;
+    case WorkKnob::Metaflow:
+        lower = "lower --budget or choose fewer --rules";
+        break;
+    case WorkKnob::MemoryExpansions:
+        lower = "set --limit-expansions or lower --max-part-size";
+        break;
+    case WorkKnob::Specialization:
+        lower = "ask for fewer or smaller --batches/--devices";
+        break;
+    case WorkKnob::ProgramSize:
+        lower = "use a program with fewer launches";
+        break;
+    }
+    char buf[200];
     std::snprintf(buf, sizeof buf,
-                  "the limit is --max-seconds %g: lower -r/-s, --batch or --max-part-size, "
-                  "or raise --max-seconds (0 = no limit)",
-                  timeLimit().seconds);
+                  "the limit is --max-seconds %g: %s, or raise --max-seconds (0 = no limit)",
+                  timeLimit().seconds, lower);
     return buf;
 }
 
@@ -49,7 +71,9 @@ SearchProgress::SearchProgress(schedulers::SearchControl& control, std::string l
     : control_(control), label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {
     control.task = label_;
     control.deadline = timeLimit().deadline;
-    control.limitHint = control.hasDeadline() ? limitHint() : std::string();
+    control.limitHint = nullptr;
+    if (control.hasDeadline())
+        control.limitHint = [](schedulers::WorkKnob knob) { return limitHint(knob); };
     control.progress = [this](uint64_t done, uint64_t total) { report(done, total); };
 }
 
@@ -65,8 +89,10 @@ void SearchProgress::report(uint64_t done, uint64_t total) {
         if (left / 2 > budget)
             throw schedulers::TimeLimitReached(
                 label_ + ": estimated " + secondsText(elapsed + left) + " (" +
-                std::to_string(done) + " of " + std::to_string(total) + " states after " +
-                secondsText(elapsed) + "), past the time limit; " + control_.limitHint);
+                    std::to_string(done) + " of " + std::to_string(total) + " states after " +
+                    secondsText(elapsed) + "), past the time limit; " +
+                    control_.hintFor(control_.knob),
+                control_.knob);
     }
     if (tty_) {
         std::fprintf(stderr, "\r%s: %5.1f%% (%llu/%llu states)", label_.c_str(), 100 * fraction,

@@ -131,12 +131,8 @@ MetaflowResult runMetaflow(const ir::PreparedModel& model, const Params& params,
     // a child control (cancel, deadline) without the caller's progress, whose estimate would
     // mix the two.
     SearchControl inner;
-    if (control != nullptr) {
-        inner.parent = control;
-        inner.deadline = control->deadline;
-        inner.task = control->task;
-        inner.limitHint = control->limitHint;
-    }
+    if (control != nullptr)
+        control->inheritInto(inner);
     MetaflowResult result;
     result.options = options;
     const double beforeMs = found.costBeforeMs;

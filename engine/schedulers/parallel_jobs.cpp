@@ -44,7 +44,10 @@ public:
             JobState& s = jobs_[i];
             s.control.parent = parent;
             s.control.task = parent ? parent->task : std::string();
-            s.control.limitHint = parent ? parent->limitHint : std::string();
+            if (parent != nullptr) {
+                s.control.knob = parent->knob;
+                s.control.limitHint = parent->limitHint;
+            }
             s.control.progress = [&s](uint64_t done, uint64_t total) {
                 s.total.store(total, std::memory_order_relaxed);
                 s.done.store(done, std::memory_order_relaxed);

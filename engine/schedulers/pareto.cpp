@@ -25,10 +25,7 @@ ParetoFront paretoFront(const ir::PreparedModel& model, const Scheduler& schedul
         if (control == nullptr)
             return scheduler.run(model, runParams, cost, nullptr);
         SearchControl job;
-        job.parent = control;
-        job.deadline = control->deadline;
-        job.task = control->task;
-        job.limitHint = control->limitHint;
+        control->inheritInto(job);
         const auto index = static_cast<uint64_t>(searchIndex++);
         if (control->progress)
             job.progress = [control, index, points](uint64_t done, uint64_t total) {

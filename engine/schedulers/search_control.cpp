@@ -16,9 +16,35 @@ void SearchControl::checkDeadline(uint64_t done, uint64_t total) const {
                       static_cast<unsigned long long>(total));
         message += buf;
     }
-    if (!limitHint.empty())
-        message += "; " + limitHint;
-    throw TimeLimitReached(message);
+    const std::string hint = hintFor(knob);
+    if (!hint.empty())
+        message += "; " + hint;
+    throw TimeLimitReached(message, knob);
+}
+
+std::string SearchControl::limitMessage(const std::string& what, WorkKnob k) const {
+    std::string message = (task.empty() ? std::string("search") : task) + ": " + what;
+    const std::string hint = hintFor(k);
+    if (!hint.empty())
+        message += "; " + hint;
+    return message;
+}
+
+void SearchControl::refuseIfPastDeadline(double estimatedSeconds, const std::string& what,
+                                         WorkKnob k) const {
+    if (!hasDeadline())
+        return;
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (estimatedSeconds > left)
+        throw TimeLimitReached(limitMessage(what + ", past the time limit", k), k);
+}
+
+void SearchControl::inheritInto(SearchControl& child) const {
+    child.parent = this;
+    child.deadline = deadline;
+    child.task = task;
+    child.knob = knob;
+    child.limitHint = limitHint;
 }
 
 } // namespace ios::schedulers
