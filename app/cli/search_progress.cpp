@@ -72,7 +72,7 @@ const char* unitOf(schedulers::WorkKnob knob) {
     case schedulers::WorkKnob::Metaflow:
         return "regions";
     case schedulers::WorkKnob::MemoryExpansions:
-        return "layers";
+        return "operators";
     default:
         return "states";
     }
