@@ -36,11 +36,13 @@ std::string limitHint(schedulers::WorkKnob knob) {
     case WorkKnob::RafIos:
         lower = "lower --max-part-size or use another --strategy";
         break;
-    case WorkKnob::Metaflow:
-        lower = "lower --budget or choose fewer --rules";
+    case WorkKnob::Metaflow: // the options of `ios-sched metaflow` that bound its search
+        lower = "lower --budget or --split-threshold or choose fewer --rules (ios-sched "
+                "metaflow), or use another --strategy";
         break;
-    case WorkKnob::MemoryExpansions:
-        lower = "set --limit-expansions or lower --max-part-size";
+    case WorkKnob::MemoryExpansions: // the options of `ios-sched memory` that bound its DP
+        lower = "lower --limit-expansions or --escalate or use --order kahn (ios-sched memory), "
+                "or use another --strategy";
         break;
     case WorkKnob::Specialization:
         lower = "ask for fewer or smaller --batches/--devices";
@@ -49,11 +51,31 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "use a program with fewer launches";
         break;
     }
-    char buf[200];
+    char buf[300];
+    if (knob == WorkKnob::Metaflow || knob == WorkKnob::MemoryExpansions) {
+        // Their refusals are work bounds as often as the time limit: the words first.
+        std::snprintf(buf, sizeof buf, "%s; the time limit is --max-seconds %g (0 = none)", lower,
+                      timeLimit().seconds);
+        return buf;
+    }
+    if (timeLimit().seconds <= 0) // no time limit: the other knobs have no words
+        return "";
     std::snprintf(buf, sizeof buf,
                   "the limit is --max-seconds %g: %s, or raise --max-seconds (0 = no limit)",
                   timeLimit().seconds, lower);
     return buf;
+}
+
+// What progress counts for the algorithm that runs.
+const char* unitOf(schedulers::WorkKnob knob) {
+    switch (knob) {
+    case schedulers::WorkKnob::Metaflow:
+        return "regions";
+    case schedulers::WorkKnob::MemoryExpansions:
+        return "operators";
+    default:
+        return "states";
+    }
 }
 
 } // namespace
@@ -71,9 +93,7 @@ SearchProgress::SearchProgress(schedulers::SearchControl& control, std::string l
     : control_(control), label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {
     control.task = label_;
     control.deadline = timeLimit().deadline;
-    control.limitHint = nullptr;
-    if (control.hasDeadline())
-        control.limitHint = [](schedulers::WorkKnob knob) { return limitHint(knob); };
+    control.limitHint = [](schedulers::WorkKnob knob) { return limitHint(knob); };
     control.progress = [this](uint64_t done, uint64_t total) { report(done, total); };
 }
 
@@ -89,22 +109,24 @@ void SearchProgress::report(uint64_t done, uint64_t total) {
         if (left / 2 > budget)
             throw schedulers::TimeLimitReached(
                 label_ + ": estimated " + secondsText(elapsed + left) + " (" +
-                    std::to_string(done) + " of " + std::to_string(total) + " states after " +
-                    secondsText(elapsed) + "), past the time limit; " +
-                    control_.hintFor(control_.knob),
+                    std::to_string(done) + " of " + std::to_string(total) + " " +
+                    unitOf(control_.knob) + " after " + secondsText(elapsed) +
+                    "), past the time limit; " + control_.hintFor(control_.knob),
                 control_.knob);
     }
     if (tty_) {
-        std::fprintf(stderr, "\r%s: %5.1f%% (%llu/%llu states)", label_.c_str(), 100 * fraction,
-                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+        std::fprintf(stderr, "\r%s: %5.1f%% (%llu/%llu %s)", label_.c_str(), 100 * fraction,
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                     unitOf(control_.knob));
         if (left >= 0)
             std::fprintf(stderr, ", about %s left\033[K", secondsText(left).c_str());
         std::fflush(stderr);
     } else if (!announced_ && left > kLongSeconds) {
         announced_ = true;
-        std::fprintf(stderr, "%s: estimated %s (%llu of %llu states after %s)\n", label_.c_str(),
+        std::fprintf(stderr, "%s: estimated %s (%llu of %llu %s after %s)\n", label_.c_str(),
                      secondsText(elapsed + left).c_str(), static_cast<unsigned long long>(done),
-                     static_cast<unsigned long long>(total), secondsText(elapsed).c_str());
+                     static_cast<unsigned long long>(total), unitOf(control_.knob),
+                     secondsText(elapsed).c_str());
     }
 }
 

@@ -3,11 +3,13 @@
 #include "ir/block_dag.h"
 #include "rewrite/graph_hash.h"
 #include "rewrite/graph_split.h"
+#include "schedulers/search_control.h"
 #include "util/error.h"
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -44,13 +46,33 @@ struct Region {
     int block = -1;
     std::set<std::string> names;
 
+    explicit Region(const SearchRegion& r)
+        : block(r.block), names(r.names.begin(), r.names.end()) {}
+
     bool covers(const Match& m) const {
         if (block >= 0 && m.block != block)
             return false;
         return names.empty() || std::all_of(m.nodes.begin(), m.nodes.end(),
                                             [this](const auto& n) { return names.count(n) != 0; });
     }
+    // Which operators of block b may take part in a match (null: all).
+    std::optional<std::vector<bool>> allowed(const ir::Graph& g, size_t b) const {
+        if (names.empty())
+            return std::nullopt;
+        std::vector<bool> mask;
+        for (const ir::Node* n : g.blocks[b].operators())
+            mask.push_back(names.count(n->name) != 0);
+        return mask;
+    }
 };
+
+size_t operatorCount(const OperatorCosts& costs) {
+    size_t n = 0;
+    for (const std::vector<double>& block : costs.ms)
+        n += block.size();
+    return n;
+}
+
 class Search {
 public:
     Search(RewriteCost& cost, const SearchOptions& o, const SearchHooks& hooks, SearchStats& stats)
@@ -96,11 +118,14 @@ public:
         auto best = std::make_shared<State>(std::move(start));
         double bestCost = cost(*best, region);
         uint64_t seq = 0;
+        queuedOps_ = 0;
+        admit(operatorCount(best->costs), queue.size(), region);
         queue.push({bestCost, seq++, best});
         uint64_t counter = 0;
         while (!queue.empty()) {
             Entry e = queue.top();
             queue.pop();
+            queuedOps_ -= operatorCount(e.state->costs);
             if (e.cost < bestCost) {
                 best = e.state;
                 bestCost = e.cost;
@@ -115,13 +140,18 @@ public:
             ++stats_.expanded;
             poll(queue.size(), *best, bestCost, e.cost);
             const State& g = *e.state;
+            // The region's operators (names: rewrites keep them) among its block's.
+            const std::optional<std::vector<bool>> mask =
+                region.block >= 0 ? region.allowed(g.graph, static_cast<size_t>(region.block))
+                                  : std::nullopt;
             for (RuleId rule : kAllRules) {
                 if (!o_.rules.on(rule))
                     continue;
                 for (size_t b = 0; b < g.graph.blocks.size(); ++b) {
                     if (region.block >= 0 && static_cast<int>(b) != region.block)
                         continue;
-                    for (const Match& m : findMatches(g.graph, static_cast<int>(b), rule)) {
+                    for (const Match& m :
+                         findMatches(g.graph, static_cast<int>(b), rule, mask ? &*mask : nullptr)) {
                         if (!region.covers(m))
                             continue;
                         Rewritten r = applyMatch(g.graph, m);
@@ -142,16 +172,37 @@ public:
                         next->history.push_back({std::move(r.provenance), total(*next)});
                         if (hooks_.enqueued)
                             hooks_.enqueued(c, bestCost);
+                        admit(operatorCount(next->costs), queue.size(), region);
                         queue.push({c, seq++, std::move(next)});
                     }
                 }
             }
         }
+        ++done_;
         report(queue.size(), *best, bestCost, bestCost);
         return *best;
     }
 
+    void setTotal(uint64_t regions) { total_ = regions; }
+
 private:
+    // One more graph of `ops` operators for the queue, or the refusal at the memory bound.
+    void admit(size_t ops, size_t queued, const Region& region) {
+        if (queuedOps_ + ops > o_.maxQueuedOperators)
+            throw schedulers::WorkLimitReached(
+                "MetaFlow's search queue would hold more than " +
+                    std::to_string(o_.maxQueuedOperators) + " operators (" +
+                    std::to_string(queued + 1) + " graphs of " + std::to_string(ops) +
+                    " operators, searching " +
+                    (region.names.empty()
+                         ? std::string("the whole graph")
+                         : std::to_string(region.names.size()) + " operators of block " +
+                               std::to_string(region.block)) +
+                    ")",
+                schedulers::WorkKnob::Metaflow);
+        queuedOps_ += ops;
+    }
+
     double blockCost(const State& s, size_t b) {
         const uint64_t key = blockHash(s.graph, b);
         auto it = objectiveMemo_.find(key);
@@ -169,7 +220,7 @@ private:
     void report(size_t queued, const State& best, double bestMs, double poppedMs) {
         lastProgress_ = Clock::now();
         if (hooks_.progress)
-            hooks_.progress({stats_, queued, bestMs, poppedMs, total(best)});
+            hooks_.progress({stats_, done_, total_, queued, bestMs, poppedMs, total(best)});
     }
 
     RewriteCost& cost_;
@@ -178,29 +229,40 @@ private:
     SearchStats& stats_;
     std::unordered_map<uint64_t, double> objectiveMemo_;
     Clock::time_point lastProgress_ = Clock::now();
+    uint64_t queuedOps_ = 0; // operators of the graphs in the queue
+    uint64_t done_ = 0;      // regions searched
+    uint64_t total_ = 0;     // regions
 };
 
 // Cap(o) per operator of `names` (file order) in block b: matches with a pattern edge (one
-// matched operator reading another) into o and one out of o.
+// matched operator reading another) into o and one out of o. Only matches of three or more
+// operators have both, so rules whose matches are smaller are not enumerated.
 SplitProblem splitProblem(const ir::Graph& g, int b, const std::vector<std::string>& names,
                           const RuleSet& rules) {
     const ir::Block& block = g.blocks[static_cast<size_t>(b)];
     SplitProblem p;
     p.n = static_cast<int>(names.size());
     p.cap.assign(names.size(), 0);
-    auto indexOf = [&names](const std::string& n) {
-        return static_cast<int>(std::find(names.begin(), names.end(), n) - names.begin());
+    std::unordered_map<std::string, int> index;
+    for (size_t i = 0; i < names.size(); ++i)
+        index.emplace(names[i], static_cast<int>(i));
+    auto indexOf = [&index, &p](const std::string& n) {
+        const auto it = index.find(n);
+        return it == index.end() ? p.n : it->second;
     };
     const ir::BlockDag dag = ir::buildBlockDag(block);
+    std::set<std::pair<int, int>> edges;
     for (size_t v = 0; v < dag.ops.size(); ++v)
         for (int u : dag.preds[v]) {
             const int iu = indexOf(dag.ops[static_cast<size_t>(u)]->name);
             const int iv = indexOf(dag.ops[v]->name);
-            if (iu < p.n && iv < p.n)
+            if (iu < p.n && iv < p.n) {
                 p.edges.emplace_back(iu, iv);
+                edges.emplace(iu, iv);
+            }
         }
     for (RuleId rule : kAllRules) {
-        if (!rules.on(rule))
+        if (!rules.on(rule) || matchSize(rule) < 3)
             continue;
         for (const Match& m : findMatches(g, b, rule)) {
             std::set<int> idx;
@@ -209,9 +271,9 @@ SplitProblem splitProblem(const ir::Graph& g, int b, const std::vector<std::stri
             for (int o : idx) {
                 bool in = false;
                 bool out = false;
-                for (const auto& [u, v] : p.edges) {
-                    in = in || (v == o && idx.count(u) != 0);
-                    out = out || (u == o && idx.count(v) != 0);
+                for (int x : idx) {
+                    in = in || edges.count({x, o}) != 0;
+                    out = out || edges.count({o, x}) != 0;
                 }
                 if (o < p.n && in && out)
                     ++p.cap[static_cast<size_t>(o)];
@@ -222,41 +284,103 @@ SplitProblem splitProblem(const ir::Graph& g, int b, const std::vector<std::stri
 }
 
 // Algorithm 2 on block b (graph_split.h planSplit): the plan is made on the block as it is
-// before its searches; regions are name sets, which rewrites keep valid (targets take the
-// names of replaced operators).
-void splitAndSearch(Search& search, State& state, int b, const SearchOptions& o) {
+// before its searches (as in G0: no rule spans blocks); regions are name sets, which rewrites
+// keep valid (targets take the names of replaced operators).
+void planBlockRegions(const ir::Graph& g0, int b, const SearchOptions& o,
+                      std::vector<SearchRegion>& regions) {
     std::vector<std::string> names;
-    for (const ir::Node* n : state.graph.blocks[static_cast<size_t>(b)].operators())
+    for (const ir::Node* n : g0.blocks[static_cast<size_t>(b)].operators())
         names.push_back(n->name);
     const int threshold = o.splitThreshold > 0 && !o.blockObjective
                               ? o.splitThreshold
                               : static_cast<int>(names.size());
-    for (const SplitStep& step :
-         planSplit(splitProblem(state.graph, b, names, o.rules), threshold)) {
+    for (const SplitStep& step : planSplit(splitProblem(g0, b, names, o.rules), threshold)) {
         if (step.ops.empty())
             continue;
-        Region region{b, {}};
+        SearchRegion region{b, {}, 0};
         for (int i : step.ops)
-            region.names.insert(names[static_cast<size_t>(i)]);
-        state = search.run(std::move(state), region);
+            region.names.push_back(names[static_cast<size_t>(i)]);
+        regions.push_back(std::move(region));
     }
+}
+
+// Counts the candidates of the regions [first, regions.size()) of block b: every match of
+// the enabled rules in the block is enumerated once and counted in each region holding all
+// its operators. Stops once the plan passes kMaxPlanCandidates (or 4× that many matches were
+// enumerated: then the count says "more than").
+void countBlockCandidates(const ir::Graph& g, int b, const RuleSet& rules, size_t first,
+                          SearchPlan& plan) {
+    const std::vector<const ir::Node*> ops = g.blocks[static_cast<size_t>(b)].operators();
+    std::unordered_map<std::string, int> indexOf;
+    for (size_t i = 0; i < ops.size(); ++i)
+        indexOf.emplace(ops[i]->name, static_cast<int>(i));
+    std::vector<std::vector<size_t>> regionsOf(ops.size()); // ascending region ids
+    for (size_t r = first; r < plan.regions.size(); ++r)
+        for (const std::string& n : plan.regions[r].names)
+            regionsOf[static_cast<size_t>(indexOf.at(n))].push_back(r);
+    uint64_t enumerated = 0;
+    auto visit = [&](const std::vector<int>& m) {
+        for (size_t r : regionsOf[static_cast<size_t>(m.front())]) {
+            bool all = true;
+            for (size_t k = 1; k < m.size() && all; ++k) {
+                const std::vector<size_t>& rs = regionsOf[static_cast<size_t>(m[k])];
+                all = std::binary_search(rs.begin(), rs.end(), r);
+            }
+            if (all) {
+                ++plan.regions[r].candidates;
+                ++plan.candidates;
+            }
+        }
+        if (++enumerated > 4 * kMaxPlanCandidates)
+            plan.candidates = std::max(plan.candidates, kMaxPlanCandidates + 1);
+        return plan.candidates <= kMaxPlanCandidates;
+    };
+    for (RuleId rule : kAllRules)
+        if (rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
+            visitMatches(g, b, rule, nullptr, visit);
 }
 
 } // namespace
 
+SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options) {
+    SearchPlan plan;
+    for (const ir::Block& b : g0.blocks)
+        plan.operators += b.operators().size();
+    if (!options.perBlock) {
+        plan.regions.push_back({});
+        for (size_t b = 0; b < g0.blocks.size(); ++b)
+            for (RuleId rule : kAllRules)
+                if (options.rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
+                    plan.candidates += countMatches(g0, static_cast<int>(b), rule, nullptr,
+                                                    kMaxPlanCandidates + 1 - plan.candidates);
+        plan.regions.front().candidates = plan.candidates;
+    } else {
+        for (size_t b = 0; b < g0.blocks.size(); ++b) {
+            const size_t first = plan.regions.size();
+            planBlockRegions(g0, static_cast<int>(b), options, plan.regions);
+            if (plan.candidates <= kMaxPlanCandidates) // past it the refusal needs no more
+                countBlockCandidates(g0, static_cast<int>(b), options.rules, first, plan);
+        }
+    }
+    for (const SearchRegion& region : plan.regions)
+        plan.largestRegion = std::max<uint64_t>(
+            plan.largestRegion, region.names.empty() ? plan.operators : region.names.size());
+    return plan;
+}
+
 SearchResult metaflowSearch(const ir::Graph& g0, RewriteCost& cost, const SearchOptions& options,
                             const SearchHooks& hooks) {
     const auto started = Clock::now();
+    const SearchPlan plan = planSearch(g0, options);
+    if (hooks.planned)
+        hooks.planned(plan);
     SearchResult result;
     Search search(cost, options, hooks, result.stats);
+    search.setTotal(plan.regions.size());
     State state{g0, cost.price(g0), {}};
     result.costBeforeMs = search.total(state);
-    if (!options.perBlock) {
-        state = search.run(std::move(state), {});
-    } else {
-        for (size_t b = 0; b < g0.blocks.size(); ++b)
-            splitAndSearch(search, state, static_cast<int>(b), options);
-    }
+    for (const SearchRegion& region : plan.regions)
+        state = search.run(std::move(state), Region(region));
     result.costAfterMs = search.total(state);
     result.graph = std::move(state.graph);
     result.history = std::move(state.history);

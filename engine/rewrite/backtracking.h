@@ -32,6 +32,10 @@ struct SearchOptions {
     // memoised per blockHash, instead of the sum of operator latencies. It is additive over
     // blocks only, so blocks are never split. Must be deterministic.
     std::function<double(const ir::Graph& graph, int block)> blockObjective;
+    // The memory bound: the graphs waiting in the queue hold at most this many operators
+    // (copies of the whole graph each); one more is refused (WorkLimitReached, knob Metaflow)
+    // instead of growing past it.
+    uint64_t maxQueuedOperators = uint64_t{1} << 21;
 
     // [MF] §6.1: α 1.05, split above 30 operators; budget per searched subgraph.
     static SearchOptions paper();
@@ -47,8 +51,30 @@ struct SearchStats {
     double seconds = 0;
 };
 
+// The counting pass before a search: the regions it searches, in run order (per block the
+// leaves and windows of the split plan, or one region: all), and the candidate matches of the
+// enabled rules in each on G0 — what the first expansion of a region builds, so `candidates`
+// graphs of `operators` operators are a lower bound of the search's work.
+struct SearchRegion {
+    int block = -1;                 // -1: every block
+    std::vector<std::string> names; // empty: every operator of the block(s)
+    uint64_t candidates = 0;
+};
+struct SearchPlan {
+    std::vector<SearchRegion> regions;
+    uint64_t candidates = 0;    // Σ over regions; counting stops past kMaxPlanCandidates
+    uint64_t operators = 0;     // G0's
+    uint64_t largestRegion = 0; // operators
+};
+inline constexpr uint64_t kMaxPlanCandidates = uint64_t{1} << 20;
+SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options);
+
 struct SearchProgress {
     SearchStats stats;
+    // Regions searched, of SearchPlan::regions (each at most the budget's expansions; most
+    // end long before it).
+    uint64_t done = 0;
+    uint64_t total = 0;
     uint64_t queued = 0;
     double bestMs = 0;   // cost of the searched region's best graph
     double poppedMs = 0; // cost of the graph just popped
@@ -60,8 +86,10 @@ struct SearchProgress {
 
 // Progress at most every 100 ms and on completion of each region; `cancelled` polled once per
 // expansion (a true answer throws ios::Cancelled); `enqueued(cost, bestCost)` for every graph
-// put on the queue (tests check α's rule with it).
+// put on the queue (tests check α's rule with it); `planned` gets the counting pass's plan
+// before the search starts (it may throw to refuse the search).
 struct SearchHooks {
+    std::function<void(const SearchPlan&)> planned;
     std::function<void(const SearchProgress&)> progress;
     std::function<bool()> cancelled;
     std::function<void(double costMs, double bestMs)> enqueued;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -109,8 +110,9 @@ Pattern patternOf(RuleId rule, const ir::Block& block, const ir::NodeIndex& inde
         };
         break;
     case RuleId::R3:
-        p.nodes = {{[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true},
-                   {[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true}};
+        p.nodes = {
+            {[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true},
+            {[exit](const ir::Node& n) { return isConv(n) && n.name != exit; }, {}, true, 0}};
         // schedule::mergeable is the one definition of which convs merge (IOS and MetaFlow
         // alike); the rule adds only that the inputs are the same terms.
         p.accepts = [](const std::vector<const ir::Node*>& m) {
@@ -192,7 +194,9 @@ std::vector<size_t> inPlaceTerms(const ir::Graph& graph, int block, const ir::No
                         operatorNames(graph.blocks.at(static_cast<size_t>(block))));
 }
 
-std::vector<Match> findMatches(const ir::Graph& graph, int blockIndex, RuleId rule) {
+void visitMatches(const ir::Graph& graph, int blockIndex, RuleId rule,
+                  const std::vector<bool>* allowed,
+                  const std::function<bool(const std::vector<int>&)>& visit) {
     const ir::Block& block = graph.blocks.at(static_cast<size_t>(blockIndex));
     const std::vector<const ir::Node*> ops = block.operators();
     if (rule == RuleId::R5) {
@@ -201,30 +205,52 @@ std::vector<Match> findMatches(const ir::Graph& graph, int blockIndex, RuleId ru
         const ir::NodeIndex index(graph);
         const std::unordered_map<std::string, int> refs = ir::valueReferences(graph);
         const std::unordered_set<std::string> names = operatorNames(block);
-        std::vector<Match> matches;
-        for (const ir::Node* op : ops)
-            if (!inPlaceTerms(*op, index, refs, names).empty())
-                matches.push_back({rule, blockIndex, {op->name}});
-        return matches;
+        for (size_t i = 0; i < ops.size(); ++i)
+            if ((allowed == nullptr || (*allowed)[i]) &&
+                !inPlaceTerms(*ops[i], index, refs, names).empty() && !visit({static_cast<int>(i)}))
+                return;
+        return;
     }
-    std::vector<int> consumers(ops.size(), 0);
-    for (size_t i = 0; i < ops.size(); ++i)
-        for (const ir::Node* reader : ops)
-            if (readsFrom(*reader, ops[i]->name))
-                ++consumers[i];
-    consumers.back() += 1; // the exit: read by the next block or the model's output
+    std::vector<int> consumers;
+    for (const std::vector<int>& readers : readersOf(ops))
+        consumers.push_back(static_cast<int>(readers.size()));
+    if (!consumers.empty())
+        consumers.back() += 1; // the exit: read by the next block or the model's output
     const ir::NodeIndex index(graph);
+    forEachMatch(patternOf(rule, block, index), ops, consumers, allowed,
+                 [rule, &visit](const std::vector<int>& m) {
+                     // R3 is symmetric: each pair once, the earlier operator first.
+                     return (rule == RuleId::R3 && m[0] > m[1]) || visit(m);
+                 });
+}
+
+int matchSize(RuleId rule) {
+    return rule == RuleId::R4 || rule == RuleId::R5 ? 1 : 2;
+}
+
+std::vector<Match> findMatches(const ir::Graph& graph, int blockIndex, RuleId rule,
+                               const std::vector<bool>* allowed) {
+    const std::vector<const ir::Node*> ops =
+        graph.blocks.at(static_cast<size_t>(blockIndex)).operators();
     std::vector<Match> matches;
-    for (const std::vector<int>& m : matchPattern(patternOf(rule, block, index), ops, consumers)) {
-        // R3 is symmetric: each pair once, the earlier operator first.
-        if (rule == RuleId::R3 && m[0] > m[1])
-            continue;
+    visitMatches(graph, blockIndex, rule, allowed, [&](const std::vector<int>& m) {
         Match match{rule, blockIndex, {}};
         for (int i : m)
             match.nodes.push_back(ops[static_cast<size_t>(i)]->name);
         matches.push_back(std::move(match));
-    }
+        return true;
+    });
     return matches;
+}
+
+uint64_t countMatches(const ir::Graph& graph, int blockIndex, RuleId rule,
+                      const std::vector<bool>* allowed, uint64_t limit) {
+    uint64_t n = 0;
+    if (limit == 0)
+        return 0;
+    visitMatches(graph, blockIndex, rule, allowed,
+                 [&n, limit](const std::vector<int>&) { return ++n < limit; });
+    return n;
 }
 
 std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules) {

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -58,8 +59,20 @@ struct Provenance {
     friend bool operator==(const Provenance&, const Provenance&) = default;
 };
 
-// The matches of `rule` in block `block` of a validated graph, in matching order.
-std::vector<Match> findMatches(const ir::Graph& graph, int block, RuleId rule);
+// The matches of `rule` in block `block` of a validated graph, in matching order; only
+// operators with allowed[i] (i: index in the block's operators()) take part (null: all).
+std::vector<Match> findMatches(const ir::Graph& graph, int block, RuleId rule,
+                               const std::vector<bool>* allowed = nullptr);
+// The matches findMatches would return, as indices into the block's operators() in pattern
+// order, without building them; until `visit` returns false.
+void visitMatches(const ir::Graph& graph, int block, RuleId rule, const std::vector<bool>* allowed,
+                  const std::function<bool(const std::vector<int>&)>& visit);
+// How many matches findMatches would return, counted without building them; the count stops
+// at `limit` (then `limit` is returned).
+uint64_t countMatches(const ir::Graph& graph, int block, RuleId rule,
+                      const std::vector<bool>* allowed, uint64_t limit);
+// Operators one match of `rule` takes (R4, R5: 1; the others 2).
+int matchSize(RuleId rule);
 // All matches of the enabled rules, rules in table order, then blocks, then matching order.
 std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules);
 

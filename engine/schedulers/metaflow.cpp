@@ -4,10 +4,15 @@
 
 #include "ir/model_summary.h"
 #include "ir/validate.h"
+#include "rewrite/graph_hash.h"
 #include "rewrite/rewrite_cost.h"
+#include "schedulers/ios_dp.h"
 #include "util/error.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace ios::schedulers {
 
@@ -82,6 +87,50 @@ GraphFigures figuresOf(const ir::PreparedModel& model, const Params& params,
     return f;
 }
 
+// Seconds to build one rewritten graph the size of g0: a copy validated and hashed, as
+// applyMatch and the search's deduplication do for every graph they build (a lower bound).
+double secondsPerGraph(const ir::Graph& g0) {
+    const auto start = std::chrono::steady_clock::now();
+    ir::Graph copy = g0;
+    ir::validateAndInferShapes(copy);
+    (void)rewrite::graphHash(copy);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string countText(uint64_t n, uint64_t cap) {
+    return n > cap ? "more than " + std::to_string(cap) : std::to_string(n);
+}
+
+// The refusals before the search (docs/metaflow.md "Work bound"): the IOS DP that schedules
+// G* has at most G0's states (every substitution merges operators), so G0 over the DP's
+// limit is refused now rather than after the search; and the first expansion of every
+// region, counted on G0, must stay within maxWork operator copies and the time limit.
+void refuseUpFront(const ir::PreparedModel& model, const Scheduler& then,
+                   const rewrite::SearchPlan& plan, uint64_t maxWork,
+                   const SearchControl* control) {
+    const uint64_t work = plan.candidates > maxWork / std::max<uint64_t>(1, plan.operators)
+                              ? maxWork + 1
+                              : plan.candidates * plan.operators;
+    const std::string what =
+        "MetaFlow's first expansions alone would build " +
+        countText(plan.candidates, rewrite::kMaxPlanCandidates) + " rewritten graphs of " +
+        std::to_string(plan.operators) + " operators (" + std::to_string(plan.regions.size()) +
+        " regions, the largest " + std::to_string(plan.largestRegion) + " operators)";
+    if (work > maxWork) // runMetaflow adds the task and the front end's words
+        throw WorkLimitReached(what + ", more than " + std::to_string(maxWork) + " operator copies",
+                               WorkKnob::Metaflow);
+    const std::vector<Knob> knobs = then.knobs();
+    if (std::find(knobs.begin(), knobs.end(), Knob::MaxNumGroups) != knobs.end())
+        countStates(model); // cheap; throws the IOS DP's own refusal
+    if (control != nullptr && control->hasDeadline()) {
+        const double seconds =
+            static_cast<double>(plan.candidates) * secondsPerGraph(model.graph());
+        char buf[48];
+        std::snprintf(buf, sizeof buf, ", estimated at least %.1f s", seconds);
+        control->refuseIfPastDeadline(seconds, what + buf, WorkKnob::Metaflow);
+    }
+}
+
 } // namespace
 
 double iosBlockLatencyMs(const ir::Graph& graph, int block, int maxPartSize, const Params& params,
@@ -109,6 +158,13 @@ MetaflowResult runMetaflow(const ir::PreparedModel& model, const Params& params,
             return iosBlockLatencyMs(g, b, model.maxPartSize(), params, cost);
         };
     rewrite::SearchHooks bridged = hooks;
+    if (control != nullptr)
+        control->knob = WorkKnob::Metaflow;
+    bridged.planned = [&model, &then, &options, control, &hooks](const rewrite::SearchPlan& plan) {
+        refuseUpFront(model, then, plan, options.maxPlanWork, control);
+        if (hooks.planned)
+            hooks.planned(plan);
+    };
     bridged.cancelled = [control, &hooks]() {
         if (control != nullptr) {
             control->checkDeadline();
@@ -118,21 +174,34 @@ MetaflowResult runMetaflow(const ir::PreparedModel& model, const Params& params,
         return hooks.cancelled && hooks.cancelled();
     };
     bridged.progress = [control, &hooks](const rewrite::SearchProgress& p) {
+        // Regions searched of the plan's regions.
         if (control != nullptr && control->progress)
-            control->progress(p.stats.expanded, 0); // no total: the budget is per region
+            control->progress(p.done, p.total);
         if (hooks.progress)
             hooks.progress(p);
     };
     rewrite::RewriteCost rewriteCost(
         [&cost](const ir::Graph& g) { return costForRewrittenGraph(cost, g); });
-    rewrite::SearchResult found = rewrite::metaflowSearch(g0, rewriteCost, search, bridged);
+    rewrite::SearchResult found = [&] {
+        try {
+            return rewrite::metaflowSearch(g0, rewriteCost, search, bridged);
+        } catch (const TimeLimitReached&) {
+            throw;
+        } catch (const WorkLimitReached& e) { // the work and queue bounds: add task and words
+            if (control == nullptr)
+                throw;
+            throw WorkLimitReached(control->limitMessage(e.what(), e.knob()), e.knob());
+        }
+    }();
 
     // The schedulers after the search report in their own units (DP states): they run under
     // a child control (cancel, deadline) without the caller's progress, whose estimate would
     // mix the two.
     SearchControl inner;
-    if (control != nullptr)
+    if (control != nullptr) {
         control->inheritInto(inner);
+        inner.knob = WorkKnob::IosPruning; // the schedulers below set their own
+    }
     MetaflowResult result;
     result.options = options;
     const double beforeMs = found.costBeforeMs;

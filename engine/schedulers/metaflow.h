@@ -29,11 +29,17 @@ enum class MetaflowObjective : uint8_t { Seq, Ios };
 std::string_view objectiveName(MetaflowObjective objective); // "seq", "ios"
 std::optional<MetaflowObjective> objectiveFromName(std::string_view name);
 
+// The most operator copies the first expansion of every region may build (SearchPlan's
+// candidates × G0's operators) before runMetaflow refuses the search up front: about 2^20
+// candidates on a graph of 2^10 operators, minutes of work.
+inline constexpr uint64_t kMaxPlanWork = uint64_t{1} << 30;
+
 struct MetaflowOptions {
     std::string preset = "paper"; // the preset `search` started from, for reports
     rewrite::SearchOptions search = rewrite::SearchOptions::paper();
     MetaflowObjective objective = MetaflowObjective::Seq;
     std::string then = "ios-both"; // the registry key (or alias) run on G*
+    uint64_t maxPlanWork = kMaxPlanWork;
 };
 
 // "paper" ([MF] §6.1: α 1.05, budget 100 000 per subgraph, split above 30) or "artifact"
@@ -72,7 +78,12 @@ double iosBlockLatencyMs(const ir::Graph& graph, int block, int maxPartSize, con
 
 // MetaFlow's search on model.graph() under `cost` (which must offer forGraph), then the
 // `then` scheduler on G* with the same params. Progress goes to control->progress (the
-// search's counter over its budget), cancel is polled once per expansion (ios::Cancelled);
+// regions searched of the counting pass's regions), cancel is polled once per expansion
+// (ios::Cancelled). Before the search (counting pass, rewrite::planSearch) it refuses with
+// the IOS DP's own error when `then` runs the IOS DP and G0 has more states than it takes,
+// and with WorkLimitReached (knob Metaflow) when the first expansions would build more than
+// options.maxPlanWork operator copies or (TimeLimitReached) could not end before control's
+// deadline; the search's queue is bounded by SearchOptions::maxQueuedOperators (WorkLimitReached);
 // hooks.progress and hooks.enqueued are passed to the search (the GUI's live chart),
 // hooks.cancelled is also polled. Deterministic.
 MetaflowResult runMetaflow(const ir::PreparedModel& model, const Params& params,

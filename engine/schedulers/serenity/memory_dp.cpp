@@ -28,10 +28,8 @@ namespace {
 using detail::SegmentModel;
 using Clock = std::chrono::steady_clock;
 
-// Beyond these a run counts as a timeout: far beyond any search that ends in minutes.
+// Beyond this a run counts as a timeout (back-pointers are 32-bit).
 constexpr uint64_t kMaxEntries = uint64_t{1} << 27;
-// What the back-pointers and the layer being built may hold (a very wide layer counts too).
-constexpr uint64_t kMaxBytes = uint64_t{4} << 30;
 
 uint64_t splitmix(uint64_t& state) {
     uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -60,6 +58,24 @@ struct Layer {
         peak.clear();
         id.clear();
         std::fill(slots.begin(), slots.end(), 0);
+    }
+    // Bytes held (capacities).
+    uint64_t bytes() const {
+        return 8 * (sets.capacity() + fronts.capacity() + hashes.capacity() + mu.capacity() +
+                    peak.capacity()) +
+               4 * (id.capacity() + slots.capacity());
+    }
+    // Bytes one more entry slot takes in the arrays (not the table).
+    uint64_t entryBytes() const { return 16 * static_cast<uint64_t>(words) + 8 + 16 + 4; }
+    size_t capacity() const { return mu.capacity(); }
+    void reserveEntries(size_t n) {
+        const size_t w = static_cast<size_t>(words);
+        sets.reserve(n * w);
+        fronts.reserve(n * w);
+        hashes.reserve(n);
+        mu.reserve(n);
+        peak.reserve(n);
+        id.reserve(n);
     }
     void growTable() {
         const size_t capacity = std::max<size_t>(1024, slots.size() * 2);
@@ -120,6 +136,43 @@ private:
     uint32_t count_ = 0;
 };
 
+// The layers, table and back-pointers of one run, grown only within a byte bound.
+struct Store {
+    Layer cur, next;
+    std::vector<uint32_t> parent{0};
+    std::vector<uint16_t> lastOp{0};
+    uint64_t maxBytes = 0;
+    uint64_t highWater = 0;
+
+    uint64_t bytes() const {
+        return cur.bytes() + next.bytes() + 4 * parent.capacity() + 2 * lastOp.capacity();
+    }
+    // Room for one more entry of `next` (its arrays, its table after the insertion, its
+    // back-pointer): what is full doubles, and only when the bytes held after the growth stay
+    // within maxBytes (the old arrays counted: they are freed after the copy). False: no room.
+    bool makeRoom() {
+        uint64_t grow = 0;
+        const size_t entries =
+            next.capacity() == next.size() ? std::max<size_t>(64, 2 * next.size()) : 0;
+        const size_t backs =
+            parent.capacity() == parent.size() ? std::max<size_t>(64, 2 * parent.size()) : 0;
+        const bool table = (next.size() + 2) * 2 > next.slots.size();
+        grow += entries * next.entryBytes() + backs * 6;
+        if (table)
+            grow += 8 * static_cast<uint64_t>(next.slots.size());
+        if (bytes() + grow > maxBytes)
+            return false;
+        if (entries != 0)
+            next.reserveEntries(entries);
+        if (backs != 0) {
+            parent.reserve(backs);
+            lastOp.reserve(backs);
+        }
+        highWater = std::max(highWater, bytes() + (table ? 8 * next.slots.size() : 0));
+        return true;
+    }
+};
+
 } // namespace
 
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget,
@@ -136,11 +189,23 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
     for (uint64_t& z : zobrist)
         z = splitmix(seed);
 
-    std::vector<uint32_t> parent{0};
-    std::vector<uint16_t> lastOp{0};
-    Layer cur;
-    Layer next;
+    if (control != nullptr)
+        control->knob = WorkKnob::MemoryExpansions;
+    Store store;
+    store.maxBytes = limits.maxBytes == 0 ? UINT64_MAX : limits.maxBytes;
+    std::vector<uint32_t>& parent = store.parent;
+    std::vector<uint16_t>& lastOp = store.lastOp;
+    Layer& cur = store.cur;
+    Layer& next = store.next;
     cur.words = next.words = words;
+    auto stop = [&](bool memory) {
+        result.status = DpStatus::Timeout;
+        result.memoryBound = memory;
+        result.entries = parent.size();
+        result.bytes = store.highWater;
+        result.seconds = ticker.seconds();
+        return result;
+    };
     cur.sets.assign(w, 0);
     cur.fronts.assign(w, 0);
     m.initialFrontier(cur.fronts.data());
@@ -149,6 +214,7 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
     cur.peak.push_back(m.startBytes());
     cur.id.push_back(0);
     result.entries = 1;
+    result.maxKept = m.startBytes();
     if (m.startBytes() > budget) {
         result.seconds = ticker.seconds();
         return result; // NoSolution: the live input alone is over the budget
@@ -156,15 +222,19 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
 
     std::vector<uint64_t> scratch(w);
     for (int layer = 0; layer < n; ++layer) {
+        // The layer's expansions, counted before it runs.
+        uint64_t layerExpansions = 0;
+        for (size_t i = 0; i < cur.size(); ++i)
+            for (int wi = 0; wi < words; ++wi)
+                layerExpansions += static_cast<uint64_t>(__builtin_popcountll(cur.front(i)[wi]));
+        if (limits.maxExpansions != 0 && result.expansions + layerExpansions > limits.maxExpansions)
+            return stop(false);
         next.clear();
         if (next.slots.empty())
             next.growTable();
         for (size_t i = 0; i < cur.size(); ++i) {
-            if (ticker.tick(layer)) {
-                result.status = DpStatus::Timeout;
-                result.seconds = ticker.seconds();
-                return result;
-            }
+            if (ticker.tick(layer))
+                return stop(false);
             const uint64_t* s = cur.set(i);
             const uint64_t* f = cur.front(i);
             const int64_t mu = cur.mu[i];
@@ -176,6 +246,7 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
                     const int64_t newPeak = std::max(peak, mu + m.stepBytes(s, u));
                     if (newPeak > budget)
                         continue;
+                    result.maxKept = std::max(result.maxKept, newPeak);
                     const uint64_t h = cur.hashes[i] ^ zobrist[static_cast<size_t>(u)];
                     std::copy(s, s + words, scratch.data());
                     SegmentModel::set(scratch.data(), u);
@@ -189,6 +260,8 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
                         }
                         continue;
                     }
+                    if (!store.makeRoom())
+                        return stop(true);
                     const size_t e = next.size();
                     next.slots[slot] = static_cast<uint32_t>(e + 1);
                     next.sets.insert(next.sets.end(), scratch.begin(), scratch.end());
@@ -203,28 +276,19 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
                     if ((next.size() + 1) * 2 > next.slots.size())
                         next.growTable();
                 }
-            if ((limits.maxExpansions != 0 && result.expansions > limits.maxExpansions) ||
-                parent.size() > kMaxEntries ||
-                next.size() * (16 * w + 48) + parent.size() * 6 > kMaxBytes) {
-                result.status = DpStatus::Timeout;
-                result.entries = parent.size();
-                result.seconds = ticker.seconds();
-                return result;
-            }
+            if (parent.size() > kMaxEntries)
+                return stop(false);
         }
         result.entries = parent.size();
-        if (parent.size() > kMaxEntries) {
-            result.status = DpStatus::Timeout;
-            result.seconds = ticker.seconds();
-            return result;
-        }
         if (next.size() == 0) {
+            result.bytes = store.highWater;
             result.seconds = ticker.seconds();
             return result; // NoSolution: every transition broke the budget
         }
         std::swap(cur, next);
     }
     result.status = DpStatus::Solution;
+    result.bytes = store.highWater;
     result.peak = n == 0 ? m.startBytes() : cur.peak[0];
     for (uint32_t e = cur.id[0]; e != 0; e = parent[e])
         result.order.push_back(m.op(lastOp[e]));

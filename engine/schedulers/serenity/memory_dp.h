@@ -20,9 +20,15 @@ std::string_view toString(DpStatus status); // "solution", "no solution", "timeo
 
 inline constexpr int64_t kNoBudget = std::numeric_limits<int64_t>::max();
 
+// The memory bound of one DP run: the bytes its two layers, hash table and back-pointers hold
+// (capacities, a growth counted before it is made). NasNet-A's 374-operator block, solved
+// exactly, needs 152 MiB.
+inline constexpr uint64_t kDpMaxBytes = uint64_t{512} << 20;
+
 struct DpLimits {
     uint64_t maxExpansions = uint64_t{1} << 24; // per DP run; 0: no limit
     double timeLimitSeconds = 0;                // per DP run; 0: none (not deterministic)
+    uint64_t maxBytes = kDpMaxBytes;            // per DP run (deterministic)
 };
 
 // A segment of a memory problem: `ops` (ascending) run after every op of `before` (all of them
@@ -39,12 +45,24 @@ struct DpResult {
     std::vector<int> order;  // the segment's ops (Solution)
     uint64_t entries = 0;    // memo entries: down-sets reached, the empty and the full one included
     uint64_t expansions = 0; // (down-set, ready op) pairs examined
+    // Timeout because the next growth would have passed limits.maxBytes (not the expansion
+    // or time limit): a higher expansion limit would not help.
+    bool memoryBound = false;
+    uint64_t bytes = 0; // the most bytes held (capacities)
+    // The largest peak of a transition the budget kept (the start's μ included): a run with
+    // any budget from this up to τ keeps the same transitions, so after a Timeout it times
+    // out the same way (the soft budget's bisection uses it as its upper end).
+    int64_t maxKept = kNoBudget;
     double seconds = 0;
 };
 
 // Runs the DP on one segment under budget τ. Deterministic for an expansion limit; a time
-// limit makes Timeout depend on the machine. Throws ios::Cancelled (control->cancel), and
-// ios::UserError for a segment of more than 65 535 ops. control->progress gets (layer, n).
+// limit makes Timeout depend on the machine. Before each layer the expansions it would make
+// (Σ |z(S)| over its down-sets, counted exactly) are checked against the expansion limit, and
+// before each growth of its arrays the bytes against limits.maxBytes: either ends the run as
+// a Timeout before the work or the allocation. control->knob is set to MemoryExpansions. Throws
+// ios::Cancelled (control->cancel), and ios::UserError for a segment of more than 65 535 ops.
+// control->progress gets (layer, n).
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment,
                   int64_t budget = kNoBudget, const DpLimits& limits = {},
                   SearchControl* control = nullptr);

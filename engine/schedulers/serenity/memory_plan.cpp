@@ -73,8 +73,13 @@ SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment
         plan.order = bruteForceOrder(problem, segment).order;
         break;
     case OrderKind::Serenity: {
+        // The DP's runs restart their layers: they report no progress of their own (the
+        // caller reports operators planned), only cancel and the deadline reach them.
+        SearchControl inner;
+        if (control != nullptr)
+            control->inheritInto(inner);
         SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
-                                        options.escalations, control);
+                                        options.escalations, control != nullptr ? &inner : nullptr);
         plan.tauTrace = std::move(r.trace);
         plan.entries = r.entries;
         plan.expansions = r.expansions;
@@ -128,8 +133,19 @@ MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOp
         whole.partition = Partition::Blocks;
         plan.blocks.push_back(planBlock(ir::joinedMemoryProblem(blocks), whole, control));
     } else {
+        // Progress: operators planned of all blocks' operators.
+        uint64_t total = 0;
         for (const ir::MemoryProblem& b : blocks)
+            total += b.ops.size();
+        uint64_t done = 0;
+        if (control != nullptr)
+            control->knob = WorkKnob::MemoryExpansions;
+        for (const ir::MemoryProblem& b : blocks) {
             plan.blocks.push_back(planBlock(b, options, control));
+            done += b.ops.size();
+            if (control != nullptr && control->progress)
+                control->progress(done, total);
+        }
     }
     for (const BlockPlan& b : plan.blocks)
         plan.peak = std::max(plan.peak, b.peak);

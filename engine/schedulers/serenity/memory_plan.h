@@ -72,7 +72,8 @@ struct MemoryPlan {
     double seconds = 0;
 };
 
-// Plans every problem (blocks; Partition::None joins them first). Each block's order is
+// Plans every problem (blocks; Partition::None joins them first); control->progress gets the
+// operators planned of all problems' (the DP runs themselves report none). Each block's order is
 // checked by walking it (its peak is the walk's). Throws Cancelled, and UserError for a
 // brute-force segment over 10 operators.
 MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOptions& options,

@@ -13,14 +13,18 @@ bisectBudget(int64_t tauMax, int64_t resolution, const BudgetedDp& dp) {
     int64_t lo = 0;
     int64_t hi = tauMax;
     int64_t tau = tauMax;
+    int memoryBound = 0;
     for (int round = 0; round < 40; ++round) {
         DpResult r = dp(tau);
-        trace.push_back({tau, r.status});
+        trace.push_back({tau, r.status, r.memoryBound});
+        if (r.memoryBound && ++memoryBound >= kMaxMemoryBoundRuns)
+            break;
         if (r.status == DpStatus::Solution)
             return {std::move(trace), std::move(r)};
         if (r.status == DpStatus::Timeout) {
-            hi = tau;
-            tau = lo + (tau - lo) / 2; // ⌊(lo + τ) / 2⌋ without overflow
+            // Every budget from maxKept up to τ keeps the same transitions: it times out too.
+            hi = std::max(lo, std::min(tau, r.maxKept));
+            tau = lo + (hi - lo) / 2; // ⌊(lo + hi) / 2⌋ without overflow
         } else {
             lo = tau;
             tau = tau + (hi - tau + 1) / 2; // ⌈(τ + hi) / 2⌉
@@ -95,17 +99,20 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
             if (step.status == DpStatus::NoSolution)
                 lo = std::max(lo, step.tau);
         int64_t tau = INT64_MAX;
+        bool memoryBound = false;
         for (const BudgetStep& step : out.trace)
-            if (step.status == DpStatus::Timeout && step.tau > lo)
-                tau = std::min(tau, step.tau);
-        if (tau == INT64_MAX)
+            if (step.status == DpStatus::Timeout && step.tau > lo && step.tau <= tau) {
+                memoryBound = step.tau < tau ? step.memoryBound : memoryBound || step.memoryBound;
+                tau = step.tau;
+            }
+        if (tau == INT64_MAX || memoryBound)
             break;
         more.maxExpansions *= 2;
         more.timeLimitSeconds *= 2;
         DpResult r = memoryDp(p, segment, tau, more, control);
         out.entries += r.entries;
         out.expansions += r.expansions;
-        out.trace.push_back({tau, r.status});
+        out.trace.push_back({tau, r.status, r.memoryBound});
         if (r.status == DpStatus::Solution)
             solved = std::move(r);
     }

@@ -16,7 +16,12 @@ namespace ios::schedulers::serenity {
 struct BudgetStep {
     int64_t tau = 0;
     DpStatus status = DpStatus::NoSolution;
+    bool memoryBound = false; // a timeout at DpLimits::maxBytes
 };
+
+// The bisection gives up after this many runs ended by the memory bound: each such run fills
+// the bound (its time is the bound's), and on graphs that wide a lower budget rarely helps.
+inline constexpr int kMaxMemoryBoundRuns = 2;
 
 struct SoftBudgetResult {
     std::vector<int> order; // the segment's ops
@@ -30,9 +35,11 @@ struct SoftBudgetResult {
 // The DP behind the bisection: (budget) → result. Lets tests replay the trace with an oracle.
 using BudgetedDp = std::function<DpResult(int64_t budget)>;
 
-// The bisection on its own: τ starts at tauMax (lo 0, hi tauMax); timeout → hi = τ,
-// τ = ⌊(lo + τ) / 2⌋; no solution → lo = τ, τ = ⌈(τ + hi) / 2⌉; stops at a solution, when
-// hi − lo ≤ `resolution`, or after 40 runs. Returns the trace and the solving run, if any.
+// The bisection on its own: τ starts at tauMax (lo 0, hi tauMax); timeout → hi = τ (or the
+// run's maxKept when lower: every budget from there up to τ times out the same way),
+// τ = ⌊(lo + hi) / 2⌋; no solution → lo = τ, τ = ⌈(τ + hi) / 2⌉; stops at a solution, when
+// hi − lo ≤ `resolution`, after 40 runs, or after kMaxMemoryBoundRuns runs ended by the
+// memory bound. Returns the trace and the solving run, if any.
 std::pair<std::vector<BudgetStep>, std::optional<DpResult>>
 bisectBudget(int64_t tauMax, int64_t resolution, const BudgetedDp& dp);
 
@@ -45,7 +52,8 @@ int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
 
 // Serenity on one segment: τmax = peak of Kahn FIFO, the bisection with the exact DP under
 // `limits`; when no run solves, up to `escalations` more runs at the lowest budget that timed
-// out, each with twice the previous expansion limit; then the better of Kahn FIFO and file
+// out, each with twice the previous expansion limit (not when that run was ended by the memory
+// bound, which a higher expansion limit does not lift); then the better of Kahn FIFO and file
 // order (optimal = false).
 SoftBudgetResult softBudget(const ir::MemoryProblem& problem, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations = 0,
