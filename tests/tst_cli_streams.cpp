@@ -1,8 +1,12 @@
 // `ios-sched streams` (app/cli/cmd_streams.cpp, docs/cli.md): a policy's stream program as
 // text and as JSON (docs/formats.md "Stream programs"), written with -o and read back with
-// --load at the same latency, its trace with flow arrows, and clear refusals. Commands run
+// --load at the same latency (also for a block wider than the stream limit), its trace with
+// flow arrows, and clear refusals. Commands run
 // in-process through runCommandLine (tests/cli_run.h).
 #include "cli_run.h"
+#include "io/model_file.h"
+#include "ir/validate.h"
+#include "ir_builders.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -165,6 +169,45 @@ private slots:
         QVERIFY2(other.err.find(file + ": the stream program is for model 'inception_v3'") !=
                      std::string::npos,
                  other.err.c_str());
+    }
+
+    // A block wider than the stream limit (4 100 independent relus): each policy that puts
+    // independent work on streams of its own writes a program that --load reads back.
+    void wideAntichainWritesWhatItLoads_data() {
+        QTest::addColumn<QString>("policy");
+        for (const char* p : {"greedy", "raf-wavefront", "raf-asap"})
+            QTest::newRow(p) << QString::fromLatin1(p);
+    }
+    void wideAntichainWritesWhatItLoads() {
+        QFETCH(QString, policy);
+        QTemporaryDir dir;
+        const std::string model = dir.filePath(QStringLiteral("wide.ios.json")).toStdString();
+        const std::string file = dir.filePath(QStringLiteral("p.json")).toStdString();
+        {
+            using namespace ios::testing;
+            ir::Graph g;
+            g.name = "wide";
+            g.input = placeholder("in", {2, 2, 2});
+            std::vector<ir::Node> inner;
+            std::vector<ir::ValueRef> outs;
+            for (int i = 0; i < 4100; ++i) {
+                inner.push_back(activation("r" + std::to_string(i), concat({val("in", 0, 2)}),
+                                           ir::ActType::Relu));
+                outs.push_back(val("r" + std::to_string(i), 0, 2));
+            }
+            g.blocks.push_back(block(g.input, std::move(inner),
+                                     node(ir::NodeKind::Identity, "out", concat(outs))));
+            ir::validateAndInferShapes(g);
+            io::saveModelFile(g, model);
+        }
+        const testing::CliRun written =
+            runCli({"streams", model, "--policy", policy.toStdString(), "-o", file});
+        QVERIFY2(written.code == 0, written.err.c_str());
+        const testing::CliRun loaded = runCli({"streams", model, "--load", file, "--json"});
+        QVERIFY2(loaded.code == 0, loaded.err.c_str());
+        const QJsonObject doc = jsonObject(QByteArray::fromStdString(loaded.out));
+        const QJsonObject block = doc.value(QLatin1String("blocks")).toArray().at(0).toObject();
+        QVERIFY(block.value(QLatin1String("streams")).toInt() <= 4096);
     }
 
     void trace() {

@@ -48,7 +48,7 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "ask for fewer or smaller --batches/--devices";
         break;
     case WorkKnob::ProgramSize:
-        lower = "use a program with fewer launches";
+        lower = "use a program with fewer launches, streams or events waited on at once";
         break;
     }
     char buf[300];

@@ -6,6 +6,7 @@
 #include "util/json_number.h"
 #include "util/json_text.h"
 #include "util/output_file.h"
+#include "util/work_limit.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -95,8 +96,8 @@ public:
             return launch(j);
         if (kind == "record" || kind == "wait") {
             refuse(j, {"op", "event", "stream"});
-            const int event = integer(j, "event", kMaxProgramEvent);
-            const int stream = integer(j, "stream", kMaxProgramStream);
+            const int event = integer(j, "event", schedule::kMaxProgramEvent);
+            const int stream = integer(j, "stream", schedule::kMaxProgramStreams - 1);
             return kind == "record" ? Instruction::record(event, stream)
                                     : Instruction::wait(event, stream);
         }
@@ -154,7 +155,8 @@ private:
             fail("a launch needs \"node\": the name of what it launches");
         node_ = node->get<std::string>();
         refuse(j, {"op", "node", "stream", "nodes", "synthetic"});
-        Instruction in = Instruction::launchAll({}, integer(j, "stream", kMaxProgramStream));
+        Instruction in =
+            Instruction::launchAll({}, integer(j, "stream", schedule::kMaxProgramStreams - 1));
         const auto synthetic = j.find("synthetic");
         const auto members = j.find("nodes");
         if (synthetic != j.end()) {
@@ -227,6 +229,9 @@ nlohmann::ordered_json programJson(const std::string& model, const std::string& 
     doc["latency_ms"] = latencyMs;
     Json blocks = Json::array();
     for (size_t b = 0; b < dags.size(); ++b) {
+        if (const std::string problem = schedule::programLimitProblem(program[b]); !problem.empty())
+            throw UserError("block " + std::to_string(b) + " stream program: " + problem +
+                            ", which a program file cannot hold");
         const schedule::ProgramCounts c = schedule::counts(program[b]);
         Json block;
         block["block"] = b;
@@ -294,6 +299,8 @@ schedule::Program programFromJson(const nlohmann::ordered_json& doc,
     }
     try {
         schedule::verifyProgram(dags, program);
+    } catch (const WorkLimitReached& e) {
+        throw WorkLimitReached(e.message(), e.knob(), file);
     } catch (const UserError& e) {
         throw e.inFile(file);
     }
@@ -308,7 +315,14 @@ schedule::Program programFromJson(const nlohmann::json& doc, const std::vector<i
 std::string programFileText(const std::string& model, const std::string& policy, double latencyMs,
                             const std::vector<ir::BlockDag>& dags,
                             const schedule::Program& program) {
-    return util::dumpJson(programJson(model, policy, latencyMs, dags, program), 2) + "\n";
+    std::string text =
+        util::dumpJson(programJson(model, policy, latencyMs, dags, program), 2) + "\n";
+    const size_t cap = util::maxInputBytes(util::InputKind::Schedule);
+    if (text.size() > cap)
+        throw UserError("the stream program file would be " + std::to_string(text.size()) +
+                        " bytes, more than the " + std::to_string(cap) +
+                        " bytes a program file may have (the reader's limit)");
+    return text;
 }
 
 schedule::Program parseProgramFile(std::string_view text, const std::string& source,

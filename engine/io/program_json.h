@@ -14,10 +14,9 @@
 
 namespace ios::io {
 
-// The largest stream and event numbers a program file may use: a stream is a track of the
-// trace and a row of the text output, so a hostile 2^31 must not make either huge.
-inline constexpr int kMaxProgramStream = 4095;
-inline constexpr int kMaxProgramEvent = 1 << 30;
+// A program file's limits are the programs' own (schedule/stream_program.h: stream numbers
+// 0..kMaxProgramStreams-1, events 0..kMaxProgramEvent) and the schedule file's size cap
+// (util::maxInputBytes(InputKind::Schedule)); the writer refuses what the reader would.
 
 // {"model", "policy", "latency_ms", "blocks": [{"block", "streams", "events", "program"}]},
 // one entry per block in order; `program[b]` must be a program of `dags[b]`.
@@ -38,7 +37,8 @@ schedule::Program programFromJson(const nlohmann::ordered_json& doc,
                                   const std::string& model = {});
 
 // The text the writer puts in a file: programJson pretty-printed (two-space indent, as
-// `--json` prints it) plus a newline.
+// `--json` prints it) plus a newline. Throws ios::UserError when the program is outside the
+// limits above or the text is larger than the reader takes (the schedule file cap).
 std::string programFileText(const std::string& model, const std::string& policy, double latencyMs,
                             const std::vector<ir::BlockDag>& dags,
                             const schedule::Program& program);

@@ -21,7 +21,7 @@ StreamProgram lowerBlock(const BlockSchedule& bs) {
             p.instructions.push_back(Instruction::sync());
         for (size_t g = 0; g < stage.groups.size(); ++g)
             for (int op : stage.groups[g])
-                p.instructions.push_back(Instruction::launch(op, static_cast<int>(g)));
+                p.instructions.push_back(Instruction::launch(op, laneStream(g)));
     }
     return p;
 }
@@ -62,6 +62,23 @@ ProgramCounts counts(const StreamProgram& program) {
     c.streams = static_cast<int>(streams.size());
     c.events = static_cast<int>(events.size());
     return c;
+}
+
+std::string programLimitProblem(const StreamProgram& program) {
+    for (size_t i = 0; i < program.instructions.size(); ++i) {
+        const Instruction& in = program.instructions[i];
+        const std::string where = "instruction " + std::to_string(i);
+        const bool onStream = in.kind == InstrKind::Launch || in.kind == InstrKind::Record ||
+                              in.kind == InstrKind::Wait;
+        if (onStream && (in.stream < 0 || in.stream >= kMaxProgramStreams))
+            return where + " uses stream " + std::to_string(in.stream) + " (streams are 0.." +
+                   std::to_string(kMaxProgramStreams - 1) + ")";
+        const bool onEvent = in.kind == InstrKind::Record || in.kind == InstrKind::Wait;
+        if (onEvent && (in.event < 0 || in.event > kMaxProgramEvent))
+            return where + " uses event " + std::to_string(in.event) + " (events are 0.." +
+                   std::to_string(kMaxProgramEvent) + ")";
+    }
+    return {};
 }
 
 std::string launchName(const ir::BlockDag& dag, const Instruction& launch) {

@@ -5,8 +5,10 @@
 // device sync blocks the host until the device is idle.
 //
 // Stage schedules lower to programs losslessly (lowerBlock): group i → stream i, a device sync
-// before every stage of several groups and a stream barrier between stages. RAF's ASAP policy
-// has no stage form (per-edge events, streams reused across what would be stages).
+// before every stage of several groups and a stream barrier between stages (a stage of more
+// than kMaxProgramStreams groups shares streams: group i on stream i mod kMaxProgramStreams).
+// RAF's ASAP policy has no stage form (per-edge events, streams reused across what would be
+// stages).
 #pragma once
 
 #include "ir/block_dag.h"
@@ -18,6 +20,21 @@
 #include <vector>
 
 namespace ios::schedule {
+
+// The limits of every stream program, shared by its writers (lowerBlock, RAF's policies, the
+// program file writer) and its readers (the program file loader, the verifier), so that every
+// program the tool writes it reads back. Stream numbers are 0..kMaxProgramStreams-1: a stream
+// is a CUDA stream of the executor, a track of the trace (whose reader takes 4096 streams) and
+// a row of the text output, so writers reuse streams rather than number one per independent
+// launch. Event numbers are 0..kMaxProgramEvent.
+inline constexpr int kMaxProgramStreams = 4096;
+inline constexpr int kMaxProgramEvent = 1 << 30;
+
+// The stream a writer puts the i-th of many independent lanes on (a stage's group, a wave's
+// chain): lane i mod kMaxProgramStreams, so lanes past the limit share streams in turn.
+inline int laneStream(size_t lane) {
+    return static_cast<int>(lane % static_cast<size_t>(kMaxProgramStreams));
+}
 
 enum class InstrKind : uint8_t {
     Launch,  // ops on `stream` (several ops: ONE merged convolution, as a merge stage)
@@ -81,6 +98,10 @@ struct ProgramCounts {
     int launches = 0; // Launch instructions (synthetic ones included)
 };
 ProgramCounts counts(const StreamProgram& program);
+
+// The first instruction outside the limits above (a stream or event number out of range), in
+// words; empty when none. The verifier and the program file writer check it.
+std::string programLimitProblem(const StreamProgram& program);
 
 // Name of a launch for people and files: the operator's name, "a+b" for a merged launch, the
 // synthetic name for a pseudo-op.

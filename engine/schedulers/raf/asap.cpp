@@ -1,6 +1,7 @@
 // RAF's ASAP policy (docs/raf.md "ASAP"; RAF stream_schedule_asap.cc): heavy chains on one
 // stream each, streams reused when a finished chain reaches the next one (newest stream first),
-// an event on every light edge. Has no stage form.
+// an event on every light edge. Has no stage form. Past schedule::kMaxProgramStreams streams,
+// new chains share streams 1.. in turn (RAF numbers one per chain without a limit).
 #include "schedulers/raf/policies.h"
 #include "schedulers/raf/program_scheduler.h"
 
@@ -68,6 +69,7 @@ schedule::StreamProgram asapProgram(const RafGraph& g) {
     std::vector<int> eventOf(n, -1);
     std::map<int, int> streamLast; // stream → its last node whose chain has finished, or -1
     int events = 0;
+    uint64_t shared = 0; // new chains put on a shared stream so far
     while (!stack.empty()) {
         const int v = stack.back();
         stack.pop_back();
@@ -81,6 +83,10 @@ schedule::StreamProgram asapProgram(const RafGraph& g) {
                     stream = it->first;
             if (stream < 0)
                 stream = streamLast.empty() ? 1 : streamLast.rbegin()->first + 1;
+            // Past the program limit, streams 1.. are shared in turn: v waits on every input
+            // by an event (it has no heavy child), so any stream keeps the program valid.
+            if (stream >= schedule::kMaxProgramStreams)
+                stream = 1 + static_cast<int>(shared++ % (schedule::kMaxProgramStreams - 1));
         }
         streamOf[vi] = stream;
         for (int u : nodes[vi].inputs)

@@ -141,7 +141,7 @@ schedule::StreamProgram barrierProgram(const RafGraph& g,
         for (size_t j = 0; j < stages[i].size(); ++j)
             for (int v : stages[i][j])
                 p.instructions.push_back(
-                    launchOf(g.nodes[static_cast<size_t>(v)], static_cast<int>(j)));
+                    launchOf(g.nodes[static_cast<size_t>(v)], schedule::laneStream(j)));
     }
     return p;
 }

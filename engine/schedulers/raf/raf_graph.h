@@ -61,8 +61,9 @@ schedule::BlockSchedule issueOrder(const schedule::StreamProgram& program);
 schedule::BlockSchedule toStages(const RafGraph& g,
                                  const std::vector<std::vector<std::vector<int>>>& stages);
 
-// Stages of RafGraph nodes as RAF runs them: group j's nodes launched on stream j, a stream
-// barrier between stages (none after the last).
+// Stages of RafGraph nodes as RAF runs them: group j's nodes launched on stream j (past
+// schedule::kMaxProgramStreams groups, on schedule::laneStream(j)), a stream barrier between
+// stages (none after the last).
 schedule::StreamProgram barrierProgram(const RafGraph& g,
                                        const std::vector<std::vector<std::vector<int>>>& stages);
 
