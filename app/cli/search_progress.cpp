@@ -34,7 +34,9 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "lower -r/-s, --batch or --max-part-size";
         break;
     case WorkKnob::RafIos:
-        lower = "lower --max-part-size or use another --strategy";
+        // RAF-IOS's chunks and endings are RAF's constants: no option shrinks its search.
+        lower = "RAF-IOS's 20-operator chunks are fixed: use another --strategy or --policy "
+                "(raf-asap, raf-wavefront, or ios-both with -r/-s), more --threads";
         break;
     case WorkKnob::Metaflow:
         lower = "lower --budget or choose fewer --rules";
@@ -49,11 +51,9 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "use a program with fewer launches";
         break;
     }
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "the limit is --max-seconds %g: %s, or raise --max-seconds (0 = no limit)",
-                  timeLimit().seconds, lower);
-    return buf;
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "the limit is --max-seconds %g: ", timeLimit().seconds);
+    return limit + std::string(lower) + ", or raise --max-seconds (0 = no limit)";
 }
 
 } // namespace
