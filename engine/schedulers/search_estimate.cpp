@@ -5,6 +5,7 @@
 
 #include "cost/stage_memo.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -49,22 +50,52 @@ public:
     int batch() const override { return real_.batch(); }
     std::string describe() const override { return "counting (" + real_.describe() + ")"; }
 
-    struct Sample {
-        const ir::BlockDag* dag;
-        schedule::Stage stage;
-    };
-    const std::vector<Sample>& samples() const { return samples_; }
+    const std::vector<SampleStage>& samples() const { return samples_; }
 
 private:
     const cost::CostModel& real_;
     mutable cost::StageMemo memo_;
     mutable std::mutex mutex_;
-    mutable std::vector<Sample> samples_;
+    mutable std::vector<SampleStage> samples_;
     mutable uint64_t seen_ = 0;
     mutable uint64_t stride_ = 1;
 };
 
 } // namespace
+
+double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                       const SearchControl* control) {
+    if (samples.empty())
+        return 0;
+    double seconds = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto t1 = Clock::now();
+        for (const SampleStage& sample : samples) {
+            if (control != nullptr && control->cancelled())
+                throw Cancelled();
+            static_cast<void>(cost::checkedStageLatencyMs(cost, *sample.dag, sample.stage));
+        }
+        seconds = secondsSince(t1);
+    }
+    return seconds / static_cast<double>(samples.size());
+}
+
+std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {
+    size_t ops = 0;
+    for (const ir::BlockDag& dag : model.dags())
+        ops += dag.ops.size();
+    const size_t stride = std::max<size_t>(1, ops / SearchEstimate::kSampleStages);
+    std::vector<SampleStage> out;
+    size_t seen = 0;
+    for (const ir::BlockDag& dag : model.dags())
+        for (size_t op = 0; op < dag.ops.size(); ++op)
+            if (seen++ % stride == 0) {
+                SampleStage sample{&dag, {}};
+                sample.stage.groups.push_back({static_cast<int>(op)});
+                out.push_back(std::move(sample));
+            }
+    return out;
+}
 
 SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& options,
                               const cost::CostModel& cost, double countLimitSeconds,
@@ -96,22 +127,7 @@ SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& opt
         out.seconds = countLimitSeconds;
         return out;
     }
-    const auto& samples = counter.samples();
-    if (!samples.empty()) {
-        // Twice: the first pass pays what a model builds once per operator (the simulated
-        // GPU's kernels), which a search spreads over all its stages; the second is timed.
-        double seconds = 0;
-        for (int pass = 0; pass < 2; ++pass) {
-            const auto t1 = Clock::now();
-            for (const auto& sample : samples) {
-                if (control != nullptr && control->cancelled())
-                    throw Cancelled();
-                static_cast<void>(cost::checkedStageLatencyMs(cost, *sample.dag, sample.stage));
-            }
-            seconds = secondsSince(t1);
-        }
-        out.secondsPerStage = seconds / static_cast<double>(samples.size());
-    }
+    out.secondsPerStage = secondsPerStage(cost, counter.samples(), control);
     out.seconds = out.countSeconds + static_cast<double>(out.stagesPriced) * out.secondsPerStage;
     return out;
 }

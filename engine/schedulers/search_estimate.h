@@ -8,6 +8,7 @@
 #include "schedulers/search_control.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ios::schedulers {
 
@@ -41,6 +42,23 @@ struct SearchEstimate {
 
     static constexpr int kSampleStages = 32;
 };
+
+// A stage to be timed: a block's DAG and the stage.
+struct SampleStage {
+    const ir::BlockDag* dag;
+    schedule::Stage stage;
+};
+
+// Seconds `cost` takes to price one of `samples` (their mean; 0 for none). Priced twice: the
+// first pass pays what a model builds once per operator (the simulated GPU's kernels), which a
+// search spreads over all its stages; the second is timed. Throws Cancelled when `control` is
+// cancelled.
+double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                       const SearchControl* control = nullptr);
+
+// Up to SearchEstimate::kSampleStages single-operator stages spread evenly over the model's
+// operators: what compares the pricing cost of one model's settings (specialize.h).
+std::vector<SampleStage> operatorStages(const ir::PreparedModel& model);
 
 // Counts the search `optimize(model, options, cost)` would run, on one thread, and times
 // stage pricing under `cost`. Stops counting after `countLimitSeconds` (complete = false).

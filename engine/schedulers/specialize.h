@@ -19,11 +19,28 @@ struct SpecializationMatrix {
 
 // Row i: `scheduler` run with `params` under settings[i], its schedule priced under every
 // setting with eval::totalLatencyMs. Deterministic when the scheduler is, for every
-// params.threads (rows run as parallel jobs, parallel_jobs.h). Progress: 1000 units per row,
-// each row's share from its search's reports. Throws ios::Cancelled when control->cancel is set.
+// params.threads. The row whose setting prices stages fastest (settingCosts) runs first; the
+// others then run as parallel jobs (parallel_jobs.h), unless their estimate (from that row's
+// times, specializationEstimateSeconds) cannot end before control->deadline: then it throws
+// TimeLimitReached (WorkKnob::Specialization) before starting them. Progress: each row's share
+// in proportion to its setting's cost (1000 units for the cheapest), from its search's reports.
+// Throws ios::Cancelled when control->cancel is set.
 SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 const std::vector<const cost::CostModel*>& settings,
                                 const Scheduler& scheduler, const Params& params,
                                 SearchControl* control = nullptr);
+
+// Per setting, the seconds its cost model takes to price a stage (the model's operators alone,
+// search_estimate.h operatorStages): the search under it costs about that many times more.
+std::vector<double> settingCosts(const ir::PreparedModel& model,
+                                 const std::vector<const cost::CostModel*>& settings,
+                                 const SearchControl* control = nullptr);
+
+// The wall time of every row but `reference`, from the reference row's search and evaluation
+// seconds: a row's search scales with its setting's cost, its evaluation stays; rows run on
+// `threads` threads (the longest row at least).
+double specializationEstimateSeconds(const std::vector<double>& costs, size_t reference,
+                                     double referenceSearchSeconds, double evalSeconds,
+                                     int threads);
 
 } // namespace ios::schedulers
