@@ -181,7 +181,7 @@ private slots:
         QFETCH(int, width);
         QFETCH(int, layers);
         // A generous time limit, only so that a search that is not refused ends the test.
-        const Run run = runRafIos(layered(width, layers), 120);
+        const Run run = runRafIos(layered(width, layers), 30);
         QVERIFY(run.limit);
         QVERIFY(!run.time);
         QVERIFY(run.knobRaf);

@@ -193,13 +193,14 @@ private slots:
         QVERIFY(scheduler.batches == std::vector<int>{1}); // batch 65536 never searched
     }
 
-    // The estimate: the other rows' searches scale with their settings' cost per stage, their
-    // evaluation stays; on several threads the longest row at least.
+    // A row's estimate: the reference search less its pricing, plus the same stages priced
+    // under the row's setting, plus the evaluation; rows in parallel: the longest at least.
     void estimateScalesWithCost() {
-        QCOMPARE(schedulers::specializationEstimateSeconds({1, 100}, 0, 2, 0.5, 1), 200.5);
-        QCOMPARE(schedulers::specializationEstimateSeconds({3, 1, 2}, 1, 1, 0, 1), 5.0);
-        QCOMPARE(schedulers::specializationEstimateSeconds({3, 1, 2}, 1, 1, 0, 4), 3.0);
-        QCOMPARE(schedulers::specializationEstimateSeconds({1}, 0, 1, 0, 1), 0.0);
+        QCOMPARE(schedulers::rowEstimateSeconds(2, 100, 0.01, 1, 0.5), 101.5);
+        QCOMPARE(schedulers::rowEstimateSeconds(1, 1000, 0.01, 0.02, 0), 20.0); // all pricing
+        QCOMPARE(schedulers::specializationEstimateSeconds({3, 2}, 1), 5.0);
+        QCOMPARE(schedulers::specializationEstimateSeconds({3, 2}, 4), 3.0);
+        QCOMPARE(schedulers::specializationEstimateSeconds({}, 1), 0.0);
     }
 
     // The searches' reports in one range of 1000 units per row (rows are parallel jobs,

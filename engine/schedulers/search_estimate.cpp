@@ -24,23 +24,13 @@ double secondsSince(Clock::time_point t0) {
 // The real model's operator classes (so equal parts are searched once and the canonical memo
 // keys stages as in the real search) with a memo of its own (so what it counts as priced is
 // what a fresh search prices), and a constant latency: counts do not depend on latencies.
-// Keeps copies of stages spread over the whole search (every stride-th, the stride doubling
-// whenever the sample fills up: deterministic), to be timed with the real model; the first
-// stages alone are the small ones.
+// Samples the stages it prices, to be timed with the real model.
 class CountingCostModel final : public cost::CostModel {
 public:
     explicit CountingCostModel(const cost::CostModel& real) : real_(real) {}
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
-        const std::lock_guard lock(mutex_);
-        if (seen_++ % stride_ == 0)
-            samples_.push_back({&dag, stage});
-        if (samples_.size() == 2 * static_cast<size_t>(SearchEstimate::kSampleStages)) {
-            for (size_t i = 1; i < samples_.size() / 2; ++i) // 0 stays where it is
-                samples_[i] = std::move(samples_[2 * i]);
-            samples_.resize(samples_.size() / 2);
-            stride_ *= 2;
-        }
+        sampler_.offer(dag, stage);
         return 1.0;
     }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
@@ -50,18 +40,45 @@ public:
     int batch() const override { return real_.batch(); }
     std::string describe() const override { return "counting (" + real_.describe() + ")"; }
 
-    const std::vector<SampleStage>& samples() const { return samples_; }
+    std::vector<SampleStage> samples() const { return sampler_.samples(); }
 
 private:
     const cost::CostModel& real_;
     mutable cost::StageMemo memo_;
-    mutable std::mutex mutex_;
-    mutable std::vector<SampleStage> samples_;
-    mutable uint64_t seen_ = 0;
-    mutable uint64_t stride_ = 1;
+    mutable StageSampler sampler_;
 };
 
 } // namespace
+
+void StageSampler::offer(const ir::BlockDag& dag, const schedule::Stage& stage, bool keep) {
+    const std::lock_guard lock(mutex_);
+    if (seen_++ % stride_ == 0 && keep)
+        samples_.push_back({&dag, stage});
+    if (samples_.size() == 2 * static_cast<size_t>(SearchEstimate::kSampleStages)) {
+        for (size_t i = 1; i < samples_.size() / 2; ++i) // 0 stays where it is
+            samples_[i] = std::move(samples_[2 * i]);
+        samples_.resize(samples_.size() / 2);
+        stride_ *= 2;
+    }
+}
+
+std::vector<SampleStage> StageSampler::samples() const {
+    const std::lock_guard lock(mutex_);
+    return samples_;
+}
+
+uint64_t StageSampler::offered() const {
+    const std::lock_guard lock(mutex_);
+    return seen_;
+}
+
+double SamplingCostModel::stageLatencyMs(const ir::BlockDag& dag,
+                                         const schedule::Stage& stage) const {
+    const bool ours =
+        std::any_of(dags_.begin(), dags_.end(), [&](const ir::BlockDag& d) { return &d == &dag; });
+    sampler_.offer(dag, stage, ours);
+    return real_.stageLatencyMs(dag, stage);
+}
 
 double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
                        const SearchControl* control) {

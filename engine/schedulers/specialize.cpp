@@ -28,8 +28,11 @@ public:
         : model_(model), settings_(settings), scheduler_(scheduler), params_(params), m_(m),
           searchSeconds_(settings.size(), 0), evalSeconds_(settings.size(), 0) {}
 
+    // Row i's search prices with `searchCost` when given (a SamplingCostModel of settings[i]).
     void run(const std::vector<size_t>& rows, const std::vector<uint64_t>& weights,
-             SearchControl* control, uint64_t offset, uint64_t total, int threads) {
+             SearchControl* control, uint64_t offset, uint64_t total, int threads,
+             const cost::CostModel* searchCost = nullptr) {
+        searchCost_ = searchCost;
         SearchControl phase;
         SearchControl* inner = nullptr;
         if (control != nullptr) {
@@ -53,7 +56,8 @@ public:
 private:
     void row(size_t i, SearchControl& job) {
         const auto t0 = Clock::now();
-        const Outcome outcome = scheduler_.run(model_, params_, *settings_[i], &job);
+        const Outcome outcome = scheduler_.run(
+            model_, params_, searchCost_ != nullptr ? *searchCost_ : *settings_[i], &job);
         searchSeconds_[i] = secondsSince(t0);
         const auto t1 = Clock::now();
         for (const cost::CostModel* cost : settings_)
@@ -69,6 +73,7 @@ private:
     SpecializationMatrix& m_;
     std::vector<double> searchSeconds_;
     std::vector<double> evalSeconds_;
+    const cost::CostModel* searchCost_ = nullptr;
 };
 
 } // namespace
@@ -83,24 +88,58 @@ std::vector<double> settingCosts(const ir::PreparedModel& model,
     return out;
 }
 
-double specializationEstimateSeconds(const std::vector<double>& costs, size_t reference,
-                                     double referenceSearchSeconds, double evalSeconds,
-                                     int threads) {
-    double sum = 0;
-    double longest = 0;
-    size_t rows = 0;
-    for (size_t i = 0; i < costs.size(); ++i)
-        if (i != reference) {
-            const double row = referenceSearchSeconds * costs[i] / costs[reference] + evalSeconds;
-            sum += row;
-            longest = std::max(longest, row);
-            ++rows;
-        }
-    if (rows == 0)
+double rowEstimateSeconds(double searchSeconds, uint64_t stagesPriced, double stageSeconds,
+                          double settingStageSeconds, double evalSeconds) {
+    const double pricing = static_cast<double>(stagesPriced) * stageSeconds;
+    return std::max(0.0, searchSeconds - pricing) +
+           static_cast<double>(stagesPriced) * settingStageSeconds + evalSeconds;
+}
+
+double specializationEstimateSeconds(const std::vector<double>& rowSeconds, int threads) {
+    if (rowSeconds.empty())
         return 0;
-    const double parallel = static_cast<double>(std::min<size_t>(rows, std::max(1, threads)));
+    const double sum = std::accumulate(rowSeconds.begin(), rowSeconds.end(), 0.0);
+    const double longest = *std::max_element(rowSeconds.begin(), rowSeconds.end());
+    const double parallel =
+        static_cast<double>(std::min<size_t>(rowSeconds.size(), std::max(1, threads)));
     return std::max(longest, sum / parallel);
 }
+
+namespace {
+
+// The stages the reference row's search priced, timed under every setting, scale its pricing
+// time to each other row; past the deadline, refused with the estimate.
+void refuseRest(const std::vector<const cost::CostModel*>& settings, const Rows& rows,
+                size_t reference, const std::vector<size_t>& rest, const StageSampler& sampler,
+                int threads, const SearchControl& control) {
+    const std::vector<SampleStage> samples = sampler.samples();
+    const double stageSeconds = secondsPerStage(*settings[reference], samples, &control);
+    std::vector<double> rowSeconds;
+    size_t slowest = rest.front();
+    double slowestSeconds = -1;
+    for (size_t i : rest) {
+        const double settingStage = secondsPerStage(*settings[i], samples, &control);
+        rowSeconds.push_back(rowEstimateSeconds(rows.searchSeconds(reference), sampler.offered(),
+                                                stageSeconds, settingStage,
+                                                rows.evalSeconds(reference)));
+        if (rowSeconds.back() > slowestSeconds) {
+            slowestSeconds = rowSeconds.back();
+            slowest = i;
+        }
+    }
+    const double estimate = specializationEstimateSeconds(rowSeconds, threads);
+    control.refuseIfPastDeadline(
+        estimate,
+        "the other settings are estimated at " + util::formatNumber(estimate) + " s ('" +
+            util::escapeControl(settings[slowest]->describe()) + "' alone " +
+            util::formatNumber(slowestSeconds) + " s: the search under '" +
+            util::escapeControl(settings[reference]->describe()) + "' took " +
+            util::formatNumber(rows.searchSeconds(reference)) + " s and priced " +
+            std::to_string(sampler.offered()) + " stages)",
+        WorkKnob::Specialization);
+}
+
+} // namespace
 
 SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 const std::vector<const cost::CostModel*>& settings,
@@ -114,9 +153,9 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
         return m;
     if (control != nullptr)
         control->knob = WorkKnob::Specialization;
-    // Each row's share of the work: the same search priced under its setting, so in
+    // Each row's share of the progress: the same search priced under its setting, so in
     // proportion to its time per stage (a stage at batch 65536 simulates far more waves than
-    // at batch 1); the cheapest row runs first and times the rest.
+    // at batch 1); the cheapest row runs first, and the stages its search priced time the rest.
     const std::vector<double> costs = settingCosts(model, settings, control);
     const size_t reference =
         static_cast<size_t>(std::min_element(costs.begin(), costs.end()) - costs.begin());
@@ -129,28 +168,16 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
     Params inner = params;
     inner.threads = innerThreads(params.threads, n);
     Rows rows(model, settings, scheduler, inner, m);
-    rows.run({reference}, weights, control, 0, total, 1);
+    const SamplingCostModel sampling(*settings[reference], model.dags());
+    rows.run({reference}, weights, control, 0, total, 1, &sampling);
     std::vector<size_t> rest;
     for (size_t i = 0; i < n; ++i)
         if (i != reference)
             rest.push_back(i);
     if (rest.empty())
         return m;
-    if (control != nullptr) {
-        const double estimate =
-            specializationEstimateSeconds(costs, reference, rows.searchSeconds(reference),
-                                          rows.evalSeconds(reference), params.threads);
-        const size_t slowest =
-            static_cast<size_t>(std::max_element(costs.begin(), costs.end()) - costs.begin());
-        control->refuseIfPastDeadline(
-            estimate,
-            "the other settings are estimated at " + util::formatNumber(estimate) +
-                " s (the search under '" + util::escapeControl(settings[reference]->describe()) +
-                "' took " + util::formatNumber(rows.searchSeconds(reference)) +
-                " s, and a stage prices " + util::formatNumber(costs[slowest] / costs[reference]) +
-                "x slower under '" + util::escapeControl(settings[slowest]->describe()) + "')",
-            WorkKnob::Specialization);
-    }
+    if (control != nullptr && control->hasDeadline())
+        refuseRest(settings, rows, reference, rest, sampling.sampler(), params.threads, *control);
     rows.run(rest, weights, control, weights[reference], total, params.threads);
     return m;
 }

@@ -20,8 +20,9 @@ struct SpecializationMatrix {
 // Row i: `scheduler` run with `params` under settings[i], its schedule priced under every
 // setting with eval::totalLatencyMs. Deterministic when the scheduler is, for every
 // params.threads. The row whose setting prices stages fastest (settingCosts) runs first; the
-// others then run as parallel jobs (parallel_jobs.h), unless their estimate (from that row's
-// times, specializationEstimateSeconds) cannot end before control->deadline: then it throws
+// others then run as parallel jobs (parallel_jobs.h), unless their estimate (the stages that
+// row's search priced, timed under every setting: rowEstimateSeconds) cannot end before
+// control->deadline: then it throws
 // TimeLimitReached (WorkKnob::Specialization) before starting them. Progress: each row's share
 // in proportion to its setting's cost (1000 units for the cheapest), from its search's reports.
 // Throws ios::Cancelled when control->cancel is set.
@@ -31,16 +32,18 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 SearchControl* control = nullptr);
 
 // Per setting, the seconds its cost model takes to price a stage (the model's operators alone,
-// search_estimate.h operatorStages): the search under it costs about that many times more.
+// search_estimate.h operatorStages): which row runs first, and each row's share of progress.
 std::vector<double> settingCosts(const ir::PreparedModel& model,
                                  const std::vector<const cost::CostModel*>& settings,
                                  const SearchControl* control = nullptr);
 
-// The wall time of every row but `reference`, from the reference row's search and evaluation
-// seconds: a row's search scales with its setting's cost, its evaluation stays; rows run on
-// `threads` threads (the longest row at least).
-double specializationEstimateSeconds(const std::vector<double>& costs, size_t reference,
-                                     double referenceSearchSeconds, double evalSeconds,
-                                     int threads);
+// A row's estimate from the reference row's: its search less the pricing of its
+// `stagesPriced` stages (`stageSeconds` each), plus their pricing under the row's setting
+// (`settingStageSeconds` each, the same stages timed), plus the evaluation.
+double rowEstimateSeconds(double searchSeconds, uint64_t stagesPriced, double stageSeconds,
+                          double settingStageSeconds, double evalSeconds);
+
+// The wall time of rows run as parallel jobs on `threads` threads (the longest at least).
+double specializationEstimateSeconds(const std::vector<double>& rowSeconds, int threads);
 
 } // namespace ios::schedulers
