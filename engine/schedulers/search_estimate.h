@@ -111,10 +111,10 @@ private:
     mutable StageSampler sampler_;
 };
 
-// Seconds `cost` takes to price one of `samples` (their mean; 0 for none). Priced twice: the
-// first pass pays what a model builds once per operator (the simulated GPU's kernels), which a
-// search spreads over all its stages; the second is timed. Throws Cancelled when `control` is
-// cancelled.
+// Seconds `cost` takes to price one of `samples` (their mean; 0 for none). A first pass pays
+// what a model builds once per operator (the simulated GPU's kernels), which a search spreads
+// over all its stages; then the fastest of passes repeated until they take 5 ms (at most 64).
+// Throws Cancelled when `control` is cancelled.
 double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
                        const SearchControl* control = nullptr);
 
