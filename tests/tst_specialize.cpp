@@ -215,7 +215,7 @@ private slots:
         schedulers::specialize(f.prepared, f.costs, iosBoth(), {}, &control);
         QVERIFY(!reports.empty());
         const uint64_t total = reports.front().second;
-        QVERIFY(total >= f.costs.size() * 1000); // the cheapest row 1000, the others more
+        QCOMPARE(total, f.costs.size() * 1000);
         for (size_t i = 0; i < reports.size(); ++i) {
             QCOMPARE(reports[i].second, total);
             QVERIFY(i == 0 || reports[i].first >= reports[i - 1].first);

@@ -6,6 +6,7 @@
 #include "cost/stage_memo.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -104,6 +105,33 @@ double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStag
         spent += seconds;
     }
     return fastest / static_cast<double>(samples.size());
+}
+
+double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                             double budgetSeconds, const SearchControl* control) {
+    // Spread order: 0, n/2, n/4, 3n/4, ... so that a prefix covers the whole search.
+    const size_t n = samples.size();
+    std::vector<bool> taken(n, false);
+    std::vector<size_t> order;
+    for (size_t step = std::bit_ceil(std::max<size_t>(n, 1)); step >= 1; step /= 2)
+        for (size_t i = 0; i < n; i += step)
+            if (!taken[i]) {
+                taken[i] = true;
+                order.push_back(i);
+            }
+    double spent = 0;
+    size_t timed = 0;
+    for (size_t i : order) {
+        if (control != nullptr && control->cancelled())
+            throw Cancelled();
+        const auto t1 = Clock::now();
+        static_cast<void>(cost::checkedStageLatencyMs(cost, *samples[i].dag, samples[i].stage));
+        spent += secondsSince(t1);
+        ++timed;
+        if (spent >= budgetSeconds)
+            break;
+    }
+    return timed == 0 ? 0 : spent / static_cast<double>(timed);
 }
 
 std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {

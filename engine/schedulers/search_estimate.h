@@ -118,6 +118,13 @@ private:
 double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
                        const SearchControl* control = nullptr);
 
+// The mean over `samples` priced once each, in an order spread over them, stopping once
+// `budgetSeconds` are spent (at least one priced): for a model whose stages take a second each
+// (a batch of 65536), where secondsPerStage would take minutes. Includes what the model builds
+// once per operator: an estimate from it errs high.
+double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                             double budgetSeconds, const SearchControl* control = nullptr);
+
 // Up to SearchEstimate::kSampleStages single-operator stages spread evenly over the model's
 // operators: what compares the pricing cost of one model's settings (specialize.h).
 std::vector<SampleStage> operatorStages(const ir::PreparedModel& model);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 namespace ios::schedulers {
@@ -51,18 +52,35 @@ public:
     }
 
     double searchSeconds(size_t i) const { return searchSeconds_[i]; }
+    // Row i's evaluation; the reference row's: under its own setting alone.
     double evalSeconds(size_t i) const { return evalSeconds_[i]; }
+
+    // The reference row (run with a searchCost) is priced under its own setting only, until
+    // finishReference: under a huge batch the evaluation alone may take long.
+    void finishReference(size_t i) {
+        evaluate(i, *reference_);
+        reference_.reset();
+    }
 
 private:
     void row(size_t i, SearchControl& job) {
         const auto t0 = Clock::now();
-        const Outcome outcome = scheduler_.run(
+        Outcome outcome = scheduler_.run(
             model_, params_, searchCost_ != nullptr ? *searchCost_ : *settings_[i], &job);
         searchSeconds_[i] = secondsSince(t0);
-        const auto t1 = Clock::now();
+        if (searchCost_ != nullptr) {
+            const auto t1 = Clock::now();
+            static_cast<void>(outcomeLatencyMs(model_.dags(), outcome, *settings_[i]));
+            evalSeconds_[i] = secondsSince(t1);
+            reference_ = std::move(outcome);
+            return;
+        }
+        evaluate(i, outcome);
+    }
+
+    void evaluate(size_t i, const Outcome& outcome) {
         for (const cost::CostModel* cost : settings_)
             m_.latencyMs[i].push_back(outcomeLatencyMs(model_.dags(), outcome, *cost));
-        evalSeconds_[i] = secondsSince(t1);
         m_.schedules[i] = outcome.schedule;
     }
 
@@ -74,6 +92,7 @@ private:
     std::vector<double> searchSeconds_;
     std::vector<double> evalSeconds_;
     const cost::CostModel* searchCost_ = nullptr;
+    std::optional<Outcome> reference_;
 };
 
 } // namespace
@@ -83,8 +102,14 @@ std::vector<double> settingCosts(const ir::PreparedModel& model,
                                  const SearchControl* control) {
     const std::vector<SampleStage> samples = operatorStages(model);
     std::vector<double> out;
-    for (const cost::CostModel* cost : settings)
-        out.push_back(std::max(1e-9, secondsPerStage(*cost, samples, control)));
+    for (const cost::CostModel* cost : settings) {
+        // A quarter of a second at most where stages are slow; where a pass takes less than a
+        // millisecond, the robust timing (repeated passes).
+        double seconds = secondsPerStageWithin(*cost, samples, 0.25, control);
+        if (seconds * static_cast<double>(samples.size()) < 1e-3)
+            seconds = secondsPerStage(*cost, samples, control);
+        out.push_back(std::max(1e-9, seconds));
+    }
     return out;
 }
 
@@ -107,6 +132,8 @@ double specializationEstimateSeconds(const std::vector<double>& rowSeconds, int 
 
 namespace {
 
+constexpr double kTimingSeconds = 2; // timing the other settings, in all
+
 // The stages the reference row's search priced, timed under every setting, scale its pricing
 // time to each other row; past the deadline, refused with the estimate.
 void refuseRest(const std::vector<const cost::CostModel*>& settings, const Rows& rows,
@@ -114,17 +141,25 @@ void refuseRest(const std::vector<const cost::CostModel*>& settings, const Rows&
                 int threads, const SearchControl& control) {
     const std::vector<SampleStage> samples = sampler.samples();
     const double stageSeconds = secondsPerStage(*settings[reference], samples, &control);
+    std::vector<double> settingStage;
+    double evalScale = 1; // a row's evaluation under every setting, in evaluations under the
+                          // reference setting
+    for (size_t i : rest) {
+        // A few seconds in all: a stage at a huge batch may take a second to price.
+        settingStage.push_back(secondsPerStageWithin(
+            *settings[i], samples, kTimingSeconds / static_cast<double>(rest.size()), &control));
+        evalScale += stageSeconds > 0 ? settingStage.back() / stageSeconds : 1;
+    }
     std::vector<double> rowSeconds;
     size_t slowest = rest.front();
     double slowestSeconds = -1;
-    for (size_t i : rest) {
-        const double settingStage = secondsPerStage(*settings[i], samples, &control);
+    for (size_t k = 0; k < rest.size(); ++k) {
         rowSeconds.push_back(rowEstimateSeconds(rows.searchSeconds(reference), sampler.offered(),
-                                                stageSeconds, settingStage,
-                                                rows.evalSeconds(reference)));
+                                                stageSeconds, settingStage[k],
+                                                rows.evalSeconds(reference) * evalScale));
         if (rowSeconds.back() > slowestSeconds) {
             slowestSeconds = rowSeconds.back();
-            slowest = i;
+            slowest = rest[k];
         }
     }
     const double estimate = specializationEstimateSeconds(rowSeconds, threads);
@@ -153,17 +188,15 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
         return m;
     if (control != nullptr)
         control->knob = WorkKnob::Specialization;
-    // Each row's share of the progress: the same search priced under its setting, so in
-    // proportion to its time per stage (a stage at batch 65536 simulates far more waves than
-    // at batch 1); the cheapest row runs first, and the stages its search priced time the rest.
+    // The row whose setting prices stages fastest runs first; the stages its search priced,
+    // timed under every setting, estimate the rest (a stage at batch 65536 simulates far more
+    // waves than at batch 1). Progress: 1000 units a row (a share by the setting's cost makes
+    // the DP's uneven progress inside a long row project far past the truth).
     const std::vector<double> costs = settingCosts(model, settings, control);
     const size_t reference =
         static_cast<size_t>(std::min_element(costs.begin(), costs.end()) - costs.begin());
-    std::vector<uint64_t> weights;
-    for (double c : costs)
-        weights.push_back(
-            static_cast<uint64_t>(std::min(1e12, std::max(1.0, 1000 * c / costs[reference]))));
-    const uint64_t total = std::accumulate(weights.begin(), weights.end(), uint64_t{0});
+    const std::vector<uint64_t> weights(n, 1000);
+    const uint64_t total = 1000 * static_cast<uint64_t>(n);
 
     Params inner = params;
     inner.threads = innerThreads(params.threads, n);
@@ -174,11 +207,11 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
     for (size_t i = 0; i < n; ++i)
         if (i != reference)
             rest.push_back(i);
-    if (rest.empty())
-        return m;
-    if (control != nullptr && control->hasDeadline())
+    if (!rest.empty() && control != nullptr && control->hasDeadline())
         refuseRest(settings, rows, reference, rest, sampling.sampler(), params.threads, *control);
-    rows.run(rest, weights, control, weights[reference], total, params.threads);
+    rows.finishReference(reference);
+    if (!rest.empty())
+        rows.run(rest, weights, control, weights[reference], total, params.threads);
     return m;
 }
 

@@ -23,8 +23,8 @@ struct SpecializationMatrix {
 // others then run as parallel jobs (parallel_jobs.h), unless their estimate (the stages that
 // row's search priced, timed under every setting: rowEstimateSeconds) cannot end before
 // control->deadline: then it throws
-// TimeLimitReached (WorkKnob::Specialization) before starting them. Progress: each row's share
-// in proportion to its setting's cost (1000 units for the cheapest), from its search's reports.
+// TimeLimitReached (WorkKnob::Specialization) before starting them. Progress: 1000 units per
+// row, each row's share from its search's reports.
 // Throws ios::Cancelled when control->cancel is set.
 SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 const std::vector<const cost::CostModel*>& settings,
@@ -32,7 +32,7 @@ SpecializationMatrix specialize(const ir::PreparedModel& model,
                                 SearchControl* control = nullptr);
 
 // Per setting, the seconds its cost model takes to price a stage (the model's operators alone,
-// search_estimate.h operatorStages): which row runs first, and each row's share of progress.
+// search_estimate.h operatorStages): the cheapest row runs first.
 std::vector<double> settingCosts(const ir::PreparedModel& model,
                                  const std::vector<const cost::CostModel*>& settings,
                                  const SearchControl* control = nullptr);
