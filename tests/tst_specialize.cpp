@@ -1,6 +1,8 @@
 // The specialization matrix (IOS paper Table 3): one row per setting, one column per setting;
 // the diagonal is each schedule under its own cost model and the best of its column; the
-// matrix is deterministic; progress spans all rows; a cancel stops it with Cancelled.
+// matrix is deterministic; progress spans all rows; a cancel stops it with Cancelled; settings
+// whose estimate (from the cheapest row and their cost per stage) is past the time limit are
+// refused before they are searched.
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "eval/evaluate.h"
@@ -9,7 +11,9 @@
 #include "util/error.h"
 
 #include <QTest>
+#include <chrono>
 #include <memory>
+#include <mutex>
 
 using namespace ios;
 
@@ -46,7 +50,7 @@ public:
     std::string_view description() const override { return "test"; }
     std::vector<schedulers::Knob> knobs() const override { return {}; }
     schedulers::Outcome search(const ir::PreparedModel&, const schedulers::Params&,
-                            const cost::CostModel&, schedulers::SearchControl*) const override {
+                               const cost::CostModel&, schedulers::SearchControl*) const override {
         ++calls;
         schedulers::Outcome out;
         out.schedule = schedule_;
@@ -59,6 +63,59 @@ private:
 };
 
 } // namespace
+
+// A cost model that spins `spinSeconds` per stage priced (a stand-in for a simulator whose work
+// grows with the batch) and prices every stage at 1 ms.
+class SpinCostModel final : public cost::CostModel {
+public:
+    SpinCostModel(double spinSeconds, int batch) : spin_(spinSeconds), batch_(batch) {}
+    double stageLatencyMs(const ir::BlockDag&, const schedule::Stage&) const override {
+        if (spin_ > 0) {
+            const auto end = std::chrono::steady_clock::now() +
+                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(spin_));
+            while (std::chrono::steady_clock::now() < end) {
+            }
+        }
+        return 1.0;
+    }
+    int batch() const override { return batch_; }
+    std::string describe() const override { return "spin batch " + std::to_string(batch_); }
+
+private:
+    double spin_;
+    int batch_;
+};
+
+// A scheduler that prices `stages` single-operator stages and records the batches it ran at.
+class PricingScheduler final : public schedulers::Scheduler {
+public:
+    explicit PricingScheduler(int stages) : stages_(stages) {}
+    std::string_view key() const override { return "pricing"; }
+    std::string_view label() const override { return "Pricing"; }
+    std::string_view description() const override { return "test"; }
+    std::vector<schedulers::Knob> knobs() const override { return {}; }
+    schedulers::Outcome search(const ir::PreparedModel& model, const schedulers::Params&,
+                               const cost::CostModel& cost,
+                               schedulers::SearchControl*) const override {
+        {
+            const std::lock_guard lock(mutex);
+            batches.push_back(cost.batch());
+        }
+        schedule::Stage stage;
+        stage.groups.push_back({0});
+        for (int i = 0; i < stages_; ++i)
+            static_cast<void>(cost.stageLatencyMs(model.dags().front(), stage));
+        schedulers::Outcome out;
+        out.schedule = schedulers::sequential(model.dags());
+        return out;
+    }
+    mutable std::mutex mutex;
+    mutable std::vector<int> batches;
+
+private:
+    int stages_;
+};
 
 class TestSpecialize : public QObject {
     Q_OBJECT
@@ -106,6 +163,44 @@ private slots:
         const auto m = schedulers::specialize(f.prepared, f.costs, greedy, {});
         for (size_t row = 1; row < m.latencyMs.size(); ++row)
             QVERIFY(m.latencyMs[row] == m.latencyMs.front());
+    }
+
+    // A setting whose stages price far slower (an absurd batch): after the cheapest row, the
+    // others' estimate is past the time limit, and they are refused before they start, with
+    // the estimate and the specialization's knob.
+    void slowSettingRefusedUpFront() {
+        const Fixture f;
+        const SpinCostModel fast(0, 1), slow(1e-3, 65536);
+        const PricingScheduler scheduler(20000); // 20 s under `slow`
+        schedulers::SearchControl control;
+        control.task = "test";
+        control.limitHint = [](schedulers::WorkKnob k) {
+            return k == schedulers::WorkKnob::Specialization ? std::string("SPEC WORDS")
+                                                             : std::string("OTHER");
+        };
+        control.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+        std::string message;
+        bool specializationKnob = false;
+        try {
+            schedulers::specialize(f.prepared, {&slow, &fast}, scheduler, {}, &control);
+        } catch (const schedulers::TimeLimitReached& e) {
+            message = e.what();
+            specializationKnob = e.knob() == schedulers::WorkKnob::Specialization;
+        }
+        QVERIFY2(specializationKnob, message.c_str());
+        QVERIFY2(message.find("estimated") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("SPEC WORDS") != std::string::npos, message.c_str());
+        QVERIFY(scheduler.batches == std::vector<int>{1}); // batch 65536 never searched
+    }
+
+    // A row's estimate: the reference search less its pricing, plus the same stages priced
+    // under the row's setting, plus the evaluation; rows in parallel: the longest at least.
+    void estimateScalesWithCost() {
+        QCOMPARE(schedulers::rowEstimateSeconds(2, 100, 0.01, 1, 0.5), 101.5);
+        QCOMPARE(schedulers::rowEstimateSeconds(1, 1000, 0.01, 0.02, 0), 20.0); // all pricing
+        QCOMPARE(schedulers::specializationEstimateSeconds({3, 2}, 1), 5.0);
+        QCOMPARE(schedulers::specializationEstimateSeconds({3, 2}, 4), 3.0);
+        QCOMPARE(schedulers::specializationEstimateSeconds({}, 1), 0.0);
     }
 
     // The searches' reports in one range of 1000 units per row (rows are parallel jobs,

@@ -34,7 +34,9 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "lower -r/-s, --batch or --max-part-size";
         break;
     case WorkKnob::RafIos:
-        lower = "lower --max-part-size or use another --strategy";
+        // RAF-IOS's chunks and endings are RAF's constants: no option shrinks its search.
+        lower = "RAF-IOS's 20-operator chunks are fixed: use another --strategy or --policy "
+                "(raf-asap, raf-wavefront, or ios-both with -r/-s), more --threads";
         break;
     case WorkKnob::Metaflow: // the options of `ios-sched metaflow` that bound its search
         lower = "lower --budget or --split-threshold or choose fewer --rules (ios-sched "
@@ -51,19 +53,15 @@ std::string limitHint(schedulers::WorkKnob knob) {
         lower = "use a program with fewer launches, streams or events waited on at once";
         break;
     }
-    char buf[300];
-    if (knob == WorkKnob::Metaflow || knob == WorkKnob::MemoryExpansions) {
-        // Their refusals are work bounds as often as the time limit: the words first.
-        std::snprintf(buf, sizeof buf, "%s; the time limit is --max-seconds %g (0 = none)", lower,
+    // The words for the knob first: a refusal is a work cap as often as the time limit.
+    std::string words = lower;
+    if (timeLimit().seconds > 0) {
+        char limit[96];
+        std::snprintf(limit, sizeof limit, "; the time limit is --max-seconds %g (0 = none)",
                       timeLimit().seconds);
-        return buf;
+        words += limit;
     }
-    if (timeLimit().seconds <= 0) // no time limit: the other knobs have no words
-        return "";
-    std::snprintf(buf, sizeof buf,
-                  "the limit is --max-seconds %g: %s, or raise --max-seconds (0 = no limit)",
-                  timeLimit().seconds, lower);
-    return buf;
+    return words;
 }
 
 // What progress counts for the algorithm that runs.
@@ -73,6 +71,8 @@ const char* unitOf(schedulers::WorkKnob knob) {
         return "regions";
     case schedulers::WorkKnob::MemoryExpansions:
         return "operators";
+    case schedulers::WorkKnob::RafIos:
+        return "candidates";
     default:
         return "states";
     }

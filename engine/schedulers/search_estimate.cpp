@@ -5,6 +5,8 @@
 
 #include "cost/stage_memo.h"
 
+#include <algorithm>
+#include <bit>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -23,23 +25,13 @@ double secondsSince(Clock::time_point t0) {
 // The real model's operator classes (so equal parts are searched once and the canonical memo
 // keys stages as in the real search) with a memo of its own (so what it counts as priced is
 // what a fresh search prices), and a constant latency: counts do not depend on latencies.
-// Keeps copies of stages spread over the whole search (every stride-th, the stride doubling
-// whenever the sample fills up: deterministic), to be timed with the real model; the first
-// stages alone are the small ones.
+// Samples the stages it prices, to be timed with the real model.
 class CountingCostModel final : public cost::CostModel {
 public:
     explicit CountingCostModel(const cost::CostModel& real) : real_(real) {}
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
-        const std::lock_guard lock(mutex_);
-        if (seen_++ % stride_ == 0)
-            samples_.push_back({&dag, stage});
-        if (samples_.size() == 2 * static_cast<size_t>(SearchEstimate::kSampleStages)) {
-            for (size_t i = 1; i < samples_.size() / 2; ++i) // 0 stays where it is
-                samples_[i] = std::move(samples_[2 * i]);
-            samples_.resize(samples_.size() / 2);
-            stride_ *= 2;
-        }
+        sampler_.offer(dag, stage);
         return 1.0;
     }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
@@ -49,22 +41,115 @@ public:
     int batch() const override { return real_.batch(); }
     std::string describe() const override { return "counting (" + real_.describe() + ")"; }
 
-    struct Sample {
-        const ir::BlockDag* dag;
-        schedule::Stage stage;
-    };
-    const std::vector<Sample>& samples() const { return samples_; }
+    std::vector<SampleStage> samples() const { return sampler_.samples(); }
 
 private:
     const cost::CostModel& real_;
     mutable cost::StageMemo memo_;
-    mutable std::mutex mutex_;
-    mutable std::vector<Sample> samples_;
-    mutable uint64_t seen_ = 0;
-    mutable uint64_t stride_ = 1;
+    mutable StageSampler sampler_;
 };
 
 } // namespace
+
+void StageSampler::offer(const ir::BlockDag& dag, const schedule::Stage& stage, bool keep) {
+    const std::lock_guard lock(mutex_);
+    if (seen_++ % stride_ == 0 && keep)
+        samples_.push_back({&dag, stage});
+    if (samples_.size() == 2 * static_cast<size_t>(SearchEstimate::kSampleStages)) {
+        for (size_t i = 1; i < samples_.size() / 2; ++i) // 0 stays where it is
+            samples_[i] = std::move(samples_[2 * i]);
+        samples_.resize(samples_.size() / 2);
+        stride_ *= 2;
+    }
+}
+
+std::vector<SampleStage> StageSampler::samples() const {
+    const std::lock_guard lock(mutex_);
+    return samples_;
+}
+
+uint64_t StageSampler::offered() const {
+    const std::lock_guard lock(mutex_);
+    return seen_;
+}
+
+double SamplingCostModel::stageLatencyMs(const ir::BlockDag& dag,
+                                         const schedule::Stage& stage) const {
+    const bool ours =
+        std::any_of(dags_.begin(), dags_.end(), [&](const ir::BlockDag& d) { return &d == &dag; });
+    sampler_.offer(dag, stage, ours);
+    return real_.stageLatencyMs(dag, stage);
+}
+
+double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                       const SearchControl* control) {
+    if (samples.empty())
+        return 0;
+    auto pass = [&] {
+        const auto t1 = Clock::now();
+        for (const SampleStage& sample : samples) {
+            if (control != nullptr && control->cancelled())
+                throw Cancelled();
+            static_cast<void>(cost::checkedStageLatencyMs(cost, *sample.dag, sample.stage));
+        }
+        return secondsSince(t1);
+    };
+    pass(); // pays what the model builds once per operator
+    // The fastest of timed passes, repeated until they add up to 5 ms (at most 64): one pass of
+    // fast stages takes microseconds, which a preemption alone would multiply.
+    double fastest = pass();
+    double spent = fastest;
+    for (int passes = 1; spent < 5e-3 && passes < 64; ++passes) {
+        const double seconds = pass();
+        fastest = std::min(fastest, seconds);
+        spent += seconds;
+    }
+    return fastest / static_cast<double>(samples.size());
+}
+
+double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
+                             double budgetSeconds, const SearchControl* control) {
+    // Spread order: 0, n/2, n/4, 3n/4, ... so that a prefix covers the whole search.
+    const size_t n = samples.size();
+    std::vector<bool> taken(n, false);
+    std::vector<size_t> order;
+    for (size_t step = std::bit_ceil(std::max<size_t>(n, 1)); step >= 1; step /= 2)
+        for (size_t i = 0; i < n; i += step)
+            if (!taken[i]) {
+                taken[i] = true;
+                order.push_back(i);
+            }
+    double spent = 0;
+    size_t timed = 0;
+    for (size_t i : order) {
+        if (control != nullptr && control->cancelled())
+            throw Cancelled();
+        const auto t1 = Clock::now();
+        static_cast<void>(cost::checkedStageLatencyMs(cost, *samples[i].dag, samples[i].stage));
+        spent += secondsSince(t1);
+        ++timed;
+        if (spent >= budgetSeconds)
+            break;
+    }
+    return timed == 0 ? 0 : spent / static_cast<double>(timed);
+}
+
+std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {
+    size_t ops = 0;
+    for (const ir::BlockDag& dag : model.dags())
+        ops += dag.ops.size();
+    const size_t stride = std::max<size_t>(1, ops / SearchEstimate::kSampleStages);
+    std::vector<SampleStage> out;
+    size_t seen = 0;
+    for (const ir::BlockDag& dag : model.dags())
+        for (size_t op = 0; op < dag.ops.size(); ++op)
+            if (seen++ % stride == 0) {
+                SampleStage sample{&dag, {}};
+                sample.stage.groups.push_back({static_cast<int>(op)});
+                out.push_back(std::move(sample));
+            }
+    return out;
+}
 
 SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& options,
                               const cost::CostModel& cost, double countLimitSeconds,
@@ -96,22 +181,7 @@ SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& opt
         out.seconds = countLimitSeconds;
         return out;
     }
-    const auto& samples = counter.samples();
-    if (!samples.empty()) {
-        // Twice: the first pass pays what a model builds once per operator (the simulated
-        // GPU's kernels), which a search spreads over all its stages; the second is timed.
-        double seconds = 0;
-        for (int pass = 0; pass < 2; ++pass) {
-            const auto t1 = Clock::now();
-            for (const auto& sample : samples) {
-                if (control != nullptr && control->cancelled())
-                    throw Cancelled();
-                static_cast<void>(cost::checkedStageLatencyMs(cost, *sample.dag, sample.stage));
-            }
-            seconds = secondsSince(t1);
-        }
-        out.secondsPerStage = seconds / static_cast<double>(samples.size());
-    }
+    out.secondsPerStage = secondsPerStage(cost, counter.samples(), control);
     out.seconds = out.countSeconds + static_cast<double>(out.stagesPriced) * out.secondsPerStage;
     return out;
 }

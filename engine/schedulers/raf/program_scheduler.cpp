@@ -22,18 +22,24 @@ void PolicyRun::poll(uint64_t done) {
     }
 }
 
+std::vector<uint64_t> ProgramScheduler::blockWork(const ir::PreparedModel& model, const Params&,
+                                                  SearchControl*) const {
+    std::vector<uint64_t> work;
+    for (const ir::BlockDag& dag : model.dags())
+        work.push_back(std::max<uint64_t>(1, dag.ops.size()));
+    return work;
+}
+
 Outcome ProgramScheduler::search(const ir::PreparedModel& model, const Params& params,
-                              const cost::CostModel& cost, SearchControl* control) const {
+                                 const cost::CostModel& cost, SearchControl* control) const {
     const auto start = std::chrono::steady_clock::now();
     // Blocks are independent: jobs on params.threads threads, results in block order.
     const std::vector<ir::BlockDag>& dags = model.dags();
     std::vector<BlockProgram> blocks(dags.size());
-    std::vector<uint64_t> weights;
-    for (const ir::BlockDag& dag : dags)
-        weights.push_back(std::max<uint64_t>(1, dag.ops.size()));
+    const std::vector<uint64_t> weights = blockWork(model, params, control);
     const int inner = innerThreads(params.threads, dags.size());
     runJobs(control, weights, params.threads, [&](size_t b, SearchControl& job) {
-        PolicyRun policy(cost, &job, dags[b].ops.size(), inner);
+        PolicyRun policy(cost, &job, weights[b], inner);
         policy.poll();
         blocks[b] = schedule(dags[b], buildRafGraph(dags[b], params.rafTuples), policy);
     });

@@ -39,10 +39,15 @@ private:
 class ProgramScheduler : public Scheduler {
 public:
     std::vector<Knob> knobs() const override { return {Knob::Batch, Knob::Device}; }
-    Outcome search(const ir::PreparedModel& model, const Params& params, const cost::CostModel& cost,
-                SearchControl* control) const override;
+    Outcome search(const ir::PreparedModel& model, const Params& params,
+                   const cost::CostModel& cost, SearchControl* control) const override;
 
 protected:
+    // Each block's work in the policy's progress units, before any block is scheduled (it may
+    // refuse the search up front): the block's operators unless the policy counts otherwise.
+    virtual std::vector<uint64_t> blockWork(const ir::PreparedModel& model, const Params& params,
+                                            SearchControl* control) const;
+    // `run`'s progress total is the block's blockWork.
     virtual BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& graph,
                                   PolicyRun& run) const = 0;
 };

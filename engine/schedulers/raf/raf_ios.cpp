@@ -8,68 +8,32 @@
 #include "cost/stage_memo.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/raf/program_scheduler.h"
+#include "schedulers/raf/raf_ios_work.h"
 #include "util/error.h"
+#include "util/message_text.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <unordered_map>
 
 namespace ios::schedulers::raf {
 
 namespace {
 
-constexpr size_t kBlockMaxSize = 20; // RAF block_max_size
-constexpr int kMaxStageOps = 10;     // RAF max_stage_ops
-constexpr size_t kMaxStreams = 5;    // RAF max_stream_num
+constexpr size_t kMaxStreams = 5; // RAF max_stream_num
 
 using Groups = std::vector<std::vector<int>>; // node indices
 
-// Chunks of node indices, in node order: cut after every node all paths to the sink pass
-// through, then into pieces of at most kBlockMaxSize.
-std::vector<std::vector<int>> chunks(const RafGraph& g) {
-    const size_t n = g.nodes.size();
-    const NodeSets anc = ancestors(g);
-    const NodeSets desc = descendants(g);
-    std::vector<std::vector<int>> out;
-    std::vector<int> current;
-    auto flush = [&] {
-        for (size_t i = 0; i < current.size(); i += kBlockMaxSize)
-            out.emplace_back(current.begin() + static_cast<long>(i),
-                             current.begin() +
-                                 static_cast<long>(std::min(current.size(), i + kBlockMaxSize)));
-        current.clear();
-    };
-    for (size_t v = 0; v < n; ++v) {
-        current.push_back(static_cast<int>(v));
-        if (anc.count(v) + desc.count(v) + 1 == n)
-            flush();
-    }
-    flush();
-    return out;
-}
-
 class ChunkSearch {
 public:
-    ChunkSearch(const RafGraph& g, std::vector<int> nodes, cost::StagePricer& pricer,
-                PolicyRun& run)
-        : g_(g), nodes_(std::move(nodes)), pricer_(pricer), run_(run) {
-        const size_t m = nodes_.size();
-        std::unordered_map<int, size_t> local;
-        for (size_t i = 0; i < m; ++i)
-            local.emplace(nodes_[i], i);
-        succ_.assign(m, 0);
-        adj_.assign(m, 0);
-        for (size_t i = 0; i < m; ++i)
-            for (int c : g_.nodes[static_cast<size_t>(nodes_[i])].consumers)
-                if (auto it = local.find(c); it != local.end()) {
-                    succ_[i] |= uint32_t{1} << it->second;
-                    adj_[i] |= uint32_t{1} << it->second;
-                    adj_[it->second] |= uint32_t{1} << i;
-                }
-    }
+    // Progress: candidates enumerated, of the chunk's count (raf_ios_work.h) given to `run`.
+    ChunkSearch(const RafGraph& g, ChunkOrder order, cost::StagePricer& pricer, PolicyRun& run)
+        : g_(g), nodes_(std::move(order.nodes)), pricer_(pricer), run_(run),
+          succ_(std::move(order.succ)), adj_(std::move(order.adj)) {}
 
     // Stages (groups of node indices) in execution order.
     std::vector<Groups> run() {
@@ -97,8 +61,6 @@ private:
             return 0;
         if (auto it = memo_.find(s); it != memo_.end())
             return it->second.ms;
-        if ((++visits_ & 255) == 0)
-            run_.poll();
         Entry e{std::numeric_limits<double>::infinity(), 0};
         // Endings: subsets E of s, |E| <= kMaxStageOps, closed under successors within s.
         // Decide nodes from the last (a node's successors come after it) to the first.
@@ -115,6 +77,8 @@ private:
         if (i < 0) {
             if (chosen == 0)
                 return;
+            if ((++candidates_ & 1023) == 0)
+                run_.poll(candidates_);
             // Branch and bound (docs/search-speed.md "Fifth pass"): a stage whose lower bound
             // already loses to the best ending found is not priced; the choice is the same.
             const double rest = best(s & ~chosen);
@@ -220,7 +184,7 @@ private:
     std::unordered_map<uint32_t, Entry> memo_;
     std::unordered_map<uint32_t, double> stageMs_;
     std::unordered_map<uint32_t, double> boundMs_;
-    uint64_t visits_ = 0;
+    uint64_t candidates_ = 0;
 };
 
 class RafIosScheduler final : public ProgramScheduler {
@@ -234,16 +198,53 @@ public:
     int rank() const override { return 220; }
 
 protected:
+    // The counting pass: every chunk of every block counted before any is searched, refused
+    // past the caps (raf_ios_work.h) or when even kSecondsPerCandidate cannot end in time.
+    std::vector<uint64_t> blockWork(const ir::PreparedModel& model, const Params& params,
+                                    SearchControl* control) const override {
+        if (control != nullptr)
+            control->knob = WorkKnob::RafIos;
+        RafIosCounter counter;
+        std::vector<uint64_t> work;
+        for (const ir::BlockDag& dag : model.dags()) {
+            const RafGraph g = buildRafGraph(dag, params.rafTuples);
+            const uint64_t before = counter.candidates();
+            for (std::vector<int>& chunk : rafIosChunks(g)) {
+                if (control != nullptr && control->cancelled())
+                    throw Cancelled();
+                counter.count(chunkOrder(g, std::move(chunk)), control);
+            }
+            work.push_back(std::max<uint64_t>(1, counter.candidates() - before));
+        }
+        if (control != nullptr) {
+            // Chunks run in parallel, each on one thread: the largest one at least.
+            const double candidates =
+                std::max(static_cast<double>(counter.largestChunk()),
+                         static_cast<double>(counter.candidates()) / std::max(1, params.threads));
+            const double seconds = candidates * kSecondsPerCandidate;
+            control->refuseIfPastDeadline(
+                seconds,
+                "RAF-IOS would try " + std::to_string(counter.candidates()) +
+                    " candidate stages in " + std::to_string(counter.states()) +
+                    " chunk states, estimated at least " + util::formatNumber(seconds) + " s",
+                WorkKnob::RafIos);
+        }
+        return work;
+    }
+
     BlockProgram schedule(const ir::BlockDag& dag, const RafGraph& g,
                           PolicyRun& run) const override {
-        // Chunks are independent searches: jobs on the block's threads, kept in chunk order.
-        std::vector<std::vector<int>> parts = chunks(g);
-        std::vector<std::vector<Groups>> found(parts.size());
+        // Chunks are independent searches: jobs on the block's threads, kept in chunk order,
+        // each weighted by its candidates.
+        std::vector<ChunkOrder> parts;
         std::vector<uint64_t> weights;
-        for (const std::vector<int>& chunk : parts)
-            weights.push_back(uint64_t{1} << std::min<size_t>(chunk.size(), 20));
+        for (std::vector<int>& chunk : rafIosChunks(g)) {
+            parts.push_back(chunkOrder(g, std::move(chunk)));
+            weights.push_back(std::max<uint64_t>(1, countChunk(parts.back().succ).candidates));
+        }
+        std::vector<std::vector<Groups>> found(parts.size());
         runJobs(run.control(), weights, run.threads(), [&](size_t i, SearchControl& job) {
-            PolicyRun chunkRun(run.cost(), &job, 1, 1);
+            PolicyRun chunkRun(run.cost(), &job, weights[i], 1);
             cost::StagePricer pricer(run.cost(), dag); // equal stages: the model's shared memo
             found[i] = ChunkSearch(g, std::move(parts[i]), pricer, chunkRun).run();
         });
