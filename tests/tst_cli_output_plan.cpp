@@ -91,7 +91,9 @@ private slots:
             sched({"profile", kModel, "--cache", cache_, "--save-schedule", at(schedule)});
         QCOMPARE(r.code, 1);
         QVERIFY2(
-            r.err.contains(": cannot write file: it is the same file as " + other.toUtf8() + " '"),
+            r.err.contains(": cannot write file: it is the same file as another output of this "
+                           "command, " +
+                           other.toUtf8() + " '"),
             r.err.constData());
         QCOMPARE(r.err.count('\n'), 1); // one line
         QCOMPARE(snapshot(dir_.path()), before);
@@ -109,7 +111,8 @@ private slots:
         const Run r = sched({"optimize", kModel, "--cost-model", "measured", "--measure-cache", m,
                              option, dir_.path() + "/./m.json"});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("the same file as the measurement cache (--measure-cache) '" +
+        QVERIFY2(r.err.contains("the same file as another output of this command, the measurement "
+                                "cache (--measure-cache) '" +
                                 m.toUtf8() + "'"),
                  r.err.constData());
         QVERIFY(!QFile::exists(m));

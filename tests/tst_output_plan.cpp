@@ -52,8 +52,9 @@ private slots:
         outputs.check("cache.json", "the measurement cache (--cache)");
         const QString error =
             userErrorOf([&] { outputs.check(second.toStdString(), "--save-schedule"); });
-        QVERIFY2(error.contains(second + ": cannot write file: it is the same file as the "
-                                         "measurement cache (--cache) 'cache.json'"),
+        QVERIFY2(error.contains(second +
+                                ": cannot write file: it is the same file as another output "
+                                "of this command, the measurement cache (--cache) 'cache.json'"),
                  qPrintable(error));
         QVERIFY2(error.contains("give each output its own file"), qPrintable(error));
     }
@@ -63,7 +64,8 @@ private slots:
         util::OutputTransaction outputs;
         outputs.check("c.json.partial", "the profiling journal");
         const QString error = userErrorOf([&] { outputs.check("./c.json.partial"); });
-        QVERIFY2(error.contains("the same file as the profiling journal 'c.json.partial'"),
+        QVERIFY2(error.contains("the same file as another output of this command, the profiling "
+                                "journal 'c.json.partial'"),
                  qPrintable(error));
     }
 

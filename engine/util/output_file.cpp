@@ -326,10 +326,12 @@ OutputTransaction::FileId identity(const Target& t) {
     return id;
 }
 
-// "another output of this command, 'a.json'" / "the model file 'm.json'".
-std::string described(const std::string& what, const fs::path& shown) {
-    return (what.empty() ? std::string("another output of this command,") : what) + " '" +
-           shown.string() + "'";
+// "the model file 'm.json'" (an input's role is given); "another output of this command, the
+// schedule (--save-schedule) 'a.json'" (an output's role may be empty).
+std::string described(const std::string& what, const fs::path& shown, bool isInput) {
+    const std::string role =
+        isInput ? what : "another output of this command," + (what.empty() ? "" : " " + what);
+    return role + " '" + shown.string() + "'";
 }
 
 void syncFolder(const fs::path& dir) {
@@ -385,9 +387,9 @@ void OutputTransaction::plan(Planned file) {
         const Planned& output = file.isInput ? p : file;
         const Planned& other = file.isInput ? file : p;
         if (other.isInput)
-            refuse(output.shown, "it is also " + described(other.what, other.shown) +
+            refuse(output.shown, "it is also " + described(other.what, other.shown, true) +
                                      ", which this command reads; choose another output file");
-        refuse(output.shown, "it is the same file as " + described(other.what, other.shown) +
+        refuse(output.shown, "it is the same file as " + described(other.what, other.shown, false) +
                                  "; give each output its own file");
     }
     planned_.push_back(std::move(file));
@@ -398,7 +400,7 @@ void OutputTransaction::stage(const fs::path& path, std::string_view content) {
     const FileId id = identity(t);
     for (const Staged& s : staged_)
         if (s.id == id)
-            refuse(path, "it is the same file as " + described({}, s.shown) +
+            refuse(path, "it is the same file as " + described({}, s.shown, false) +
                              "; give each output its own file");
     Staged s;
     s.id = id;
