@@ -6,7 +6,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ios::profiling {
 
@@ -55,12 +58,49 @@ std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& pat
     return out;
 }
 
+namespace {
+
+// The length of `fd`'s content up to and with its last newline (0 when it has none): what is
+// after it is the fragment of a line a cut-off run was writing.
+off_t completeLength(int fd) {
+    struct stat st = {};
+    if (::fstat(fd, &st) != 0)
+        return -1;
+    char buffer[65536];
+    for (off_t end = st.st_size; end > 0;) {
+        const off_t start = end > off_t{sizeof buffer} ? end - off_t{sizeof buffer} : 0;
+        const size_t want = static_cast<size_t>(end - start);
+        const ssize_t n = ::pread(fd, buffer, want, start);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != static_cast<ssize_t>(want))
+            return -1;
+        for (size_t i = want; i > 0; --i)
+            if (buffer[i - 1] == '\n')
+                return start + static_cast<off_t>(i);
+        end = start;
+    }
+    return 0;
+}
+
+} // namespace
+
 JournalWriter::JournalWriter(std::filesystem::path path) : path_(std::move(path)) {
-    file_ = std::fopen(path_.c_str(), "ab");
-    if (file_ == nullptr)
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0)
         throw UserError(std::string("cannot open the profiling journal for appending: ") +
                             std::strerror(errno),
                         path_.string());
+    // A fragment left by a cut-off write is cut off first: appended lines never join it.
+    const off_t keep = completeLength(fd);
+    if (keep < 0 || ::ftruncate(fd, keep) != 0 || (file_ = ::fdopen(fd, "ab")) == nullptr) {
+        const int err = errno;
+        ::close(fd);
+        throw UserError(std::string("cannot cut the profiling journal to its last complete "
+                                    "line: ") +
+                            std::strerror(err),
+                        path_.string());
+    }
 }
 
 JournalWriter::~JournalWriter() {

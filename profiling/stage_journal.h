@@ -27,8 +27,10 @@ std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& pat
 // The line readJournal reads back (with its newline).
 std::string journalLine(const cost::StageMeasurement& m);
 
-// Appends to a journal (created when missing). Throws ios::UserError naming the file when it
-// cannot be opened or written.
+// Appends to a journal (created when missing). Opening it cuts it to its last complete line:
+// the fragment of a line a cut-off run was writing (a kill, a full disk) goes, so the lines
+// appended after it stay whole and a resume after any number of cuts reads every complete
+// measurement. Throws ios::UserError naming the file when it cannot be opened, cut or written.
 class JournalWriter {
 public:
     explicit JournalWriter(std::filesystem::path path);

@@ -3,7 +3,8 @@
 // first entry of its class in file order, an entry under the stage's own name always wins, entries
 // that do not resolve in the graph are left out of the classes, a stage of no measured class is
 // still a UserError naming it, the model without a graph looks up names only, the index is built
-// once for all threads, and the factory's model (cache:FILE) replays by class.
+// once for all threads, the factory's model (cache:FILE) replays by class, and entries are
+// keyed field by field (issue 37 item 11).
 #include "bundled_models.h"
 #include "cost/cost_model_factory.h"
 #include "cost/measurement_cache.h"
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
+#include <set>
 #include <thread>
 
 using namespace ios;
@@ -195,6 +197,61 @@ private slots:
         const std::unique_ptr<cost::CostModel> replay = cost::makeCostModel(spec, f.graph);
         QCOMPARE(replay->stageLatencyMs(f.dag(f.b), f.b.stage), 1.5);
         QCOMPARE(replay->describe(), "measured on GPU, batch 1 (cache " + file + ")");
+    }
+
+    // Issue 37 item 11: entries are keyed field by field. Device "a\x1fb" with model
+    // "squeezenet" and device "a" with model "b\x1fsqueezenet" spelled one joined key: the
+    // second replaced the first, and the cache then held nothing for squeezenet.
+    void keysThatJoinAlikeAreDifferentEntries() {
+        const std::string sep(1, '\x1f');
+        cost::MeasurementCache cache;
+        cache.add({"a" + sep + "b", "squeezenet", 1, "parallel:x", 1.0, 3});
+        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.0, 3});
+        cache.add({"a", "b", 1, sep + "squeezenet" + sep + "1" + sep + "parallel:x", 4.0, 3});
+        QCOMPARE(cache.entries().size(), size_t{3});
+        // Read back from its own text: the same three entries, each under its own key.
+        const cost::MeasurementCache read = cost::MeasurementCache::parse(cache.text(), "c.json");
+        QCOMPARE(read.entries().size(), size_t{3});
+        QCOMPARE(read.find("a" + sep + "b", "squeezenet", 1, "parallel:x"), std::optional(1.0));
+        QCOMPARE(read.find("a", "b" + sep + "squeezenet", 1, "parallel:x"), std::optional(2.0));
+        QCOMPARE(read.find("a", "b", 1, sep + "squeezenet" + sep + "1" + sep + "parallel:x"),
+                 std::optional(4.0));
+        QCOMPARE(read.find("a", "b", 1, "parallel:x"), std::nullopt);
+        QCOMPARE(read.devices("squeezenet", 1), std::vector<std::string>{"a" + sep + "b"});
+        // A second add with equal fields still replaces.
+        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.5, 4});
+        QCOMPARE(cache.entries().size(), size_t{3});
+        QCOMPARE(cache.find("a", "b" + sep + "squeezenet", 1, "parallel:x"), std::optional(2.5));
+        QCOMPARE(cache.find("a" + sep + "b", "squeezenet", 1, "parallel:x"), std::optional(1.0));
+    }
+
+    // Operator names holding the key's separators: "a,b" then "c" is not "a" then "b,c".
+    void stageKeysOfNamesWithSeparatorsAreDistinct() {
+        const Fixture f;
+        ir::BlockDag dag = f.dag(f.a);
+        QVERIFY(dag.ops.size() >= 3);
+        std::vector<ir::Node> named(3);
+        const char* names[] = {"a,b", "c|d", "e\\"};
+        for (size_t i = 0; i < 3; ++i) {
+            named[i] = *dag.ops[i];
+            named[i].name = names[i];
+            dag.ops[i] = &named[i];
+        }
+        const std::vector<ir::BlockDag> dags{dag};
+        const cost::OperatorPlaces places = cost::operatorPlaces(dags);
+        std::vector<std::string> keys;
+        for (const std::vector<schedule::Group>& groups :
+             {std::vector<schedule::Group>{{0}, {1}}, {{0, 1}}, {{0}, {1}, {2}}, {{2, 1}}}) {
+            schedule::Stage stage;
+            stage.groups = groups;
+            keys.push_back(cost::stageKey(dag, stage));
+            std::string why;
+            const auto back = cost::resolveStageKey(keys.back(), places, dags, "m", why);
+            QVERIFY2(back.has_value(), why.c_str());
+            QCOMPARE(back->stage.groups, groups); // read back to the same stage
+        }
+        QCOMPARE(keys[0], std::string("parallel:a\\,b|c\\|d"));
+        QCOMPARE(std::set<std::string>(keys.begin(), keys.end()).size(), keys.size());
     }
 };
 

@@ -37,7 +37,10 @@ int runCompare(const std::vector<std::string>& args) {
     const SearchOptions search = searchOptions(parser, StrategyArg::None);
     const int r = search.params.r;
     const int s = search.params.s;
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    // The plan of the files it touches: --measure-cache is written, the model file read.
+    util::OutputTransaction files;
+    planCostModelFiles(parser, files);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
 

@@ -42,8 +42,8 @@ int runConvert(const std::vector<std::string>& args) {
     const std::string& out = parser.positionals()[1];
     const io::ModelFormat format = io::formatForWrite(out); // reject a bad OUT before loading
     util::OutputTransaction output;
-    output.check(out);
-    const ir::Graph graph = loadModelArg(parser, in);
+    output.check(out, "OUT");
+    const ir::Graph graph = loadModelArg(parser, in, output);
     std::vector<std::string> warnings;
     output.stage(out, io::modelFileText(graph, out, &warnings));
     output.commit();

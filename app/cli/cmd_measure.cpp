@@ -90,15 +90,15 @@ int runMeasure(const std::vector<std::string>& args) {
     // Every file is written at the end, together, or none (docs/cli.md "Output files").
     util::OutputTransaction outputs;
     if (auto out = parser.value("output"))
-        outputs.check(*out);
+        outputs.check(*out, "the results (-o)");
     const std::string cacheFile = parser.get("measure-cache");
-    if (costKind == "measured")
-        outputs.check(cacheFile);
+    planCostModelFiles(parser, outputs);
     if (auto prefix = parser.value("trace-prefix"))
         for (const schedulers::Scheduler* scheduler : search.schedulers)
-            outputs.check(*prefix + "-" + std::string(scheduler->key()) + ".json");
+            outputs.check(*prefix + "-" + std::string(scheduler->key()) + ".json",
+                          "a trace of --trace-prefix");
 
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
 

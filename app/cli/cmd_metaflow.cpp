@@ -58,13 +58,14 @@ int runMetaflow(const std::vector<std::string>& args) {
     std::vector<std::string> warnings; // what the output format cannot express
     if (auto out = parser.value("output")) {
         io::formatForWrite(*out);
-        outputs.check(*out);
+        outputs.check(*out, "the rewritten model (-o)");
     }
     for (const char* key : {"log", "trace"})
         if (auto out = parser.value(key))
-            outputs.check(*out);
+            outputs.check(*out, std::string("the ") + key + " (--" + key + ")");
+    planCostModelFiles(parser, outputs);
 
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const schedulers::Params& params = search.params;

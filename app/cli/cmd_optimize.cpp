@@ -79,17 +79,19 @@ int runOptimize(const std::vector<std::string>& args) {
                         strategy);
 
     // Output paths are checked before the search, which can take minutes; the files are
-    // written together at the end, or not at all (docs/cli.md "Output files").
+    // written together at the end, or not at all (docs/cli.md "Output files"). The plan holds
+    // every file the command writes or reads: none may be another.
     util::OutputTransaction outputs;
+    planCostModelFiles(parser, outputs);
     if (auto out = parser.value("output")) {
         io::formatForWrite(*out);
-        outputs.check(*out);
+        outputs.check(*out, "the optimised model (-o)");
     }
     if (auto out = parser.value("save-schedule"))
-        outputs.check(*out);
+        outputs.check(*out, "the schedule (--save-schedule)");
 
     const std::string modelArg = parser.positionals().front();
-    const ir::Graph graph = loadModelArg(parser, modelArg);
+    const ir::Graph graph = loadModelArg(parser, modelArg, outputs);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
 

@@ -41,7 +41,10 @@ int runPareto(const std::vector<std::string>& args) {
     if (search.params.memoryBudget > 0)
         throw UserError("pareto chooses its own budgets: leave out --memory-budget");
 
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    // The plan of the files it touches: --measure-cache is written, the model file read.
+    util::OutputTransaction files;
+    planCostModelFiles(parser, files);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     schedulers::SearchControl control;

@@ -117,14 +117,17 @@ int runProfile(const std::vector<std::string>& args) {
     options.stagesPerGraph = static_cast<size_t>(parser.getInt("stages-per-graph", 1, 4096));
     options.maxGraphs = static_cast<size_t>(parser.getInt("max-graphs", 0, 1 << 30));
     options.everyStage = parser.has("every-stage");
-    util::checkOutputPath(cacheFile);
-    util::checkOutputPath(profiling::journalPath(cacheFile));
+    // The plan of every file the command writes or reads: the cache and its journal (each
+    // written by its own writer: the journal as graphs are measured, the cache when all are)
+    // and --save-schedule (staged here) are outputs, none of which may be another or the model.
     util::OutputTransaction outputs;
+    outputs.check(cacheFile, "the measurement cache (--cache)");
+    outputs.check(profiling::journalPath(cacheFile), "the profiling journal of --cache");
     if (auto out = parser.value("save-schedule"))
-        outputs.check(*out);
+        outputs.check(*out, "the schedule (--save-schedule)");
 
     const std::string modelArg = parser.positionals().front();
-    const ir::Graph graph = loadModelArg(parser, modelArg);
+    const ir::Graph graph = loadModelArg(parser, modelArg, outputs);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     // The device first: without one nothing is searched and no file is touched.
     profiling::CudaBackendOptions gpuOptions;

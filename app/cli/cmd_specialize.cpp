@@ -113,7 +113,10 @@ int runSpecialize(const std::vector<std::string>& args) {
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const std::string strategy(search.schedulers.front()->key());
     const int deviceBatch = batchOption(parser); // checked even when --devices is not given
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    // The plan of the files it touches: --measure-cache is written, the model file read.
+    util::OutputTransaction files;
+    planCostModelFiles(parser, files);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
 
     const cost::DeviceProfile device = deviceOption(parser);

@@ -141,12 +141,12 @@ int runStreams(const std::vector<std::string>& args) {
     const std::optional<std::string> programOut = parser.value("output");
     const std::optional<std::string> traceOut = parser.value("trace");
     if (programOut) {
-        outputs.check(*programOut);
+        outputs.check(*programOut, "the program (-o)");
         if (std::filesystem::path(*programOut).extension() != ".json")
             throw UserError("a program file is written as .json", *programOut);
     }
     if (traceOut) {
-        outputs.check(*traceOut);
+        outputs.check(*traceOut, "the trace (--trace)");
         const std::filesystem::path ext = std::filesystem::path(*traceOut).extension();
         if (ext != ".json" && ext != ".csv")
             throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
@@ -154,7 +154,10 @@ int runStreams(const std::vector<std::string>& args) {
                             *traceOut);
     }
 
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    if (load)
+        outputs.input(parser.get("load"), "the program of --load");
+    planCostModelFiles(parser, outputs);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();

@@ -25,7 +25,8 @@ namespace {
 int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const std::string strategy(search.schedulers.front()->key());
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    planCostModelFiles(parser, output);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), output);
     const ir::PreparedModel prepared(graph, search.maxPartSize);
     const auto model = makeCostModel(parser, graph);
     const StrategyRun run =
@@ -92,7 +93,7 @@ int runTrace(const std::vector<std::string>& args) {
     // Checked before any work: the format follows the extension.
     const std::filesystem::path outPath = parser.get("output");
     util::OutputTransaction output;
-    output.check(outPath);
+    output.check(outPath, "the trace (-o)");
     if (outPath.extension() != ".json" && outPath.extension() != ".csv")
         throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
                             outPath.extension().string() + "'",
@@ -103,7 +104,8 @@ int runTrace(const std::vector<std::string>& args) {
         return traceOnGpu(parser, output);
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const std::string strategy(search.schedulers.front()->key());
-    const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
+    planCostModelFiles(parser, output);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), output);
     const auto model = makeCostModel(parser, graph);
     const cost::KernelTimelineModel* kernels = model->kernelTimeline();
     if (kernels == nullptr)

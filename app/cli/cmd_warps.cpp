@@ -172,7 +172,9 @@ int runWarps(const std::vector<std::string>& args) {
                             out.extension().string() + "'",
                         out.string());
     util::OutputTransaction output;
-    output.check(out);
+    output.check(out, "the figure (-o)");
+    for (const std::string& file : parser.positionals())
+        output.input(file, "a TRACE read");
     std::string header;
     std::vector<Curve> curves;
     for (const std::string& file : parser.positionals())

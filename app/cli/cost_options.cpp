@@ -55,6 +55,15 @@ std::string costModelOption(const ArgParser& parser) {
     return cost::costModelKindText(spec);
 }
 
+void planCostModelFiles(const ArgParser& parser, util::OutputTransaction& outputs) {
+    cost::CostModelSpec spec;
+    cost::parseCostModelKind(parser.get("cost-model"), spec);
+    if (spec.kind == cost::CostModelKind::Cache)
+        outputs.input(spec.cacheFile, "the measurement cache of --cost-model cache:FILE");
+    else if (spec.kind == cost::CostModelKind::Measured)
+        outputs.check(parser.get("measure-cache"), "the measurement cache (--measure-cache)");
+}
+
 std::unique_ptr<cost::CostModel> makeCostModel(const ArgParser& parser, const ir::Graph& graph,
                                                const cost::DeviceProfile& device, int batch) {
     return cost::makeCostModel(costModelSpec(parser, device, batch), graph);

@@ -7,6 +7,7 @@
 #include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
 #include "ir/graph.h"
+#include "util/output_file.h"
 
 #include <memory>
 
@@ -31,6 +32,11 @@ cost::CostModelSpec costModelSpec(const ArgParser& parser, const cost::DevicePro
 
 // The value of --cost-model, checked (simulated, analytic, measured or cache:FILE).
 std::string costModelOption(const ArgParser& parser);
+
+// Registers the files the chosen cost model reads and writes in the command's output plan:
+// cache:FILE is an input; with measured, --measure-cache is an output (saved as stages are
+// measured). Throws ios::UserError when one is refused (util::OutputTransaction::check).
+void planCostModelFiles(const ArgParser& parser, util::OutputTransaction& outputs);
 
 // The values of --device and --batch.
 cost::DeviceProfile deviceOption(const ArgParser& parser);

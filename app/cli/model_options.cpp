@@ -31,6 +31,12 @@ ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName) {
     return samples::loadModel(pathOrName, modelOptions(parser));
 }
 
+ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName,
+                       util::OutputTransaction& outputs) {
+    outputs.input(pathOrName, "the model file");
+    return loadModelArg(parser, pathOrName);
+}
+
 const std::string& currentModel() {
     return currentModelSlot();
 }

@@ -5,6 +5,7 @@
 #include "args.h"
 #include "io/model_options.h"
 #include "ir/graph.h"
+#include "util/output_file.h"
 
 #include <string>
 
@@ -19,6 +20,10 @@ io::ModelLoadOptions modelOptions(const ArgParser& parser);
 // A model file or bundled name, loaded with the options (samples::loadModel). Remembered as
 // the current model: main() names it in errors about a node that carry no file (the DP's).
 ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName);
+// The same for a command that writes files: a model file is registered first as an input of
+// the command's output plan, so an output naming it is refused before anything is written.
+ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName,
+                       util::OutputTransaction& outputs);
 
 // The MODEL argument of the last loadModelArg() call ("" before any).
 const std::string& currentModel();

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 
 namespace ios::cost {
 
@@ -18,9 +19,14 @@ namespace {
 constexpr const char* kFormat = "ios-explorer-measurements";
 constexpr int kVersion = 1;
 
-std::string indexKey(const std::string& device, const std::string& model, int batch,
-                     const std::string& stage) {
-    return device + '\x1f' + model + '\x1f' + std::to_string(batch) + '\x1f' + stage;
+// An operator name in a stage key: a comma, a bar or a backslash is escaped by a backslash, so
+// that a name holding a separator spells no other stage (other names read as they always have).
+void appendKeyName(std::string& key, const std::string& name) {
+    for (const char c : name) {
+        if (c == ',' || c == '|' || c == '\\')
+            key += '\\';
+        key += c;
+    }
 }
 
 } // namespace
@@ -33,7 +39,7 @@ std::string stageKey(const ir::BlockDag& dag, const schedule::Stage& stage) {
         for (size_t i = 0; i < stage.groups[g].size(); ++i) {
             if (i)
                 key += ',';
-            key += dag.ops.at(static_cast<size_t>(stage.groups[g][i]))->name;
+            appendKeyName(key, dag.ops.at(static_cast<size_t>(stage.groups[g][i]))->name);
         }
     }
     return key;
@@ -70,6 +76,8 @@ std::optional<KeyedStage> resolveStageKey(const std::string& key, const Operator
     for (size_t i = 0; i <= rest.size(); ++i) {
         const bool end = i == rest.size() || rest[i] == ',' || rest[i] == '|';
         if (!end) {
+            if (rest[i] == '\\' && i + 1 < rest.size()) // an escaped character of the name
+                ++i;
             name += rest[i];
             continue;
         }
@@ -171,19 +179,27 @@ size_t StageKeyHash::operator()(const StageMemo::Key& key) const {
     return static_cast<size_t>(h);
 }
 
+size_t MeasurementCache::EntryKeyHash::operator()(const EntryKeyView& k) const {
+    // Each field hashed on its own and mixed in turn: no separator for a name to contain.
+    size_t h = std::hash<int>()(k.batch);
+    for (const std::string_view field : {k.device, k.model, k.stage})
+        h = (h ^ std::hash<std::string_view>()(field)) * 0x100000001b3ull + (h >> 17);
+    return h;
+}
+
 void MeasurementCache::add(const StageMeasurement& m) {
-    const std::string key = indexKey(m.device, m.model, m.batch, m.stage);
-    if (auto it = index_.find(key); it != index_.end()) {
+    if (auto it = index_.find(EntryKeyView{m.device, m.model, m.batch, m.stage});
+        it != index_.end()) {
         entries_[it->second] = m;
         return;
     }
-    index_.emplace(key, entries_.size());
+    index_.emplace(EntryKey{m.device, m.model, m.batch, m.stage}, entries_.size());
     entries_.push_back(m);
 }
 
 std::optional<double> MeasurementCache::find(const std::string& device, const std::string& model,
                                              int batch, const std::string& stage) const {
-    auto it = index_.find(indexKey(device, model, batch, stage));
+    auto it = index_.find(EntryKeyView{device, model, batch, stage});
     if (it == index_.end())
         return std::nullopt;
     return entries_[it->second].latencyMs;

@@ -22,7 +22,9 @@
 
 namespace ios::cost {
 
-// "parallel:a,b|c" / "merge:a,b": the stage's kind and operator names per group, in order.
+// "parallel:a,b|c" / "merge:a,b": the stage's kind and operator names per group, in order; a
+// comma, bar or backslash in a name is escaped by a backslash (resolveStageKey reads it back),
+// so two different stages never have one key.
 std::string stageKey(const ir::BlockDag& dag, const schedule::Stage& stage);
 
 // Where each operator of a model sits: its block and its index in that block's dag.ops.
@@ -75,8 +77,37 @@ public:
     const std::vector<StageMeasurement>& entries() const { return entries_; }
 
 private:
+    // What identifies an entry: a structured key compared field by field (never the fields
+    // joined into one string, which two different entries could spell alike). Looked up by
+    // a view of the fields (no copies per lookup).
+    struct EntryKey {
+        std::string device, model;
+        int batch = 1;
+        std::string stage;
+    };
+    struct EntryKeyView {
+        std::string_view device, model;
+        int batch = 1;
+        std::string_view stage;
+        bool operator==(const EntryKeyView&) const = default;
+    };
+    static EntryKeyView view(const EntryKey& k) { return {k.device, k.model, k.batch, k.stage}; }
+    struct EntryKeyHash {
+        using is_transparent = void;
+        size_t operator()(const EntryKeyView& k) const;
+        size_t operator()(const EntryKey& k) const { return (*this)(view(k)); }
+    };
+    struct EntryKeyEqual {
+        using is_transparent = void;
+        template <class A, class B> bool operator()(const A& a, const B& b) const {
+            return asView(a) == asView(b);
+        }
+        static EntryKeyView asView(const EntryKey& k) { return view(k); }
+        static EntryKeyView asView(const EntryKeyView& k) { return k; }
+    };
+
     std::vector<StageMeasurement> entries_;
-    std::unordered_map<std::string, size_t> index_; // composite key → entry
+    std::unordered_map<EntryKey, size_t, EntryKeyHash, EntryKeyEqual> index_; // key → entry
 };
 
 // The canonical classes of a graph's stages, keyed by stage key: equal keys for stages that

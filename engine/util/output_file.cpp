@@ -311,10 +311,27 @@ int keepOwnerAndMode(int fd, const struct stat& old) {
     return ::fchmod(fd, old.st_mode & 07777) == 0 ? 0 : errno;
 }
 
-std::string identity(const Target& t) {
+std::string canonicalPath(const fs::path& file) {
     std::error_code ec;
-    const fs::path canonical = fs::weakly_canonical(t.file, ec);
-    return ec ? fs::absolute(t.file, ec).lexically_normal().string() : canonical.string();
+    const fs::path canonical = fs::weakly_canonical(file, ec);
+    return ec ? fs::absolute(file, ec).lexically_normal().string() : canonical.string();
+}
+
+OutputTransaction::FileId identity(const Target& t) {
+    OutputTransaction::FileId id;
+    id.path = canonicalPath(t.file);
+    id.exists = t.exists;
+    id.device = static_cast<uint64_t>(t.st.st_dev);
+    id.inode = static_cast<uint64_t>(t.st.st_ino);
+    return id;
+}
+
+// "the model file 'm.json'" (an input's role is given); "another output of this command, the
+// schedule (--save-schedule) 'a.json'" (an output's role may be empty).
+std::string described(const std::string& what, const fs::path& shown, bool isInput) {
+    const std::string role =
+        isInput ? what : "another output of this command," + (what.empty() ? "" : " " + what);
+    return role + " '" + shown.string() + "'";
 }
 
 void syncFolder(const fs::path& dir) {
@@ -347,20 +364,44 @@ OutputTransaction::~OutputTransaction() {
     abort();
 }
 
-void OutputTransaction::check(const fs::path& path) {
-    const std::string id = identity(checkTarget(path));
-    if (std::find(checked_.begin(), checked_.end(), id) != checked_.end())
-        refuse(path, "another output of this command has the same file; give each its own name");
-    checked_.push_back(id);
+void OutputTransaction::check(const fs::path& path, std::string what) {
+    plan({identity(checkTarget(path)), path, std::move(what), false});
+}
+
+void OutputTransaction::input(const fs::path& path, std::string what) {
+    struct stat st = {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0)
+        return; // no file (a bundled model's name): its reader says what is wrong
+    FileId id;
+    id.path = canonicalPath(path);
+    id.exists = true;
+    id.device = static_cast<uint64_t>(st.st_dev);
+    id.inode = static_cast<uint64_t>(st.st_ino);
+    plan({std::move(id), path, std::move(what), true});
+}
+
+void OutputTransaction::plan(Planned file) {
+    for (const Planned& p : planned_) {
+        if (!(p.id == file.id) || (p.isInput && file.isInput))
+            continue;
+        const Planned& output = file.isInput ? p : file;
+        const Planned& other = file.isInput ? file : p;
+        if (other.isInput)
+            refuse(output.shown, "it is also " + described(other.what, other.shown, true) +
+                                     ", which this command reads; choose another output file");
+        refuse(output.shown, "it is the same file as " + described(other.what, other.shown, false) +
+                                 "; give each output its own file");
+    }
+    planned_.push_back(std::move(file));
 }
 
 void OutputTransaction::stage(const fs::path& path, std::string_view content) {
     const Target t = resolveTarget(path);
-    const std::string id = identity(t);
+    const FileId id = identity(t);
     for (const Staged& s : staged_)
         if (s.id == id)
-            refuse(path, "another output of this command has the same file; give each its own "
-                         "name");
+            refuse(path, "it is the same file as " + described({}, s.shown, false) +
+                             "; give each output its own file");
     Staged s;
     s.id = id;
     s.shown = path;

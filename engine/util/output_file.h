@@ -4,6 +4,7 @@
 // place only when everything has succeeded. A failed command changes no existing output.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -28,8 +29,18 @@ public:
     OutputTransaction(const OutputTransaction&) = delete;
     OutputTransaction& operator=(const OutputTransaction&) = delete;
 
-    // checkOutputPath(path), and refuses a second output of this command to the same file.
-    void check(const std::filesystem::path& path);
+    // The command's output plan: every file it writes and every file it reads, registered
+    // before the work. check() registers an output: checkOutputPath(path), then a refusal
+    // naming both files when another output or an input of this command is the same file
+    // (after symbolic links and "./"; hard links by device and inode). `what` names the
+    // output in that message ("--save-schedule", "the measurement cache (--cache)"). Outputs
+    // written by their own writer (a journal appended as the work goes, a cache saved when
+    // complete) are registered here too, so no two outputs of a command can be one file.
+    void check(const std::filesystem::path& path, std::string what = {});
+    // Registers a file the command reads (a model, a cache replayed as a cost model); an input
+    // that is also an output of the command is refused, naming both. A name that is not an
+    // existing file (a bundled model's name) is no input file and is ignored.
+    void input(const std::filesystem::path& path, std::string what);
     // Writes `content` to a temporary file in the target's folder, flushed to disk, with the
     // mode (and, where allowed, owner and group) of the file it will replace.
     void stage(const std::filesystem::path& path, std::string_view content);
@@ -39,16 +50,34 @@ public:
     // Removes everything staged; nothing is written.
     void abort() noexcept;
 
+    // Which file a path names: its canonical path, and its device and inode when it exists.
+    struct FileId {
+        std::string path;
+        bool exists = false;
+        uint64_t device = 0, inode = 0;
+        bool operator==(const FileId& o) const {
+            return path == o.path || (exists && o.exists && device == o.device && inode == o.inode);
+        }
+    };
+
 private:
+    struct Planned {
+        FileId id;
+        std::filesystem::path shown; // as the user named it
+        std::string what;            // its role, for messages (empty: "another output")
+        bool isInput = false;
+    };
+    void plan(Planned file);
+
     struct Staged {
-        std::string id;               // the target's canonical path (one output per file)
+        FileId id;                    // the target (one output per file)
         std::filesystem::path shown;  // as the user named it (messages)
         std::filesystem::path target; // the file replaced or created (a symbolic link resolved)
         std::filesystem::path temp;   // a named temporary, or empty while unnamed (O_TMPFILE)
         int fd = -1;                  // open while unnamed, for linkat()
         int slot = -1;                // where a named temporary is known to the signal handler
     };
-    std::vector<std::string> checked_;
+    std::vector<Planned> planned_;
     std::vector<Staged> staged_;
 };
 
