@@ -53,6 +53,37 @@ double jsonNumber(const Json& v, double lo, double hi, const std::string& field,
 
 namespace {
 
+// A version as it was written: an integral float keeps a ".0" so that 1.0 and 1e0 do not read
+// as the 1 they are refused for being.
+std::string versionText(const Json& v) {
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        const std::string text = formatNumber(d);
+        const bool integral = std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15;
+        return integral ? text + ".0" : text;
+    }
+    if (v.is_string())
+        return "a string";
+    return gotText(v);
+}
+
+} // namespace
+
+void requireFormatVersion(const Json& doc, int supported, const std::string& what,
+                          const std::string& file) {
+    const auto version = doc.is_object() ? doc.find("version") : doc.end();
+    const bool present = doc.is_object() && version != doc.end();
+    const bool ok = present && (version->is_number_integer() || version->is_number_unsigned()) &&
+                    *version == Json(supported);
+    if (!ok)
+        throw UserError("\"version\" must be the integer " + std::to_string(supported) + " (the " +
+                            what + " version this build reads; got " +
+                            (present ? versionText(*version) : std::string("none")) + ")",
+                        file);
+}
+
+namespace {
+
 void requireFinite(const Json& v, const std::string& path) {
     if (v.is_number_float() && !std::isfinite(v.get<double>()))
         throw UserError("cannot write " + formatNumber(v.get<double>()) + " at " +
