@@ -4,6 +4,7 @@
 #include "util/message_text.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace ios::util {
 
@@ -97,12 +98,35 @@ void requireFinite(const Json& v, const std::string& path) {
             requireFinite(v[i], path + "/" + std::to_string(i));
 }
 
+// nlohmann escapes C0 controls only: DEL and the C1 range (U+0080..U+009F, 0xC2 0x80..0x9F in
+// valid UTF-8) are escaped here too, so no control character of a name reaches a terminal that
+// shows the JSON. Outside strings JSON text is ASCII without them: a byte scan is exact.
+std::string escapeDelAndC1(std::string text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0u;
+        if (b == 0x7F) {
+            out += "\\u007f";
+        } else if (b == 0xC2 && next >= 0x80 && next <= 0x9F) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", next);
+            out += buf;
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::string dumpJson(const Json& value, int indent) {
     requireFinite(value, "");
     try {
-        return value.dump(indent, ' ', false, Json::error_handler_t::strict);
+        return escapeDelAndC1(value.dump(indent, ' ', false, Json::error_handler_t::strict));
     } catch (const Json::exception&) {
         throw UserError("cannot write a string that is not valid UTF-8 as JSON");
     }

@@ -26,7 +26,8 @@ double jsonNumber(const Json& v, double lo, double hi, const std::string& field,
 void requireFormatVersion(const Json& doc, int supported, const std::string& what,
                           const std::string& file);
 
-// value.dump(indent) for every JSON document the tools write (--json output, caches), refusing
+// value.dump(indent) for every JSON document the tools write (--json output, caches), with DEL
+// and the C1 controls escaped too (\u007f, \u0080..\u009f: nlohmann escapes only C0), refusing
 // a NaN or infinite number (nlohmann would write it as null) with a UserError naming its path
 // ("/rows/0/latency_ms"), and invalid UTF-8 like parseJsonText does.
 std::string dumpJson(const Json& value, int indent);
