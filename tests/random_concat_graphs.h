@@ -11,6 +11,8 @@
 
 #include <random>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ios::testing {
@@ -171,6 +173,41 @@ private:
 
 inline ir::Graph randomConcatGraph(std::mt19937& rng, int blocks) {
     return RandomConcatGraph(rng).build(blocks);
+}
+
+// Flags each term that may be written in place (ir::inPlaceObstacle) with probability `p`,
+// as a native file's "in_place" would: concatenations, the identity nodes Serenity's rewrite
+// removes included. The graph stays valid.
+inline void markInPlace(ir::Graph& g, std::mt19937& rng, double p) {
+    const std::unordered_map<std::string, int> refs = ir::valueReferences(g);
+    std::unordered_map<std::string, const ir::Node*> byName{{g.input.name, &g.input}};
+    for (const ir::Block& b : g.blocks) {
+        byName.emplace(b.enterNode.name, &b.enterNode);
+        for (const ir::Node* op : b.operators())
+            byName.emplace(op->name, op);
+    }
+    std::vector<std::pair<ir::Node*, size_t>> flag;
+    for (ir::Block& b : g.blocks) {
+        std::vector<ir::Node*> ops;
+        for (ir::Node& n : b.innerNodes)
+            ops.push_back(&n);
+        ops.push_back(&b.exitNode);
+        for (ir::Node* n : ops)
+            for (size_t t = 0; t < n->inputs.size(); ++t) {
+                const std::string& name = n->inputs[t].front().node;
+                const auto producer = byName.find(name);
+                const auto r = refs.find(name);
+                if (ir::inPlaceObstacle(*n, n->inputs[t],
+                                        producer == byName.end() ? nullptr : producer->second,
+                                        r == refs.end() ? 0 : r->second)
+                        .empty() &&
+                    std::bernoulli_distribution(p)(rng))
+                    flag.emplace_back(n, t);
+            }
+    }
+    for (const auto& [n, t] : flag)
+        n->inputs[t].front().inPlace = true;
+    ir::validateAndInferShapes(g);
 }
 
 } // namespace ios::testing

@@ -120,7 +120,8 @@ private slots:
         QTest::newRow("wrong format")
             << QString::fromStdString(v100With("format", "\"other\"")) << "'format'";
         QTest::newRow("future version")
-            << QString::fromStdString(v100With("version", "2")) << "'version'";
+            << QString::fromStdString(v100With("version", "2"))
+            << "\"version\" must be the integer 1";
         QTest::newRow("missing sm_count")
             << QString::fromStdString(v100Without("sm_count")) << "'sm_count' is missing";
         QTest::newRow("string number")

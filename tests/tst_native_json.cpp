@@ -65,9 +65,11 @@ private slots:
             QTest::newRow(name) << QByteArray::fromStdString(text) << QString(expected);
         };
         row("version 2", nativeWith("/version", 2),
-            "unsupported native format version 2 (this build reads version 1)");
-        row("version 0", nativeWith("/version", 0), "unsupported native format version 0");
-        row("version string", nativeWith("/version", "1"), "field 'version' must be an integer");
+            "\"version\" must be the integer 1 (the native format version this build reads; got "
+            "2)");
+        row("version 0", nativeWith("/version", 0), "\"version\" must be the integer 1");
+        row("version string", nativeWith("/version", "1"), "got a string)");
+        row("version 1.0", nativeWith("/version", 1.0), "got 1.0)");
         row("other format", nativeWith("/format", "onnx"),
             "field 'format' must be \"ios-explorer\"");
         row("unknown top-level", nativeWith("/extra", 1), "unknown top-level field 'extra'");

@@ -79,7 +79,7 @@ private slots:
         QTest::newRow("format") << R"({"format": "x"})"
                                 << "not a schedule file";
         QTest::newRow("version") << R"({"format": "ios-explorer-schedule", "version": 2})"
-                                 << "\"version\" must be 1";
+                                 << "\"version\" must be the integer 1";
         QTest::newRow("other model") << head + R"("model": "inception_v3", "blocks": []})"
                                      << "for model 'inception_v3', not 'squeezenet'";
         QTest::newRow("block count") << head + R"("model": "squeezenet", "blocks": []})"

@@ -357,6 +357,58 @@ private slots:
         QVERIFY(channelWise >= graphs && kernelWise >= graphs / 4 && bruteChecked >= graphs / 3);
     }
 
+    // Issue 37 item 10: a conv over an identity concatenation whose terms are written in place
+    // ("in_place" in a native file). The members read one value each, so none keeps the flag,
+    // and the rewritten graph validates (before: "node 'y.part1': input 'c0' cannot be in
+    // place"). The same on random graphs with every flag validation allows, set at random.
+    void inPlaceTerms() {
+        for (bool direct : {false, true}) {
+            ir::Graph g = fourBranchGraph();
+            ir::Block& b = g.blocks.front();
+            if (!direct) { // y reads an identity node concatenating the branches
+                b.innerNodes.push_back(node(NodeKind::Identity, "cat", b.exitNode.inputs));
+                b.exitNode.inputs = concat({val("cat", 0, 64)});
+            }
+            for (Term& t : (direct ? b.exitNode : b.innerNodes.back()).inputs)
+                t.front().inPlace = true;
+            for (Node& n : b.innerNodes)
+                n.outputShape = {};
+            ir::validateAndInferShapes(g);
+            const std::vector<sy::RewriteMatch> matches = sy::findRewrites(g);
+            QCOMPARE(matches.size(), size_t{1});
+            const sy::GraphRewrite rw = sy::rewriteGraph(g, matches);
+            for (const Node& n : rw.graph.blocks.front().innerNodes)
+                for (const Term& t : n.inputs)
+                    for (const ValueRef& v : t)
+                        QVERIFY2(!v.inPlace || n.inputs.size() >= 2, n.name.c_str());
+            QVERIFY(rewriteError(g, rw, 3) <= kTolerance);
+            QCOMPARE(plan(g, sy::RewriteMode::All).rewrite.applied.size(), size_t{1});
+        }
+        std::mt19937 rng(3737);
+        int flagged = 0, matchTerms = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            ir::Graph g = randomConcatGraph(rng, 1 + trial % 2);
+            markInPlace(g, rng, 0.7);
+            for (const ir::Block& b : g.blocks)
+                for (const Node* op : b.operators())
+                    for (const Term& t : op->inputs)
+                        flagged += t.front().inPlace ? 1 : 0;
+            const std::vector<sy::RewriteMatch> matches = sy::findRewrites(g);
+            for (const sy::RewriteMatch& m : matches)
+                for (const ValueRef& v : m.terms)
+                    matchTerms += v.inPlace ? 1 : 0;
+            try {
+                const double err = rewriteError(g, sy::rewriteGraph(g, matches), trial);
+                QVERIFY2(err <= kTolerance, qPrintable(QStringLiteral("trial %1").arg(trial)));
+                plan(g, sy::RewriteMode::Best);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QStringLiteral("trial %1: %2").arg(trial).arg(e.what())));
+            }
+        }
+        qInfo("%d in-place terms, %d of them in a rewrite's concatenation", flagged, matchTerms);
+        QVERIFY(matchTerms >= 20);
+    }
+
     // The bundled models: their concatenations feed identity/pool/relu-led sequentials, have
     // several readers or sum several values per term, so none matches; every match, should a
     // model gain one, must compute the same.

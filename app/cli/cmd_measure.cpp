@@ -262,11 +262,11 @@ int runMeasure(const std::vector<std::string>& args) {
                 ? fixed(j["replay_active_warps_pct"], 2)
                 : (j.contains("mean_active_warps_pct") ? fixed(j["mean_active_warps_pct"], 2)
                                                        : "-");
-        std::printf("%-12s %9s  %7s  %7s  %12s  %8s  %6s  %s\n", name.c_str(),
-                    fixed(summary.medianMs, 4).c_str(), fixed(summary.p10Ms, 4).c_str(),
-                    fixed(summary.p90Ms, 4).c_str(), fixed(simMs, 4).c_str(), graphMs.c_str(),
-                    warps.c_str(), check.c_str());
-        std::fflush(stdout);
+        std::cout << formatted("%-12s %9s  %7s  %7s  %12s  %8s  %6s  %s\n", name.c_str(),
+                               fixed(summary.medianMs, 4).c_str(), fixed(summary.p10Ms, 4).c_str(),
+                               fixed(summary.p90Ms, 4).c_str(), fixed(simMs, 4).c_str(),
+                               graphMs.c_str(), warps.c_str(), check.c_str())
+                  << std::flush;
         results.push_back(std::move(j));
     }
     // The eager statement, backed by this run's numbers when replays were timed too.

@@ -40,7 +40,7 @@ double secondsSince(Clock::time_point start) {
 class ProfileProgressPrinter {
 public:
     explicit ProfileProgressPrinter(std::string label)
-        : label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {}
+        : label_(util::escapeControl(label)), tty_(isatty(STDERR_FILENO) == 1) {}
     ~ProfileProgressPrinter() {
         if (tty_ && printed_) {
             std::fprintf(stderr, "\r\033[K");
@@ -151,7 +151,7 @@ int runProfile(const std::vector<std::string>& args) {
                                           options);
     }
     for (const std::string& w : result.warnings)
-        std::cerr << "ios-sched profile: warning: " << w << "\n";
+        std::cerr << "ios-sched profile: warning: " << util::escapeControl(w) << "\n";
 
     std::string replay = "ios-sched optimize " + modelArg + " --strategy " +
                          std::string(scheduler.key()) + " -r " + parser.get("max-group-size") +

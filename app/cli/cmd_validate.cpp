@@ -98,16 +98,16 @@ int runValidate(const std::vector<std::string>& args) {
     std::cout << "simulated " << device.name << " vs " << results.string() << "\n"
               << "run                  strategy    stages  measured ms  simulated ms   error\n";
     for (const analysis::ValidationRow& r : rows) {
-        std::printf("%-20s %-10s %7d  %10s%s  %12s  %+6.1f %%\n", r.measured.run.c_str(),
-                    r.measured.strategy.c_str(), r.measured.stages,
-                    fixed(r.measured.measuredMs, 3).c_str(), r.measured.cudaGraph ? " " : "e",
-                    fixed(r.simulatedMs, 3).c_str(), r.errorPct);
+        std::cout << formatted(
+            "%-20s %-10s %7d  %10s%s  %12s  %+6.1f %%\n", r.measured.run.c_str(),
+            r.measured.strategy.c_str(), r.measured.stages, fixed(r.measured.measuredMs, 3).c_str(),
+            r.measured.cudaGraph ? " " : "e", fixed(r.simulatedMs, 3).c_str(), r.errorPct);
     }
     std::cout << "strategy    schedules  MAPE     worst\n";
     for (const analysis::StrategyError& e : errors)
-        std::printf("%-10s %10d  %5.1f %%  %5.1f %%\n", e.strategy.c_str(), e.count, e.mapePct,
-                    e.maxAbsPct);
-    std::fflush(stdout);
+        std::cout << formatted("%-10s %10d  %5.1f %%  %5.1f %%\n", e.strategy.c_str(), e.count,
+                               e.mapePct, e.maxAbsPct);
+    std::cout << std::flush;
     return kExitOk;
 }
 

@@ -1,5 +1,7 @@
 #include "search_progress.h"
 
+#include "util/message_text.h"
+
 #include <cstdio>
 #include <unistd.h>
 
@@ -90,7 +92,8 @@ void setTimeLimit(double seconds) {
 }
 
 SearchProgress::SearchProgress(schedulers::SearchControl& control, std::string label)
-    : control_(control), label_(std::move(label)), tty_(isatty(STDERR_FILENO) == 1) {
+    : control_(control), label_(util::escapeControl(label)), // names a model: from a file
+      tty_(isatty(STDERR_FILENO) == 1) {
     control.task = label_;
     control.deadline = timeLimit().deadline;
     control.limitHint = [](schedulers::WorkKnob knob) { return limitHint(knob); };

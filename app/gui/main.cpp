@@ -40,16 +40,15 @@ int main(int argc, char** argv) {
     ios::gui::MainWindow window;
     const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
     window.setDialogsEnabled(!batch);
+    if (batch)
+        ios::gui::exitOnError(window); // one line on stderr, exit status 1
     QElapsedTimer sinceShown;
     window.show();
     sinceShown.start();
     // Load after the window is up so a bad file reports in a message box over the window.
     QTimer::singleShot(0, &window, [&] {
-        if (!window.openModel(model) && batch) {
-            std::fprintf(stderr, "ios-explorer: %s\n", qPrintable(window.lastError()));
-            QApplication::exit(1);
-            return;
-        }
+        if (!window.openModel(model) && batch)
+            return; // exitOnError has said why
         if (batch)
             window.runOptimize(); // F5 at once: the run must not wait for the estimate
         if (parser.isSet(measure))

@@ -10,6 +10,7 @@
 #include "settings_panel.h"
 #include "streams_view.h"
 #include "timeline_view.h"
+#include "util/message_text.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -18,10 +19,32 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
+#include <cstdio>
 #include <functional>
 #include <memory>
 
 namespace ios::gui {
+
+namespace {
+bool failed = false;
+} // namespace
+
+void exitOnError(MainWindow& window) {
+    QObject::connect(&window, &MainWindow::errorOccurred, &window, [](const QString& message) {
+        if (failed)
+            return;
+        failed = true;
+        // Escaped again: a message from a file never reaches the terminal raw.
+        std::fprintf(stderr, "ios-explorer: %s\n",
+                     util::escapeControl(message.toStdString()).c_str());
+        std::fflush(stderr);
+        QApplication::exit(1);
+    });
+}
+
+bool batchFailed() {
+    return failed;
+}
 
 void whenResultShown(MainWindow& window, std::function<void()> then) {
     auto fired = std::make_shared<bool>(false);
@@ -72,7 +95,7 @@ QString showStrategy(MainWindow& window, const QString& key) {
         return r && !r->runs.empty() && r->runs.front().strategy == key &&
                !window.jobs()->isRunning();
     };
-    while (!shown() && waited.elapsed() < 300'000)
+    while (!shown() && !batchFailed() && waited.elapsed() < 300'000)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     return before;
 }
@@ -108,7 +131,7 @@ const QString kMemoryBlock = QStringLiteral("195");
 bool waitUntil(const std::function<bool()>& done) {
     QElapsedTimer waited;
     waited.start();
-    while (!done() && waited.elapsed() < 300'000)
+    while (!done() && !batchFailed() && waited.elapsed() < 300'000)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     return done();
 }
@@ -184,8 +207,10 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
             settle();
             QElapsedTimer waited;
             waited.start();
-            while (!window.isAnalysisCurrent(i) && waited.elapsed() < 300'000)
+            while (!window.isAnalysisCurrent(i) && !batchFailed() && waited.elapsed() < 300'000)
                 QApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+            if (batchFailed())
+                return; // exiting with the error already
             if (i == 0)
                 window.graphView()->view()->fitWidth();
             QString restore;
@@ -214,6 +239,8 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
                 showStrategy(window, restore);
             if (!restoreModel.isEmpty())
                 restoreAfterMemoryShot(window, restoreModel);
+            if (batchFailed())
+                return;
         }
         tabs->setCurrentIndex(0);
     }

@@ -10,6 +10,13 @@ namespace ios::gui {
 
 class MainWindow;
 
+// Every batch mode (--screenshots, --measure-startup) ends at the first error the window
+// reports (errorOccurred: a model that does not load, a search refused or failed, …): the
+// message as one line on stderr, "ios-explorer: MESSAGE", and exit status 1. The waits of the
+// batch modes end at once after it (batchFailed()).
+void exitOnError(MainWindow& window);
+bool batchFailed();
+
 // Calls `then` once the current model's optimisation result and graph layout are shown.
 void whenResultShown(MainWindow& window, std::function<void()> then);
 

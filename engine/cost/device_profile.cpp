@@ -2,6 +2,7 @@
 
 #include "util/error.h"
 #include "util/input_file.h"
+#include "util/json_number.h"
 #include "util/json_text.h"
 #include "util/message_text.h"
 
@@ -107,8 +108,7 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
     const FieldReader f(doc, source);
     if (f.text("format", true) != kFormat)
         f.fail("format", "must be \"" + std::string(kFormat) + "\"");
-    if (f.integer("version", 1, 1000) != kVersion)
-        f.fail("version", "must be " + std::to_string(kVersion) + " (this build reads version 1)");
+    util::requireFormatVersion(doc, kVersion, "device profile", source);
 
     DeviceProfile p;
     p.name = f.text("name", true);

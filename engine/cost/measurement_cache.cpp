@@ -225,11 +225,7 @@ MeasurementCache MeasurementCache::parse(std::string_view jsonText, const std::s
         throw UserError(std::string("not a measurement cache (expected \"format\": \"") + kFormat +
                             "\")",
                         file);
-    if (!doc.contains("version") ||
-        util::jsonInteger(doc["version"], 0, INT32_MAX, "\"version\"", file) != kVersion)
-        throw UserError("unsupported measurement cache version (expected " +
-                            std::to_string(kVersion) + ")",
-                        file);
+    util::requireFormatVersion(doc, kVersion, "measurement cache", file);
     const auto entries = doc.find("entries");
     if (entries == doc.end() || !entries->is_array())
         throw UserError("\"entries\" must be an array", file);

@@ -2,6 +2,7 @@
 
 #include "io/node_json.h"
 #include "util/error.h"
+#include "util/json_number.h"
 
 namespace ios::io {
 
@@ -23,14 +24,7 @@ ir::Graph nativeFromDocument(const Json& doc, const std::string& source) {
     if (format == doc.end() || *format != Json(kNativeFormatName))
         throw UserError(std::string("field 'format' must be \"") + kNativeFormatName + "\"",
                         source);
-    const auto version = doc.find("version");
-    if (version == doc.end() || !version->is_number_integer())
-        throw UserError("field 'version' must be an integer", source);
-    if (*version != Json(kNativeFormatVersion))
-        throw UserError("unsupported native format version " + version->dump() +
-                            " (this build reads version " + std::to_string(kNativeFormatVersion) +
-                            ")",
-                        source);
+    util::requireFormatVersion(doc, kNativeFormatVersion, "native format", source);
     const auto model = doc.find("model");
     if (model == doc.end())
         throw UserError("missing field 'model'", source);

@@ -4,6 +4,7 @@
 #include "schedule/verify.h"
 #include "util/error.h"
 #include "util/input_file.h"
+#include "util/json_number.h"
 #include "util/json_text.h"
 
 namespace ios::io {
@@ -84,8 +85,7 @@ schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::strin
     if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat)
         throw UserError("not a schedule file: \"format\" must be \"" + std::string(kFormat) + "\"",
                         source);
-    if (!doc.contains("version") || doc["version"] != kVersion)
-        throw UserError("schedule file \"version\" must be " + std::to_string(kVersion), source);
+    util::requireFormatVersion(doc, kVersion, "schedule file", source);
     util::refuseUnknownFields(doc, {"format", "version", "model", "note", "blocks"},
                               "the schedule file", source);
     if (!doc.contains("model") || !doc["model"].is_string())

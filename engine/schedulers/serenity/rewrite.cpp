@@ -1,6 +1,7 @@
 #include "schedulers/serenity/rewrite.h"
 
 #include "ir/validate.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <map>
@@ -85,7 +86,11 @@ std::vector<ir::Node> rewrittenNodes(const RewriteMatch& m) {
         ir::Node p;
         p.kind = ir::NodeKind::Conv;
         p.name = p.hintName = m.members[i];
-        p.inputs = {{m.terms[i]}};
+        // A member reads one value, not a concatenation: the term's in-place flag (the concat
+        // writing x_i into its buffer) has no meaning there and validation refuses it.
+        ir::ValueRef x = m.terms[i];
+        x.inPlace = false;
+        p.inputs = {{std::move(x)}};
         p.conv = y.conv;
         const int64_t c = m.terms[i].channels();
         if (m.kind == RewriteKind::ChannelWise) {
@@ -234,7 +239,14 @@ GraphRewrite rewriteGraph(const ir::Graph& graph, const std::vector<RewriteMatch
     }
     if (found != out.applied.size())
         throw std::logic_error("rewriteGraph: a match names a conv the graph does not have");
-    ir::validateAndInferShapes(out.graph);
+    // The rewritten graph keeps the IR's invariants (names that exist, in-place flags only
+    // where valid): a violation is this rewrite's bug, never the user's file.
+    try {
+        ir::validateAndInferShapes(out.graph);
+    } catch (const UserError& e) {
+        throw std::logic_error(std::string("Serenity's rewrite broke the graph's invariants: ") +
+                               e.what());
+    }
     return out;
 }
 
