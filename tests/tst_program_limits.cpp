@@ -6,12 +6,16 @@
 // writer and read back equal by its loader (writers and the loader share the limits of
 // schedule/stream_program.h).
 #include "cost/simulated_gpu_cost_model.h"
+#include "eval/timeline.h"
 #include "io/program_json.h"
+#include "io/trace_export.h"
+#include "io/trace_import.h"
 #include "ir/block_dag.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
 #include "random_concat_graphs.h"
 #include "schedule/program_verify.h"
+#include "schedulers/baselines.h"
 #include "schedulers/rewritten_model.h"
 #include "schedulers/scheduler.h"
 #include "user_error_text.h"
@@ -229,6 +233,21 @@ private slots:
         QFETCH(QString, policy);
         static const ir::Graph wide = chainsGraph(schedule::kMaxProgramStreams + 4, 1);
         checkRoundTrip(wide, schedulers::schedulerByName(policy.toStdString()));
+    }
+
+    // A stage wider than the stream limit: its timeline puts the groups on the streams its
+    // program uses, so the Chrome trace written of it reads back with every kernel.
+    void wideStageTraceReadsBack() {
+        static const ir::Graph wide = chainsGraph(schedule::kMaxProgramStreams + 4, 1);
+        const auto dags = ir::buildDags(wide);
+        const cost::SimulatedGpuCostModel model(wide, *cost::findBundledDevice("V100"), 1);
+        const eval::Timeline tl = eval::buildTimeline(dags, schedulers::greedy(dags), model);
+        QCOMPARE(tl.streams, schedule::kMaxProgramStreams);
+        io::TraceInfo info;
+        info.model = wide.name;
+        const eval::Timeline back = io::parseChromeTrace(io::chromeTraceJson(tl, info), "wide");
+        QCOMPARE(back.kernels.size(), tl.kernels.size());
+        QCOMPARE(back.streams, tl.streams);
     }
 };
 

@@ -1,5 +1,6 @@
 #include "eval/timeline.h"
 
+#include "schedule/stream_program.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -31,10 +32,14 @@ Timeline buildTimeline(const std::vector<ir::BlockDag>& dags, const schedule::Sc
             const cost::StageRun run = model.simulate(dags[b], stages[s]);
             const int block = static_cast<int>(b);
             const int stage = static_cast<int>(s);
-            tl.streams = std::max(tl.streams, static_cast<int>(stages[s].groups.size()));
+            // Group g runs on the stream stage lowering gives it (schedule::laneStream): past
+            // kMaxProgramStreams groups, lanes share streams, as in the stage's program.
+            tl.streams = std::max(tl.streams, std::min(static_cast<int>(stages[s].groups.size()),
+                                                       schedule::kMaxProgramStreams));
             for (const cost::KernelRun& k : run.kernels)
-                tl.kernels.push_back({block, stage, k.group, k.op, k.label, k.kernel, k.ctas,
-                                      offset + k.startUs, offset + k.endUs});
+                tl.kernels.push_back(
+                    {block, stage, schedule::laneStream(static_cast<size_t>(k.group)), k.op,
+                     k.label, k.kernel, k.ctas, offset + k.startUs, offset + k.endUs});
             for (const cost::UtilisationSample& u : run.samples)
                 appendSample(tl,
                              {offset + u.timeUs, u.activeSms, u.warpOccupancy, u.flopUtilisation});

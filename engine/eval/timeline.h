@@ -16,7 +16,7 @@ namespace ios::eval {
 struct TimelineKernel {
     int block = 0;
     int stage = 0;  // index within the block
-    int stream = 0; // = group index within the stage
+    int stream = 0; // the group's stream: schedule::laneStream(group index within the stage)
     int op = 0;     // index into the block's ir::BlockDag::ops
     std::string opName;
     std::string kernel;
@@ -48,7 +48,7 @@ struct Timeline {
     std::string device; // profile name
     int smCount = 0;
     int batch = 1;
-    int streams = 0;                     // most groups of any stage
+    int streams = 0; // most groups of any stage, at most schedule::kMaxProgramStreams
     std::vector<TimelineKernel> kernels; // stage by stage, in issue order within a stage
     std::vector<TimelineStage> stages;   // in execution order
     std::vector<TimelineSample> samples; // piecewise constant, times increasing

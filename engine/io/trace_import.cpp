@@ -2,6 +2,7 @@
 
 #include "cost/cost_model.h"
 #include "io/trace_format.h"
+#include "schedule/stream_program.h"
 #include "util/error.h"
 #include "util/input_file.h"
 #include "util/json_number.h"
@@ -21,7 +22,9 @@ namespace {
 // See trace_import.h: the exported percentage has 0.1 % steps.
 constexpr int kPerMille = 1000;
 // Far more streams than any schedule uses; guards the vector sizes against hostile tids.
-constexpr int kMaxStreams = 4096;
+// The streams a trace may use: those of a stream program, which is what every timeline this
+// tool writes runs on.
+constexpr int kMaxStreams = schedule::kMaxProgramStreams;
 // Event times (µs) beyond this are no run's: it is otherData.latency_ms's bound (1e12 ms), so
 // every trace that loads exports to one that loads again (tests/fuzz/fuzz_chrome_trace.cpp).
 constexpr double kMaxTraceUs = 1e15;
