@@ -53,6 +53,11 @@ struct DpResult {
     // any budget from this up to τ keeps the same transitions, so after a Timeout it times
     // out the same way (the soft budget's bisection uses it as its upper end).
     int64_t maxKept = kNoBudget;
+    // Every budget in [sameFrom, sameTo] keeps and breaks the same transitions of those this
+    // run examined (the largest kept peak, the smallest broken one less one): it makes the
+    // same run, with the same status, statistics and order (under no time limit).
+    int64_t sameFrom = 0;
+    int64_t sameTo = kNoBudget;
     double seconds = 0;
 };
 
