@@ -109,7 +109,9 @@ public:
         : control_(control), limits_(limits), n_(n), start_(Clock::now()), last_(start_) {}
 
     // Every 256 states: cancel, deadline, progress, time limit. True: the time limit passed.
-    bool tick(int layer) {
+    // Progress: the share of the run's bounds used — layers of n, expansions of the limit,
+    // bytes of the byte bound, the largest (the run ends when one is used up) — per 2^20.
+    bool tick(int layer, uint64_t expansions, uint64_t bytes) {
         if (++count_ < 256)
             return false;
         count_ = 0;
@@ -117,10 +119,11 @@ public:
         if (control_ != nullptr) {
             if (control_->cancelled())
                 throw Cancelled();
-            control_->checkDeadline(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+            const uint64_t used = share(layer, expansions, bytes);
+            control_->checkDeadline(used, kShares);
             if (control_->progress && now - last_ > std::chrono::milliseconds(100)) {
                 last_ = now;
-                control_->progress(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+                control_->progress(used, kShares);
             }
         }
         return limits_.timeLimitSeconds > 0 &&
@@ -129,6 +132,18 @@ public:
     double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 private:
+    static constexpr uint64_t kShares = uint64_t{1} << 20;
+    uint64_t share(int layer, uint64_t expansions, uint64_t bytes) const {
+        double used = n_ == 0 ? 1.0 : static_cast<double>(layer) / n_;
+        if (limits_.maxExpansions != 0)
+            used = std::max(used, static_cast<double>(expansions) /
+                                      static_cast<double>(limits_.maxExpansions));
+        if (limits_.maxBytes != 0)
+            used =
+                std::max(used, static_cast<double>(bytes) / static_cast<double>(limits_.maxBytes));
+        return static_cast<uint64_t>(std::min(used, 1.0) * static_cast<double>(kShares));
+    }
+
     SearchControl* control_;
     const DpLimits& limits_;
     int n_;
@@ -305,7 +320,7 @@ DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits&
         if (next.slots.empty())
             next.growTable();
         for (size_t i = 0; i < cur.size(); ++i) {
-            if (ticker.tick(layer))
+            if (ticker.tick(layer, result.expansions, store.highWater))
                 return stop(false);
             const uint64_t* s = cur.set(i);
             const uint64_t* f = cur.front(i);

@@ -67,7 +67,8 @@ struct DpResult {
 // before each growth of its arrays the bytes against limits.maxBytes: either ends the run as
 // a Timeout before the work or the allocation. control->knob is set to MemoryExpansions. Throws
 // ios::Cancelled (control->cancel), and ios::UserError for a segment of more than 65 535 ops.
-// control->progress gets (layer, n).
+// control->progress gets the share of the run's bounds used (the largest of layers of n,
+// expansions of the limit, bytes of the byte bound) per 2^20.
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment,
                   int64_t budget = kNoBudget, const DpLimits& limits = {},
                   SearchControl* control = nullptr);

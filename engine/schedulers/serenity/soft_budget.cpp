@@ -112,8 +112,8 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
     const detail::SegmentModel model(p, segment);
     const std::vector<int> kahn = segmentKahnOrder(p, segment);
     const int64_t tauMax = detail::orderPeak(model, p, kahn);
-    // Progress: runs made of the most the bisection and escalations can make, a run's share by
-    // its layers (its (layer, n) mapped into the run's slot).
+    // Progress: runs made of the most the bisection and escalations can make (the first half
+    // the work), a run's share by the bounds it used (memoryDp's progress, in the run's slot).
     const uint64_t maxRuns =
         maxBisectionRuns(tauMax, resolution) + static_cast<uint64_t>(escalations);
     uint64_t run = 0;
@@ -121,8 +121,16 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
     if (control != nullptr) {
         control->inheritInto(runs);
         if (control->progress)
-            runs.progress = [&](uint64_t layer, uint64_t n) {
-                control->progress(run * n + std::min(layer, n), maxRuns * n);
+            runs.progress = [&](uint64_t used, uint64_t whole) {
+                // The first run, at Kahn's peak, keeps the most transitions: half the work;
+                // every later run an equal share of the other half.
+                const uint64_t later = maxRuns - 1;
+                used = std::min(used, whole);
+                if (later == 0)
+                    return control->progress(std::min<uint64_t>(run, 1) * whole + used, whole);
+                const uint64_t at =
+                    run == 0 ? later * used : later * whole + (run - 1) * whole + used;
+                control->progress(std::min(at, 2 * later * whole), 2 * later * whole);
             };
     }
     SearchControl* runControl = control != nullptr ? &runs : nullptr;

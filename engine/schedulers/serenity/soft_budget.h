@@ -58,8 +58,8 @@ int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
 // `limits`; when no run solves, up to `escalations` more runs at the lowest budget that timed
 // out, each with twice the previous expansion limit (not when that run was ended by the memory
 // bound, which a higher expansion limit does not lift); then the better of Kahn FIFO and file
-// order (optimal = false). control->progress gets runs made of maxBisectionRuns + escalations
-// (a run's layers its share of one), in units of (layer, ops) per run.
+// order (optimal = false). control->progress gets runs made of maxBisectionRuns + escalations,
+// the first run counted as half the work (it keeps the most), a run's share by the bounds used.
 SoftBudgetResult softBudget(const ir::MemoryProblem& problem, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations = 0,
                             SearchControl* control = nullptr);
