@@ -109,7 +109,9 @@ public:
         : control_(control), limits_(limits), n_(n), start_(Clock::now()), last_(start_) {}
 
     // Every 256 states: cancel, deadline, progress, time limit. True: the time limit passed.
-    bool tick(int layer) {
+    // Progress: the share of the run's bounds used — layers of n, expansions of the limit,
+    // bytes of the byte bound, the largest (the run ends when one is used up) — per 2^20.
+    bool tick(int layer, uint64_t expansions, uint64_t bytes) {
         if (++count_ < 256)
             return false;
         count_ = 0;
@@ -117,10 +119,11 @@ public:
         if (control_ != nullptr) {
             if (control_->cancelled())
                 throw Cancelled();
-            control_->checkDeadline(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+            const uint64_t used = share(layer, expansions, bytes);
+            control_->checkDeadline(used, kShares);
             if (control_->progress && now - last_ > std::chrono::milliseconds(100)) {
                 last_ = now;
-                control_->progress(static_cast<uint64_t>(layer), static_cast<uint64_t>(n_));
+                control_->progress(used, kShares);
             }
         }
         return limits_.timeLimitSeconds > 0 &&
@@ -129,6 +132,18 @@ public:
     double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 private:
+    static constexpr uint64_t kShares = uint64_t{1} << 20;
+    uint64_t share(int layer, uint64_t expansions, uint64_t bytes) const {
+        double used = n_ == 0 ? 1.0 : static_cast<double>(layer) / n_;
+        if (limits_.maxExpansions != 0)
+            used = std::max(used, static_cast<double>(expansions) /
+                                      static_cast<double>(limits_.maxExpansions));
+        if (limits_.maxBytes != 0)
+            used =
+                std::max(used, static_cast<double>(bytes) / static_cast<double>(limits_.maxBytes));
+        return static_cast<uint64_t>(std::min(used, 1.0) * static_cast<double>(kShares));
+    }
+
     SearchControl* control_;
     const DpLimits& limits_;
     int n_;
@@ -146,6 +161,14 @@ struct Store {
 
     uint64_t bytes() const {
         return cur.bytes() + next.bytes() + 4 * parent.capacity() + 2 * lastOp.capacity();
+    }
+    // The fewest bytes held once `entries` down-sets are in `next`: its arrays (or their
+    // capacity now), its table at load ≤ ½, and the back-pointers.
+    uint64_t leastBytesWith(uint64_t entries) const {
+        const uint64_t layer = std::max<uint64_t>(next.bytes(), entries * (next.entryBytes() + 8));
+        const uint64_t backs = std::max<uint64_t>(4 * parent.capacity() + 2 * lastOp.capacity(),
+                                                  6 * (parent.size() + entries));
+        return cur.bytes() + layer + backs;
     }
     // Room for one more entry of `next` (its arrays, its table after the insertion, its
     // back-pointer): what is full doubles, and only when the bytes held after the growth stay
@@ -173,11 +196,56 @@ struct Store {
     }
 };
 
+// The expansions of a layer: Σ |z(S)| over its down-sets.
+uint64_t countExpansions(const Layer& cur) {
+    uint64_t expansions = 0;
+    for (size_t i = 0; i < cur.fronts.size(); ++i)
+        expansions += static_cast<uint64_t>(__builtin_popcountll(cur.fronts[i]));
+    return expansions;
+}
+
+// A down-set of i + 1 ops is reached from at most i + 1 down-sets of i ops (one per maximal
+// op): `kept` transitions out of down-sets of `layer` ops reach at least kept / (layer + 1).
+uint64_t leastEntries(uint64_t kept, int layer) {
+    return (kept + static_cast<uint64_t>(layer)) / (static_cast<uint64_t>(layer) + 1);
+}
+
+// The transitions of a layer the budget keeps and their largest peak.
+struct LayerCount {
+    uint64_t kept = 0;
+    int64_t maxKept = 0;
+    int64_t minBroken = kNoBudget;
+};
+
+LayerCount countLayer(const SegmentModel& m, const Layer& cur, int64_t budget) {
+    LayerCount c;
+    const int words = m.words();
+    for (size_t i = 0; i < cur.size(); ++i) {
+        const uint64_t* s = cur.set(i);
+        for (int wi = 0; wi < words; ++wi)
+            for (uint64_t bits = cur.front(i)[wi]; bits != 0; bits &= bits - 1) {
+                const int u = wi * 64 + __builtin_ctzll(bits);
+                const int64_t newPeak = std::max(cur.peak[i], cur.mu[i] + m.stepBytes(s, u));
+                if (newPeak > budget) {
+                    c.minBroken = std::min(c.minBroken, newPeak);
+                } else {
+                    ++c.kept;
+                    c.maxKept = std::max(c.maxKept, newPeak);
+                }
+            }
+    }
+    return c;
+}
+
 } // namespace
 
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget,
                   const DpLimits& limits, SearchControl* control) {
-    const SegmentModel m(problem, segment);
+    return detail::memoryDp(SegmentModel(problem, segment), budget, limits, control);
+}
+
+DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits& limits,
+                          SearchControl* control) {
     const int n = m.size();
     const int words = m.words();
     const auto w = static_cast<size_t>(words);
@@ -215,25 +283,44 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
     cur.id.push_back(0);
     result.entries = 1;
     result.maxKept = m.startBytes();
+    result.sameFrom = m.startBytes();
     if (m.startBytes() > budget) {
+        result.sameFrom = 0;
+        result.sameTo = m.startBytes() - 1;
         result.seconds = ticker.seconds();
         return result; // NoSolution: the live input alone is over the budget
     }
 
     std::vector<uint64_t> scratch(w);
     for (int layer = 0; layer < n; ++layer) {
-        // The layer's expansions, counted before it runs.
-        uint64_t layerExpansions = 0;
-        for (size_t i = 0; i < cur.size(); ++i)
-            for (int wi = 0; wi < words; ++wi)
-                layerExpansions += static_cast<uint64_t>(__builtin_popcountll(cur.front(i)[wi]));
-        if (limits.maxExpansions != 0 && result.expansions + layerExpansions > limits.maxExpansions)
-            return stop(false);
+        // The layer's expansions, counted before it runs; then, where they could, the
+        // down-sets the next layer must hold (a layer that ends at the memory bound ends the
+        // run before it starts, and so does one past the expansion limit that would).
+        const uint64_t expansions = countExpansions(cur);
+        const bool overLimit =
+            limits.maxExpansions != 0 && result.expansions + expansions > limits.maxExpansions;
+        if (overLimit || store.leastBytesWith(leastEntries(expansions, layer)) > store.maxBytes) {
+            const LayerCount count = countLayer(m, cur, budget);
+            result.sameFrom = std::max(result.sameFrom, count.maxKept);
+            result.sameTo = std::min(result.sameTo, count.minBroken - 1);
+            const bool memory =
+                store.leastBytesWith(leastEntries(count.kept, layer)) > store.maxBytes;
+            if (memory && !overLimit) // every budget from the largest kept peak up to τ ends here
+                result.maxKept = std::max(result.maxKept, count.maxKept);
+            if (overLimit || memory)
+                return stop(memory);
+            if (count.kept == 0) { // NoSolution: every transition breaks the budget
+                result.expansions += expansions;
+                result.bytes = store.highWater;
+                result.seconds = ticker.seconds();
+                return result;
+            }
+        }
         next.clear();
         if (next.slots.empty())
             next.growTable();
         for (size_t i = 0; i < cur.size(); ++i) {
-            if (ticker.tick(layer))
+            if (ticker.tick(layer, result.expansions, store.highWater))
                 return stop(false);
             const uint64_t* s = cur.set(i);
             const uint64_t* f = cur.front(i);
@@ -244,9 +331,12 @@ DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int6
                     const int u = wi * 64 + __builtin_ctzll(bits);
                     ++result.expansions;
                     const int64_t newPeak = std::max(peak, mu + m.stepBytes(s, u));
-                    if (newPeak > budget)
+                    if (newPeak > budget) {
+                        result.sameTo = std::min(result.sameTo, newPeak - 1);
                         continue;
+                    }
                     result.maxKept = std::max(result.maxKept, newPeak);
+                    result.sameFrom = std::max(result.sameFrom, newPeak);
                     const uint64_t h = cur.hashes[i] ^ zobrist[static_cast<size_t>(u)];
                     std::copy(s, s + words, scratch.data());
                     SegmentModel::set(scratch.data(), u);

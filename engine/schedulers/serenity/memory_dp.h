@@ -53,6 +53,11 @@ struct DpResult {
     // any budget from this up to τ keeps the same transitions, so after a Timeout it times
     // out the same way (the soft budget's bisection uses it as its upper end).
     int64_t maxKept = kNoBudget;
+    // Every budget in [sameFrom, sameTo] keeps and breaks the same transitions of those this
+    // run examined (the largest kept peak, the smallest broken one less one): it makes the
+    // same run, with the same status, statistics and order (under no time limit).
+    int64_t sameFrom = 0;
+    int64_t sameTo = kNoBudget;
     double seconds = 0;
 };
 
@@ -62,7 +67,8 @@ struct DpResult {
 // before each growth of its arrays the bytes against limits.maxBytes: either ends the run as
 // a Timeout before the work or the allocation. control->knob is set to MemoryExpansions. Throws
 // ios::Cancelled (control->cancel), and ios::UserError for a segment of more than 65 535 ops.
-// control->progress gets (layer, n).
+// control->progress gets the share of the run's bounds used (the largest of layers of n,
+// expansions of the limit, bytes of the byte bound) per 2^20.
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment,
                   int64_t budget = kNoBudget, const DpLimits& limits = {},
                   SearchControl* control = nullptr);

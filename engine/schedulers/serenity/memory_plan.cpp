@@ -51,6 +51,20 @@ std::optional<Partition> partitionFromString(std::string_view s) {
     return std::nullopt;
 }
 
+void sliceProgress(SearchControl* control, SearchControl& child, uint64_t base, uint64_t size,
+                   uint64_t whole) {
+    if (control == nullptr)
+        return;
+    control->inheritInto(child);
+    child.knob = WorkKnob::MemoryExpansions;
+    if (!control->progress)
+        return;
+    child.progress = [control, base, size, whole](uint64_t done, uint64_t total) {
+        const uint64_t part = total == 0 ? size : size * std::min(done, total) / total;
+        control->progress(base + part, whole);
+    };
+}
+
 SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment,
                         const PlanOptions& options, SearchControl* control) {
     if (control != nullptr && control->cancelled())
@@ -73,13 +87,8 @@ SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment
         plan.order = bruteForceOrder(problem, segment).order;
         break;
     case OrderKind::Serenity: {
-        // The DP's runs restart their layers: they report no progress of their own (the
-        // caller reports operators planned), only cancel and the deadline reach them.
-        SearchControl inner;
-        if (control != nullptr)
-            control->inheritInto(inner);
         SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
-                                        options.escalations, control != nullptr ? &inner : nullptr);
+                                        options.escalations, control);
         plan.tauTrace = std::move(r.trace);
         plan.entries = r.entries;
         plan.expansions = r.expansions;
@@ -115,8 +124,13 @@ BlockPlan planBlock(const ir::MemoryProblem& problem, const PlanOptions& options
         segments = cutSegments(problem);
     else if (!problem.ops.empty())
         segments.push_back(wholeSegment(problem));
-    for (const Segment& segment : segments)
-        appendSegment(plan, planSegment(problem, segment, options, control));
+    uint64_t done = 0;
+    for (const Segment& segment : segments) {
+        SearchControl part;
+        sliceProgress(control, part, done, segment.ops.size(), problem.ops.size());
+        appendSegment(plan, planSegment(problem, segment, options, &part));
+        done += segment.ops.size();
+    }
     if (plan.order.size() != problem.ops.size())
         throw std::logic_error("memory plan of '" + problem.name + "' lost operators");
     plan.peak = ir::orderPeak(problem, plan.order);
@@ -128,6 +142,8 @@ MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOp
                       SearchControl* control) {
     const auto start = std::chrono::steady_clock::now();
     MemoryPlan plan;
+    if (control != nullptr)
+        control->knob = WorkKnob::MemoryExpansions;
     if (options.partition == Partition::None) {
         PlanOptions whole = options;
         whole.partition = Partition::Blocks;
@@ -138,10 +154,10 @@ MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOp
         for (const ir::MemoryProblem& b : blocks)
             total += b.ops.size();
         uint64_t done = 0;
-        if (control != nullptr)
-            control->knob = WorkKnob::MemoryExpansions;
         for (const ir::MemoryProblem& b : blocks) {
-            plan.blocks.push_back(planBlock(b, options, control));
+            SearchControl block;
+            sliceProgress(control, block, done, b.ops.size(), total);
+            plan.blocks.push_back(planBlock(b, options, &block));
             done += b.ops.size();
             if (control != nullptr && control->progress)
                 control->progress(done, total);

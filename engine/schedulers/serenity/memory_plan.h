@@ -72,8 +72,15 @@ struct MemoryPlan {
     double seconds = 0;
 };
 
-// Plans every problem (blocks; Partition::None joins them first); control->progress gets the
-// operators planned of all problems' (the DP runs themselves report none). Each block's order is
+// Makes `child` a child of `control` (nullptr: a control of its own) whose progress (done, total)
+// of one part of the work — `size` units from `base` of `whole` — reaches control->progress as
+// base + size · done / total of `whole`.
+void sliceProgress(SearchControl* control, SearchControl& child, uint64_t base, uint64_t size,
+                   uint64_t whole);
+
+// Plans every problem (blocks; Partition::None joins them first); control->progress gets
+// operators of all problems' ops: those of the segments planned, and within a segment the
+// share of its soft budget's runs done (softBudget). Each block's order is
 // checked by walking it (its peak is the walk's). Throws Cancelled, and UserError for a
 // brute-force segment over 10 operators.
 MemoryPlan planMemory(const std::vector<ir::MemoryProblem>& blocks, const PlanOptions& options,

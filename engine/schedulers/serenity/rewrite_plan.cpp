@@ -106,13 +106,19 @@ ProblemChoice decide(const ir::MemoryProblem& p, const ir::MemoryProblem& rewrit
         convOps.push_back(inP.at(matches[m].conv.name));
     ProblemChoice out;
     std::vector<int> before, beforeRewritten; // ops of the earlier partitions
+    // Progress in operators of p and of `rewritten`: each partition's plain search, then its
+    // rewritten one.
+    const uint64_t whole = p.ops.size() + rewritten.ops.size();
     for (const auto& [first, last] : partitions(p, segments, convOps, inRewritten)) {
         Segment part{{}, before};
         for (int s = first; s <= last; ++s) {
             const std::vector<int>& ops = segments[static_cast<size_t>(s)].ops;
             part.ops.insert(part.ops.end(), ops.begin(), ops.end());
         }
-        const SegmentPlan plain = planSegment(p, part, options, control);
+        SearchControl plainPart;
+        sliceProgress(control, plainPart, before.size() + beforeRewritten.size(), part.ops.size(),
+                      whole);
+        const SegmentPlan plain = planSegment(p, part, options, &plainPart);
         addSearchStatistics(out.searches, plain);
         out.originalPeak = std::max(out.originalPeak, plain.peak);
 
@@ -132,7 +138,11 @@ ProblemChoice decide(const ir::MemoryProblem& p, const ir::MemoryProblem& rewrit
 
         PartChoice choice{namesOf(p, plain.order), false};
         if (!here.empty()) {
-            const SegmentPlan rw = planSegment(rewritten, partRewritten, options, control);
+            SearchControl rewrittenPart;
+            sliceProgress(control, rewrittenPart,
+                          before.size() + beforeRewritten.size() + part.ops.size(),
+                          partRewritten.ops.size(), whole);
+            const SegmentPlan rw = planSegment(rewritten, partRewritten, options, &rewrittenPart);
             addSearchStatistics(out.searches, rw);
             if (rw.peak < plain.peak) {
                 choice = {namesOf(rewritten, rw.order), true};
@@ -228,24 +238,46 @@ RewrittenPlan planRewrittenMemory(const ir::Graph& graph, const ir::MemoryOption
     std::vector<ProblemChoice> choices(n);
     std::vector<size_t> kept;
     std::vector<double> seconds(n, 0);
+    // Progress: operators planned of every problem's, rewritten ones included.
+    std::vector<uint64_t> work(n, 0);
+    uint64_t total = 0;
+    for (size_t j = 0; j < n; ++j) {
+        work[j] = out.original[j].ops.size();
+        if (mode != RewriteMode::None && !matchesOf[j].empty())
+            work[j] += all[j].ops.size();
+        total += work[j];
+    }
+    if (control != nullptr)
+        control->knob = WorkKnob::MemoryExpansions;
+    uint64_t done = 0;
     for (size_t j = 0; j < n; ++j) {
         const auto problemStart = Clock::now();
+        SearchControl problem;
+        sliceProgress(control, problem, done, work[j], total);
+        done += work[j];
         if (mode == RewriteMode::Best && !matchesOf[j].empty()) {
             choices[j] =
-                decide(out.original[j], all[j], matches, matchesOf[j], perProblem, control);
+                decide(out.original[j], all[j], matches, matchesOf[j], perProblem, &problem);
             out.originalPeaks[j] = choices[j].originalPeak;
             kept.insert(kept.end(), choices[j].kept.begin(), choices[j].kept.end());
         } else {
-            const BlockPlan plain = planBlock(out.original[j], perProblem, control);
+            const uint64_t plainOps = out.original[j].ops.size();
+            SearchControl part;
+            sliceProgress(&problem, part, 0, plainOps, work[j]);
+            const BlockPlan plain = planBlock(out.original[j], perProblem, &part);
             out.originalPeaks[j] = plain.peak;
             out.plan.blocks[j] = plain;
             if (mode == RewriteMode::All && !matchesOf[j].empty()) {
-                out.plan.blocks[j] = planBlock(all[j], perProblem, control);
+                SearchControl rewritten;
+                sliceProgress(&problem, rewritten, plainOps, work[j] - plainOps, work[j]);
+                out.plan.blocks[j] = planBlock(all[j], perProblem, &rewritten);
                 addStatistics(out.plan.blocks[j], plain);
                 kept.insert(kept.end(), matchesOf[j].begin(), matchesOf[j].end());
             }
         }
         seconds[j] = secondsSince(problemStart);
+        if (control != nullptr && control->progress)
+            control->progress(done, total);
     }
 
     std::sort(kept.begin(), kept.end());

@@ -68,4 +68,13 @@ private:
     std::vector<Local> local_;
 };
 
+// memoryDp (memory_dp.h) on a model built once: the soft budget's runs share it (its
+// construction walks every consumer of every input, n² steps on a wide antichain).
+DpResult memoryDp(const SegmentModel& model, int64_t budget, const DpLimits& limits,
+                  SearchControl* control);
+
+// The peak of an order of the model's ops (problem op indices), as segmentPeak.
+int64_t orderPeak(const SegmentModel& model, const ir::MemoryProblem& problem,
+                  const std::vector<int>& order);
+
 } // namespace ios::schedulers::serenity::detail

@@ -59,7 +59,11 @@ std::vector<int> segmentKahnOrder(const ir::MemoryProblem& p, const Segment& seg
 
 int64_t segmentPeak(const ir::MemoryProblem& p, const Segment& segment,
                     const std::vector<int>& order) {
-    const detail::SegmentModel m(p, segment);
+    return detail::orderPeak(detail::SegmentModel(p, segment), p, order);
+}
+
+int64_t detail::orderPeak(const SegmentModel& m, const ir::MemoryProblem& p,
+                          const std::vector<int>& order) {
     std::vector<int> localOf(p.ops.size(), -1);
     for (int i = 0; i < m.size(); ++i)
         localOf[static_cast<size_t>(m.op(i))] = i;
@@ -77,14 +81,72 @@ int64_t segmentPeak(const ir::MemoryProblem& p, const Segment& segment,
     return peak;
 }
 
+namespace {
+
+// The earlier run that a run at `tau` would repeat (a Timeout with no entries: none). Not under
+// a time limit, where a run's end depends on the machine.
+DpResult repeatedRun(const std::vector<DpResult>& runs, int64_t tau, const DpLimits& limits) {
+    DpResult none;
+    none.status = DpStatus::Timeout;
+    if (limits.timeLimitSeconds > 0)
+        return none;
+    for (const DpResult& r : runs)
+        if (r.sameFrom <= tau && tau <= r.sameTo)
+            return r;
+    return none;
+}
+
+} // namespace
+
+uint64_t maxBisectionRuns(int64_t tauMax, int64_t resolution) {
+    uint64_t runs = 1;
+    for (int64_t span = tauMax; span > std::max<int64_t>(resolution, 0) && runs < 40; ++runs)
+        span -= span / 2; // ⌈span / 2⌉: each run leaves at most half the interval
+    return runs;
+}
+
 SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations,
                             SearchControl* control) {
     SoftBudgetResult out;
+    const detail::SegmentModel model(p, segment);
     const std::vector<int> kahn = segmentKahnOrder(p, segment);
-    const int64_t tauMax = segmentPeak(p, segment, kahn);
+    const int64_t tauMax = detail::orderPeak(model, p, kahn);
+    // Progress: runs made of the most the bisection and escalations can make (the first half
+    // the work), a run's share by the bounds it used (memoryDp's progress, in the run's slot).
+    const uint64_t maxRuns =
+        maxBisectionRuns(tauMax, resolution) + static_cast<uint64_t>(escalations);
+    uint64_t run = 0;
+    SearchControl runs;
+    if (control != nullptr) {
+        control->inheritInto(runs);
+        if (control->progress)
+            runs.progress = [&](uint64_t used, uint64_t whole) {
+                // The first run, at Kahn's peak, keeps the most transitions: half the work;
+                // every later run an equal share of the other half.
+                const uint64_t later = maxRuns - 1;
+                used = std::min(used, whole);
+                if (later == 0)
+                    return control->progress(std::min<uint64_t>(run, 1) * whole + used, whole);
+                const uint64_t at =
+                    run == 0 ? later * used : later * whole + (run - 1) * whole + used;
+                control->progress(std::min(at, 2 * later * whole), 2 * later * whole);
+            };
+    }
+    SearchControl* runControl = control != nullptr ? &runs : nullptr;
+    auto runMade = [&] { // after each run, also one whose layers reported nothing
+        ++run;
+        if (runs.progress)
+            runs.progress(0, 1);
+    };
+    std::vector<DpResult> made; // a run is made once: a budget within its range repeats it
     auto [trace, solved] = bisectBudget(tauMax, resolution, [&](int64_t tau) {
-        DpResult r = memoryDp(p, segment, tau, limits, control);
+        DpResult r = repeatedRun(made, tau, limits);
+        if (r.status == DpStatus::Timeout && r.entries == 0) {
+            r = detail::memoryDp(model, tau, limits, runControl);
+            made.push_back(r);
+        }
+        runMade();
         out.entries += r.entries;
         out.expansions += r.expansions;
         return r;
@@ -109,7 +171,8 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
             break;
         more.maxExpansions *= 2;
         more.timeLimitSeconds *= 2;
-        DpResult r = memoryDp(p, segment, tau, more, control);
+        DpResult r = detail::memoryDp(model, tau, more, runControl);
+        runMade();
         out.entries += r.entries;
         out.expansions += r.expansions;
         out.trace.push_back({tau, r.status, r.memoryBound});
@@ -122,7 +185,7 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
         out.optimal = true;
         return out;
     }
-    const int64_t filePeak = segmentPeak(p, segment, segment.ops);
+    const int64_t filePeak = detail::orderPeak(model, p, segment.ops);
     out.order = filePeak < tauMax ? segment.ops : kahn;
     out.peak = std::min(filePeak, tauMax);
     return out;

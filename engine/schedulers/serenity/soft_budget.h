@@ -43,6 +43,10 @@ using BudgetedDp = std::function<DpResult(int64_t budget)>;
 std::pair<std::vector<BudgetStep>, std::optional<DpResult>>
 bisectBudget(int64_t tauMax, int64_t resolution, const BudgetedDp& dp);
 
+// The most runs bisectBudget makes from tauMax down to `resolution` (each run at least halves
+// hi − lo, rounding up; at most 40): the bound the soft budget's progress counts runs against.
+uint64_t maxBisectionRuns(int64_t tauMax, int64_t resolution);
+
 // Kahn-FIFO order of a segment (ready ops in file order, successors appended in file order).
 std::vector<int> segmentKahnOrder(const ir::MemoryProblem& problem, const Segment& segment);
 
@@ -54,7 +58,8 @@ int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
 // `limits`; when no run solves, up to `escalations` more runs at the lowest budget that timed
 // out, each with twice the previous expansion limit (not when that run was ended by the memory
 // bound, which a higher expansion limit does not lift); then the better of Kahn FIFO and file
-// order (optimal = false).
+// order (optimal = false). control->progress gets runs made of maxBisectionRuns + escalations,
+// the first run counted as half the work (it keeps the most), a run's share by the bounds used.
 SoftBudgetResult softBudget(const ir::MemoryProblem& problem, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations = 0,
                             SearchControl* control = nullptr);
