@@ -3,6 +3,7 @@
 // variable removed, which on a machine without a GPU is the "no CUDA device" path.
 #pragma once
 
+#include <QByteArray>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -21,6 +22,23 @@ inline bool runSched(QProcess& p, const QStringList& args, bool mock = true,
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(IOS_SCHED_PATH), args);
     return p.waitForFinished(timeoutMs);
+}
+
+// A finished run of ios-sched: exit code (-1 when it did not finish) and its output.
+struct SchedRun {
+    int code = -1;
+    QByteArray out, err;
+};
+
+inline SchedRun runSchedCaptured(const QStringList& args, bool mock = true) {
+    QProcess p;
+    SchedRun r;
+    if (!runSched(p, args, mock))
+        return r;
+    r.code = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
 }
 
 } // namespace ios::testing

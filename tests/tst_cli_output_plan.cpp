@@ -15,20 +15,10 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = ios::testing::SchedRun;
 
 Run sched(const QStringList& args) {
-    QProcess p;
-    Run r;
-    if (!ios::testing::runSched(p, args))
-        return r;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return ios::testing::runSchedCaptured(args);
 }
 
 QByteArray readAll(const QString& file) {

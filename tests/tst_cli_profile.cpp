@@ -16,20 +16,10 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = ios::testing::SchedRun;
 
 Run sched(const QStringList& args, bool mock = true) {
-    QProcess p;
-    Run r;
-    if (!ios::testing::runSched(p, args, mock))
-        return r;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return ios::testing::runSchedCaptured(args, mock);
 }
 
 QByteArray readAll(const QString& file) {

@@ -103,15 +103,7 @@ private:
     Groups groups(uint32_t ending) const {
         std::vector<uint32_t> comps;
         for (uint32_t left = ending; left != 0;) {
-            uint32_t comp = left & (~left + 1);
-            for (uint32_t grow = comp; grow != 0;) {
-                uint32_t next = 0;
-                for (uint32_t r = grow; r != 0; r &= r - 1)
-                    next |= adj_[static_cast<size_t>(std::countr_zero(r))];
-                next &= ending & ~comp;
-                comp |= next;
-                grow = next;
-            }
+            const uint32_t comp = componentWithin(left & (~left + 1), ending, adj_);
             comps.push_back(comp);
             left &= ~comp;
         }

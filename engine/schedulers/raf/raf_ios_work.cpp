@@ -119,15 +119,7 @@ private:
         if (auto it = memo_.find(x); it != memo_.end())
             return it->second;
         const int v = std::countr_zero(x);
-        uint32_t part = uint32_t{1} << v;
-        for (uint32_t grow = part; grow != 0;) {
-            uint32_t next = 0;
-            for (uint32_t r = grow; r != 0; r &= r - 1)
-                next |= related_[static_cast<size_t>(std::countr_zero(r))];
-            next &= x & ~part;
-            part |= next;
-            grow = next;
-        }
+        const uint32_t part = componentWithin(uint32_t{1} << v, x, related_);
         Poly out;
         if (part != x) {
             out = times(upSets(part), upSets(x & ~part));

@@ -8,6 +8,7 @@
 #include "schedulers/raf/raf_graph.h"
 #include "schedulers/search_control.h"
 
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -38,6 +39,22 @@ struct ChunkOrder {
     std::vector<uint32_t> adj;
 };
 ChunkOrder chunkOrder(const RafGraph& g, std::vector<int> nodes);
+
+// The connected component of the nodes in `seed` within the node set `within` (a chunk's local
+// bit masks), where neighbours[i] holds node i's neighbours.
+inline uint32_t componentWithin(uint32_t seed, uint32_t within,
+                                const std::vector<uint32_t>& neighbours) {
+    uint32_t comp = seed;
+    for (uint32_t grow = seed; grow != 0;) {
+        uint32_t next = 0;
+        for (uint32_t r = grow; r != 0; r &= r - 1)
+            next |= neighbours[static_cast<size_t>(std::countr_zero(r))];
+        next &= within & ~comp;
+        comp |= next;
+        grow = next;
+    }
+    return comp;
+}
 
 struct ChunkWork {
     uint64_t states = 0;     // non-empty down-sets: the chunk DP's memo entries
