@@ -105,8 +105,16 @@ void SearchProgress::report(uint64_t done, uint64_t total) {
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double fraction =
         total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
+    // The rate is measured from the first report of this count on, so that the setup before
+    // it (loading, counting passes, planning) is not taken for a share of the work.
+    if (!rateBase_.set || total != rateBase_.total || done < rateBase_.done)
+        rateBase_ = {true, now, done, total};
+    const double measured = std::chrono::duration<double>(now - rateBase_.at).count();
     // Seconds left at the rate measured so far (negative: not enough measured yet).
-    const double left = done == 0 || elapsed < 1.0 ? -1.0 : elapsed * (1 - fraction) / fraction;
+    const double left = done <= rateBase_.done || measured < 1.0
+                            ? -1.0
+                            : measured * static_cast<double>(total - done) /
+                                  static_cast<double>(done - rateBase_.done);
     if (left > 0 && control_.hasDeadline()) {
         const double budget = std::chrono::duration<double>(control_.deadline - now).count();
         if (left / 2 > budget)

@@ -36,6 +36,12 @@ private:
     bool tty_ = false;
     bool announced_ = false; // the long-work line was printed (not a terminal)
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    struct RateBase { // where the rate is measured from: the count's first report
+        bool set = false;
+        std::chrono::steady_clock::time_point at;
+        uint64_t done = 0;
+        uint64_t total = 0;
+    } rateBase_;
 };
 
 } // namespace ios::cli
