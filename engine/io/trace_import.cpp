@@ -21,9 +21,9 @@ namespace {
 
 // See trace_import.h: the exported percentage has 0.1 % steps.
 constexpr int kPerMille = 1000;
-// Far more streams than any schedule uses; guards the vector sizes against hostile tids.
 // The streams a trace may use: those of a stream program, which is what every timeline this
-// tool writes runs on.
+// tool writes runs on (stage groups past it share streams); guards the vector sizes against
+// hostile tids.
 constexpr int kMaxStreams = schedule::kMaxProgramStreams;
 // Event times (µs) beyond this are no run's: it is otherData.latency_ms's bound (1e12 ms), so
 // every trace that loads exports to one that loads again (tests/fuzz/fuzz_chrome_trace.cpp).
@@ -198,7 +198,7 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
     std::stable_sort(tl.samples.begin(), tl.samples.end(),
                      [](const auto& a, const auto& b) { return a.timeUs < b.timeUs; });
     for (const eval::TimelineStage& s : tl.stages)
-        tl.streams = std::max(tl.streams, s.groups);
+        tl.streams = std::max(tl.streams, std::min(s.groups, kMaxStreams));
     if (tl.latencyUs <= 0) {
         for (const auto& s : tl.stages)
             tl.latencyUs = std::max(tl.latencyUs, s.endUs);
