@@ -3,8 +3,8 @@
 #include "ir/block_dag.h"
 #include "rewrite/graph_hash.h"
 #include "rewrite/graph_split.h"
-#include "schedulers/search_control.h"
 #include "util/error.h"
+#include "util/work_limit.h"
 
 #include <algorithm>
 #include <chrono>
@@ -189,17 +189,16 @@ private:
     // One more graph of `ops` operators for the queue, or the refusal at the memory bound.
     void admit(size_t ops, size_t queued, const Region& region) {
         if (queuedOps_ + ops > o_.maxQueuedOperators)
-            throw schedulers::WorkLimitReached(
-                "MetaFlow's search queue would hold more than " +
-                    std::to_string(o_.maxQueuedOperators) + " operators (" +
-                    std::to_string(queued + 1) + " graphs of " + std::to_string(ops) +
-                    " operators, searching " +
-                    (region.names.empty()
-                         ? std::string("the whole graph")
-                         : std::to_string(region.names.size()) + " operators of block " +
-                               std::to_string(region.block)) +
-                    ")",
-                schedulers::WorkKnob::Metaflow);
+            throw WorkLimitReached("MetaFlow's search queue would hold more than " +
+                                       std::to_string(o_.maxQueuedOperators) + " operators (" +
+                                       std::to_string(queued + 1) + " graphs of " +
+                                       std::to_string(ops) + " operators, searching " +
+                                       (region.names.empty() ? std::string("the whole graph")
+                                                             : std::to_string(region.names.size()) +
+                                                                   " operators of block " +
+                                                                   std::to_string(region.block)) +
+                                       ")",
+                                   WorkKnob::Metaflow);
         queuedOps_ += ops;
     }
 
