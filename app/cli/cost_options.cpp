@@ -21,8 +21,9 @@ void addCostOptions(ArgParser& parser) {
                   "Simulated device: " + deviceNames() + ", or a device profile JSON file",
                   std::string(cost::kDefaultDeviceName));
     parser.option("--cost-model, --cost", "M",
-                  "simulated (kernel-level GPU simulation, docs/cost-model.md), analytic "
-                  "(roofline per operator), measured (on the CUDA GPU, saved to "
+                  "simulated (kernel-level GPU simulation, docs/cost-model.md; steady waves "
+                  "taken in one step), simulated-exact (the same, every CTA wave stepped: the "
+                  "reference, slower at large batches), analytic (roofline per operator), measured (on the CUDA GPU, saved to "
                   "--measure-cache) or cache:FILE[@DEVICE] (replay saved measurements, no GPU "
                   "needed; @DEVICE picks one device of a cache that holds several)",
                   "simulated");

@@ -27,8 +27,12 @@ MeasuredSlot& measuredSlot() {
 } // namespace
 
 void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
+    spec.simulation = SimulationMode::Fast;
     if (text == "simulated") {
         spec.kind = CostModelKind::Simulated;
+    } else if (text == "simulated-exact") {
+        spec.kind = CostModelKind::Simulated;
+        spec.simulation = SimulationMode::Exact;
     } else if (text == "analytic") {
         spec.kind = CostModelKind::Analytic;
     } else if (text == "measured") {
@@ -48,7 +52,8 @@ void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
                 throw UserError("--cost-model cache:FILE@DEVICE needs both a FILE and a DEVICE");
         }
     } else {
-        throw UserError("--cost-model must be simulated, analytic, measured or cache:FILE, not '" +
+        throw UserError("--cost-model must be simulated, simulated-exact, analytic, measured or "
+                        "cache:FILE, not '" +
                         std::string(text) + "'");
     }
 }
@@ -56,7 +61,7 @@ void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
 std::string costModelKindText(const CostModelSpec& spec) {
     switch (spec.kind) {
     case CostModelKind::Simulated:
-        return "simulated";
+        return spec.simulation == SimulationMode::Exact ? "simulated-exact" : "simulated";
     case CostModelKind::Analytic:
         return "analytic";
     case CostModelKind::Measured:
@@ -71,7 +76,8 @@ std::string costModelKindText(const CostModelSpec& spec) {
 std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Graph& graph) {
     switch (spec.kind) {
     case CostModelKind::Simulated:
-        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch);
+        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch,
+                                                       spec.simulation);
     case CostModelKind::Analytic: {
         // The roofline model takes the device's peak figures; its overheads stay its own.
         AnalyticParams params;

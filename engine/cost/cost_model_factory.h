@@ -5,6 +5,7 @@
 
 #include "cost/cost_model.h"
 #include "cost/device_profile.h"
+#include "cost/simulation_mode.h"
 #include "ir/graph.h"
 
 #include <functional>
@@ -23,9 +24,11 @@ struct CostModelSpec {
     std::string cacheFile;    // Cache: the measurement file to replay
     std::string cacheDevice;  // Cache: which device's measurements (empty: the only one)
     std::string measureCache; // Measured: where new measurements are saved (and reused)
+    SimulationMode simulation = SimulationMode::Fast; // Simulated: "simulated-exact" steps
 };
 
-// "simulated", "analytic", "measured", "cache:FILE" or "cache:FILE@DEVICE" (spec.cacheFile,
+// "simulated", "simulated-exact" (the event by event simulation, simulation_mode.h),
+// "analytic", "measured", "cache:FILE" or "cache:FILE@DEVICE" (spec.cacheFile,
 // spec.cacheDevice; the text after the last '@' is the device unless the whole text names an
 // existing file).
 // Throws UserError with the valid choices for anything else.

@@ -1,5 +1,7 @@
 #include "cost/gpu_simulation.h"
 
+#include "cost/steady_state.h"
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -43,9 +45,9 @@ Buffers& threadBuffers() {
 } // namespace
 
 GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bool timeline,
-                             bool launchLatency, bool joinOverhead)
+                             bool launchLatency, bool joinOverhead, SimulationMode mode)
     : b_(threadBuffers()), device_(device), model_(device.sm), rateModel_(device),
-      timeline_(timeline), joinOverhead_(joinOverhead) {
+      timeline_(timeline), joinOverhead_(joinOverhead), mode_(mode) {
     run_.synchronized = launchLatency || joinOverhead;
     latency_ = launchLatency ? device.launchLatencyUs : 0.0;
     b_.kernels.clear();
@@ -156,6 +158,10 @@ bool GpuSimulation::advance() {
         const double* rates = b_.rates.data();
         if (timeline_)
             sample(t);
+        // Not gated by manyWaves_: that depends on kernels a paused run has not seen yet, and
+        // a run resumed from a prefix must step exactly as the whole one.
+        if (mode_ == SimulationMode::Fast)
+            t = skipSteady(t);
         double dt = next - t;
         for (size_t i = 0; i < cohorts.size(); ++i)
             dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
@@ -169,7 +175,7 @@ bool GpuSimulation::advance() {
         for (size_t i = 0; i < cohorts.size(); ++i)
             cohorts[i].progress += rates[i] * dt;
         retire(t);
-        if (wave.kernel >= 0 && cohorts.empty() && !timeline_)
+        if (wave.kernel >= 0 && cohorts.empty())
             t = repeatWaves(t, wave, dt);
     }
     t_ = t;
@@ -254,6 +260,7 @@ void GpuSimulation::save(Checkpoint& to) const {
     to.guard = guard_;
     to.manyWaves = manyWaves_;
     to.pauseStream = pauseStream_;
+    to.steadyWait = steadyWait_;
 }
 
 // The streams of the paused stage, plus those `streamCount` adds (no kernels yet).
@@ -273,6 +280,7 @@ void GpuSimulation::restore(const Checkpoint& from, size_t streamCount) {
     guard_ = from.guard;
     manyWaves_ = from.manyWaves;
     pauseStream_ = from.pauseStream;
+    steadyWait_ = from.steadyWait;
     paused_ = true;
 }
 
@@ -314,6 +322,7 @@ void GpuSimulation::start() {
         wait(s);
     t_ = 0;
     guard_ = 16;
+    steadyWait_ = 0;
     manyWaves_ = false;
     for (const KernelState& k : kernels) {
         guard_ += 2 + 2 * static_cast<size_t>(k.pending);
@@ -431,6 +440,21 @@ double GpuSimulation::repeatWaves(double t, const Cohort& wave, double dt) {
         k.pending -= wave.count;
     }
     return t;
+}
+
+// A steady stretch in one step (steady_state.h). After an attempt that finds none, the next
+// waits as many steps as there are cohorts, so stages that never settle pay little for it.
+double GpuSimulation::skipSteady(double t) {
+    if (steadyWait_ > 0) {
+        --steadyWait_;
+        return t;
+    }
+    if (anyFits())
+        return t;
+    const double after = skipSteadyStretch(b_, t, device_.smCount - usedSms_);
+    if (after == t)
+        steadyWait_ = b_.cohorts.size();
+    return after;
 }
 
 // ctaRates of the resident cohorts (a kernel's working set counted once).

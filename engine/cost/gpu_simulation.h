@@ -8,6 +8,7 @@
 #include "cost/device_profile.h"
 #include "cost/kernel_model.h"
 #include "cost/kernel_timeline.h"
+#include "cost/simulation_mode.h"
 
 #include <algorithm>
 #include <array>
@@ -176,6 +177,7 @@ struct Checkpoint {
     size_t guard = 0;
     bool manyWaves = false;
     size_t pauseStream = kNoKernel;
+    size_t steadyWait = 0;
 };
 
 class GpuSimulation {
@@ -183,9 +185,10 @@ public:
     // `streamCount` dense streams 0..n-1. `launchLatency`: the first kernels arrive
     // launchLatencyUs after their issue (the host had been blocked); `joinOverhead`: the run
     // ends with a cross-stream join costing syncOverheadUs. `timeline`: also record samples
-    // and per-kernel runs (kernels then need labels).
+    // and per-kernel runs (kernels then need labels). `mode`: steady stretches in one step
+    // (Fast) or event by event (Exact).
     GpuSimulation(size_t streamCount, const DeviceProfile& device, bool timeline,
-                  bool launchLatency, bool joinOverhead);
+                  bool launchLatency, bool joinOverhead, SimulationMode mode);
 
     // Issues a kernel on `stream` in the host's next launch slot; returns its index.
     size_t add(const KernelDesc& k, int stream, int op, const std::string* label);
@@ -235,6 +238,7 @@ private:
     void dispatch(double t);
     double nextArrival(double t) const;
     double repeatWaves(double t, const Cohort& wave, double dt);
+    double skipSteady(double t);
     void updateRates();
     void sample(double t);
     void retire(double t);
@@ -246,6 +250,8 @@ private:
     const CtaRateModel rateModel_;
     const bool timeline_;
     const bool joinOverhead_;
+    const SimulationMode mode_;
+    size_t steadyWait_ = 0; // steps until the next look for a steady stretch
     double latency_ = 0;
     uint64_t hostHalves_ = 0; // host issue clock in half launch slots
     bool arrivalOrdered_ = true;

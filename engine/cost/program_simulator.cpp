@@ -99,7 +99,7 @@ ProgramRun emptyRun(const schedule::StreamProgram& program) {
 ProgramRun simulateProgramKernels(
     const schedule::StreamProgram& program, const DeviceProfile& device, bool timeline,
     const std::function<const std::vector<KernelDesc>&(const Instruction&)>& kernelsOf,
-    const std::function<std::string(const Instruction&)>& label) {
+    const std::function<std::string(const Instruction&)>& label, SimulationMode mode) {
     ProgramRun run = emptyRun(program);
     const size_t n = program.instructions.size();
     double offset = 0;
@@ -111,7 +111,7 @@ ProgramRun simulateProgramKernels(
     for (ProgramSegment& seg : run.segments) {
         SegmentStreams streams = streamsOf(program, seg);
         const size_t count = streams.program.size();
-        detail::GpuSimulation sim(count, device, timeline, seg.afterSync, seg.streams >= 2);
+        detail::GpuSimulation sim(count, device, timeline, seg.afterSync, seg.streams >= 2, mode);
         // Per dense stream: its last kernel, and the kernels its next kernel must wait for.
         std::vector<size_t> last(count, detail::kNoKernel);
         std::vector<std::vector<size_t>> pending(count);

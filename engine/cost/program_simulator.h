@@ -13,6 +13,7 @@
 #pragma once
 
 #include "cost/device_profile.h"
+#include "cost/simulation_mode.h"
 #include "cost/kernel_model.h"
 #include "cost/kernel_timeline.h"
 #include "ir/block_dag.h"
@@ -61,7 +62,8 @@ std::vector<ProgramSegment> programSegments(const schedule::StreamProgram& progr
 ProgramRun simulateProgramKernels(
     const schedule::StreamProgram& program, const DeviceProfile& device, bool timeline,
     const std::function<const std::vector<KernelDesc>&(const schedule::Instruction&)>& kernelsOf,
-    const std::function<std::string(const schedule::Instruction&)>& label);
+    const std::function<std::string(const schedule::Instruction&)>& label,
+    SimulationMode mode = SimulationMode::Fast);
 
 // Operator-level dataflow: a launch takes launchMs(launch) on its stream once its stream and the
 // events it waits on are done; streams do not slow each other; a segment lasts until its last

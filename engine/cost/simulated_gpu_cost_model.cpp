@@ -23,15 +23,16 @@ uint64_t nextModelId() {
 } // namespace
 
 SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device,
-                                             int batch)
-    : device_(std::move(device)), batch_(batch), index_(graph), id_(nextModelId()) {
+                                             int batch, SimulationMode mode)
+    : device_(std::move(device)), batch_(batch), mode_(mode), index_(graph), id_(nextModelId()) {
     if (batch < 1)
         throw UserError("batch size must be at least 1 (got " + std::to_string(batch) + ")");
 }
 
 SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph,
                                              const SimulatedGpuCostModel& sharing)
-    : device_(sharing.device_), batch_(sharing.batch_), index_(graph), id_(nextModelId()),
+    : device_(sharing.device_), batch_(sharing.batch_), mode_(sharing.mode_), index_(graph),
+      id_(nextModelId()),
       canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
 
 std::unique_ptr<CostModel> SimulatedGpuCostModel::forGraph(const ir::Graph& graph) const {
@@ -85,7 +86,7 @@ std::vector<GroupKernels> SimulatedGpuCostModel::stageKernels(const ir::BlockDag
 
 StageRun SimulatedGpuCostModel::simulate(const ir::BlockDag& dag,
                                          const schedule::Stage& stage) const {
-    return simulateStage(stageKernels(dag, stage), device_);
+    return simulateStage(stageKernels(dag, stage), device_, mode_);
 }
 
 // What one thread keeps between the search's stage simulations for one model: its prefix
@@ -133,7 +134,7 @@ SimulatedGpuCostModel::threadStages(const ir::BlockDag& dag, const schedule::Sta
     thread_local ThreadStages local;
     if (local.owner != id_ || !local.prefix) {
         local.owner = id_;
-        local.prefix = std::make_unique<PrefixStageSimulator>(device_);
+        local.prefix = std::make_unique<PrefixStageSimulator>(device_, mode_);
         local.slots.assign(256, {nullptr, nullptr});
         local.used = 0;
     }
@@ -160,7 +161,7 @@ double SimulatedGpuCostModel::stageLatencyMs(const ir::BlockDag& dag,
             for (const OpKernels& op : groups[g])
                 for (const KernelDesc& k : op.kernels)
                     kernels.push_back({&k, static_cast<int>(g)});
-        return stageLatencyUs(kernels, groups.size(), device_) / 1000.0;
+        return stageLatencyUs(kernels, groups.size(), device_, mode_) / 1000.0;
     }
     ThreadStages& local = threadStages(dag, stage, kernels);
     return local.prefix->latencyUs(kernels, stage.groups.size()) / 1000.0;
@@ -194,7 +195,8 @@ ProgramRun SimulatedGpuCostModel::simulateProgram(const ir::BlockDag& dag,
         [&](const schedule::Instruction& in) {
             return in.ops.size() > 1 ? "merged(" + schedule::launchName(dag, in) + ")"
                                      : schedule::launchName(dag, in);
-        });
+        },
+        mode_);
 }
 
 StageMemo* SimulatedGpuCostModel::canonicalStageMemo(const ir::BlockDag& dag,
@@ -206,6 +208,8 @@ StageMemo* SimulatedGpuCostModel::canonicalStageMemo(const ir::BlockDag& dag,
 std::string SimulatedGpuCostModel::describe() const {
     std::ostringstream out;
     out << "simulated " << device_.name << ", batch " << batch_;
+    if (mode_ == SimulationMode::Exact)
+        out << ", exact simulation";
     return out.str();
 }
 

@@ -21,8 +21,10 @@ namespace ios::cost {
 class SimulatedGpuCostModel final : public CostModel, public KernelTimelineModel {
 public:
     // `graph` must be validated and outlive the model (input shapes are looked up by name).
-    // Throws ios::UserError for batch < 1.
-    SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device, int batch = 1);
+    // Throws ios::UserError for batch < 1. `mode`: how the simulation advances (Exact: the
+    // event by event reference the fast path is checked against).
+    SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfile device, int batch = 1,
+                          SimulationMode mode = SimulationMode::Fast);
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     // PrefixStageSimulator::lowerBoundUs of the stage's kernels; 0 for a merge of several
@@ -47,6 +49,7 @@ public:
     const std::vector<KernelDesc>& kernelsOf(const ir::Node& node) const;
 
     const DeviceProfile& device() const { return device_; }
+    SimulationMode simulationMode() const { return mode_; }
     int batch() const override { return batch_; }
     // Same device and batch; shares the canonical stage memo.
     std::unique_ptr<CostModel> forGraph(const ir::Graph& graph) const override;
@@ -60,6 +63,7 @@ private:
 
     DeviceProfile device_;
     int batch_;
+    SimulationMode mode_;
     ir::NodeIndex index_;
     uint64_t id_; // distinct per model, for the per-thread PrefixStageSimulator
     mutable std::mutex mutex_;

@@ -9,9 +9,10 @@
 
 namespace ios::cost {
 
-StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device) {
+StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
+                       SimulationMode mode) {
     const bool synchronized = groups.size() > 1;
-    detail::GpuSimulation sim(groups.size(), device, true, synchronized, synchronized);
+    detail::GpuSimulation sim(groups.size(), device, true, synchronized, synchronized, mode);
     for (size_t g = 0; g < groups.size(); ++g)
         for (const OpKernels& op : groups[g])
             for (const KernelDesc& k : op.kernels)
@@ -21,9 +22,9 @@ StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProf
 }
 
 double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount,
-                      const DeviceProfile& device) {
+                      const DeviceProfile& device, SimulationMode mode) {
     const bool synchronized = groupCount > 1;
-    detail::GpuSimulation sim(groupCount, device, false, synchronized, synchronized);
+    detail::GpuSimulation sim(groupCount, device, false, synchronized, synchronized, mode);
     for (const StageKernel& k : kernels)
         sim.add(*k.kernel, k.group, 0, nullptr);
     return sim.run();
@@ -43,8 +44,8 @@ struct PrefixStageSimulator::Prepared {
     std::vector<const detail::PreparedKernel*> stage; // the stage being simulated
 };
 
-PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device)
-    : device_(device), rateModel_(device), preparedSlots_(256),
+PrefixStageSimulator::PrefixStageSimulator(const DeviceProfile& device, SimulationMode mode)
+    : device_(device), mode_(mode), rateModel_(device), preparedSlots_(256),
       prepared_(std::make_unique<Prepared>()) {}
 PrefixStageSimulator::~PrefixStageSimulator() = default;
 
@@ -125,9 +126,9 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
     // wide graph) would keep a copy of its run per group: both are simulated whole, without
     // the kept preparations.
     if (groupCount > kMaxGroups || device_.launchOverheadUs < 0 || device_.launchLatencyUs < 0)
-        return stageLatencyUs(kernels, groupCount, device_);
+        return stageLatencyUs(kernels, groupCount, device_, mode_);
     const bool synchronized = groupCount > 1;
-    detail::GpuSimulation sim(groupCount, device_, false, synchronized, synchronized);
+    detail::GpuSimulation sim(groupCount, device_, false, synchronized, synchronized, mode_);
     std::vector<const detail::PreparedKernel*>& stage = prepared_->stage;
     stage.clear();
     for (const StageKernel& k : kernels)
@@ -143,7 +144,7 @@ double PrefixStageSimulator::latencyUs(const std::vector<StageKernel>& kernels, 
     for (size_t i = 0; i < kernels.size(); ++i) {
         const auto g = static_cast<size_t>(kernels[i].group);
         if (g >= groupCount || (i > 0 && kernels[i].group < kernels[i - 1].group))
-            return stageLatencyUs(kernels, groupCount, device_);
+            return stageLatencyUs(kernels, groupCount, device_, mode_);
         ++groupStart_[g + 1];
         ptrs_.push_back(kernels[i].kernel);
     }

@@ -13,6 +13,7 @@
 #include "cost/device_profile.h"
 #include "cost/kernel_model.h"
 #include "cost/kernel_timeline.h"
+#include "cost/simulation_mode.h"
 
 #include <cstdint>
 #include <memory>
@@ -36,7 +37,8 @@ struct OpKernels {
 using GroupKernels = std::vector<OpKernels>;
 
 // Simulates `groups` run as one stage. Deterministic; an empty stage takes no time.
-StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device);
+StageRun simulateStage(const std::vector<GroupKernels>& groups, const DeviceProfile& device,
+                       SimulationMode mode = SimulationMode::Fast);
 
 // One kernel of a stage, by reference, for stageLatencyUs.
 struct StageKernel {
@@ -49,7 +51,7 @@ struct StageKernel {
 // stage of groupCount groups (groups without kernels count: a stage of several groups is
 // synchronised). The search's hot path: no allocation once the calling thread's buffers grew.
 double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount,
-                      const DeviceProfile& device);
+                      const DeviceProfile& device, SimulationMode mode = SimulationMode::Fast);
 
 // stageLatencyUs for a search that prices stages one group apart, bit for bit the same
 // values. A stage of several groups issues its groups in order, so until the first kernel of
@@ -63,7 +65,8 @@ double stageLatencyUs(const std::vector<StageKernel>& kernels, size_t groupCount
 // may have moved).
 class PrefixStageSimulator {
 public:
-    explicit PrefixStageSimulator(const DeviceProfile& device);
+    explicit PrefixStageSimulator(const DeviceProfile& device,
+                                  SimulationMode mode = SimulationMode::Fast);
     ~PrefixStageSimulator();
     PrefixStageSimulator(const PrefixStageSimulator&) = delete;
     PrefixStageSimulator& operator=(const PrefixStageSimulator&) = delete;
@@ -85,6 +88,7 @@ private:
     // The kept preparation of `kernel` (in prepared_), made on first use.
     const detail::PreparedKernel* prepared(const KernelDesc* kernel);
     const DeviceProfile& device_;
+    const SimulationMode mode_;
     const CtaRateModel rateModel_;
     // Open addressing by kernel address (nullptr: free) over prepared_, which grows only.
     std::vector<std::pair<const KernelDesc*, const detail::PreparedKernel*>> preparedSlots_;
