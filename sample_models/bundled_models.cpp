@@ -2,6 +2,7 @@
 
 #include "io/ios_json.h"
 #include "io/model_file.h"
+#include "random_dag.h"
 #include "util/error.h"
 
 #include <filesystem>
@@ -78,10 +79,14 @@ ir::Graph loadModel(const std::string& pathOrName, const io::ModelLoadOptions& o
         return io::loadModelFile(pathOrName, options);
     if (isBundledModel(pathOrName))
         return loadBundledModel(pathOrName);
+    if (std::optional<ir::Graph> generated = generatedModel(pathOrName))
+        return std::move(*generated);
     std::string names;
     for (const BundledModel& m : bundledModels())
         names += (names.empty() ? "" : ", ") + std::string(m.name);
-    throw UserError("no such file, and not a bundled model (bundled: " + names + ")", pathOrName);
+    throw UserError("no such file, and not a bundled model (bundled: " + names +
+                        "; generated: " + std::string(kRandomDagPattern) + ")",
+                    pathOrName);
 }
 
 } // namespace ios::samples

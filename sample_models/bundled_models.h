@@ -26,7 +26,8 @@ std::string_view bundledModelText(std::string_view name);
 ir::Graph loadBundledModel(std::string_view name);
 
 // A CLI/GUI model argument: an existing file is loaded by extension, otherwise a bundled
-// name; anything else is a UserError that lists the bundled names.
+// name, otherwise a generated one (random_dag.h: random_dag:N[:SEED]); anything else is a
+// UserError that lists the bundled names.
 ir::Graph loadModel(const std::string& pathOrName);
 // The same with format options for files (ONNX --input-shape / --allow-opaque).
 ir::Graph loadModel(const std::string& pathOrName, const io::ModelLoadOptions& options);

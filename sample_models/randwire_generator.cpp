@@ -52,37 +52,42 @@ ir::Graph randwireStyleGraph(int nodes, uint32_t seed) {
         throw UserError("a RandWire-style graph needs 5 to 1000 nodes, not " +
                         std::to_string(nodes));
     std::mt19937 rng(seed);
-    const auto edges = wattsStrogatz(nodes, rng);
-    std::vector<std::vector<int>> preds(static_cast<size_t>(nodes));
-    std::vector<bool> hasSucc(static_cast<size_t>(nodes), false);
-    for (const auto& [a, b] : edges) {
-        preds[static_cast<size_t>(b)].push_back(a);
-        hasSucc[static_cast<size_t>(a)] = true;
-    }
+    std::vector<WiredNode> wiring(static_cast<size_t>(nodes));
+    for (const auto& [a, b] : wattsStrogatz(nodes, rng))
+        wiring[static_cast<size_t>(b)].preds.push_back(a);
+    return wiredConvGraph("randwire_style_" + std::to_string(nodes), wiring);
+}
+
+ir::Graph wiredConvGraph(std::string name, const std::vector<WiredNode>& nodes) {
+    const size_t count = nodes.size();
+    std::vector<bool> hasSucc(count, false);
+    for (const WiredNode& n : nodes)
+        for (int p : n.preds)
+            hasSucc[static_cast<size_t>(p)] = true;
     constexpr int64_t kChannels = 64;
     const ir::TensorShape shape{kChannels, 28, 28};
     ir::Graph g;
-    g.name = "randwire_style_" + std::to_string(nodes);
+    g.name = std::move(name);
     g.input.kind = ir::NodeKind::Placeholder;
     g.input.name = g.input.hintName = "input";
     g.input.outputShape = shape;
     ir::Block block;
     block.enterName = "input";
     block.enterNode = g.input;
-    auto name = [](int i) { return "node" + std::to_string(i); };
-    for (int i = 0; i < nodes; ++i) {
+    auto nodeName = [](size_t i) { return "node" + std::to_string(i); };
+    for (size_t i = 0; i < count; ++i) {
         ir::Node n;
         n.kind = ir::NodeKind::Conv;
-        n.name = n.hintName = name(i);
+        n.name = n.hintName = nodeName(i);
         ir::Term sum;
-        for (int p : preds[static_cast<size_t>(i)])
-            sum.push_back({name(p), 0, kChannels});
+        for (int p : nodes[i].preds)
+            sum.push_back({nodeName(static_cast<size_t>(p)), 0, kChannels});
         if (sum.empty())
             sum.push_back({"input", 0, kChannels});
         n.inputs = {sum};
         n.conv.outChannels = kChannels;
-        n.conv.kernel = {3, 3};
-        n.conv.padding = {1, 1};
+        n.conv.kernel = {nodes[i].kernel, nodes[i].kernel};
+        n.conv.padding = {nodes[i].kernel / 2, nodes[i].kernel / 2};
         n.conv.act = ir::ActType::Relu;
         n.outputShape = shape;
         block.innerNodes.push_back(n);
@@ -91,9 +96,9 @@ ir::Graph randwireStyleGraph(int nodes, uint32_t seed) {
     out.kind = ir::NodeKind::Identity;
     out.name = out.hintName = "output";
     ir::Term sinks;
-    for (int i = 0; i < nodes; ++i)
-        if (!hasSucc[static_cast<size_t>(i)])
-            sinks.push_back({name(i), 0, kChannels});
+    for (size_t i = 0; i < count; ++i)
+        if (!hasSucc[i])
+            sinks.push_back({nodeName(i), 0, kChannels});
     out.inputs = {sinks};
     out.outputShape = shape;
     block.exitNode = out;

@@ -9,11 +9,25 @@
 #include "ir/graph.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ios::samples {
 
 // One block of `nodes` (>= 5) convolutions; the same (nodes, seed) give the same graph on
 // every platform (mt19937 draws, no library distributions). Throws UserError for nodes < 5.
 ir::Graph randwireStyleGraph(int nodes, uint32_t seed = 1);
+
+// One node of a wired graph: a kernel x kernel convolution (odd kernel, same padding) over the
+// sum of the nodes `preds` (lower indices), or over the block input when `preds` is empty.
+struct WiredNode {
+    std::vector<int> preds;
+    int kernel = 3;
+};
+
+// The graph of a wiring (shared by the generators): one block named `name` whose node i is
+// "node<i>" (64 channels, 28x28, ReLU), the nodes without successors summed by the output
+// node. Validated, shapes inferred.
+ir::Graph wiredConvGraph(std::string name, const std::vector<WiredNode>& nodes);
 
 } // namespace ios::samples

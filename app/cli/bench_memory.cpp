@@ -4,6 +4,7 @@
 #include "ir/block_dag.h"
 #include "ir/memory.h"
 #include "model_options.h"
+#include "process_usage.h"
 #include "schedulers/serenity/memory_dp.h"
 #include "search_progress.h"
 #include "text_format.h"
@@ -11,19 +12,8 @@
 
 #include <cstdio>
 #include <iostream>
-#include <sys/resource.h>
 
 namespace ios::cli {
-
-namespace {
-
-long maxRssKb() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss; // kilobytes on Linux
-}
-
-} // namespace
 
 int benchMemory(const ArgParser& parser, const std::vector<std::string>& models, bool json) {
     namespace sy = schedulers::serenity;
@@ -64,15 +54,15 @@ int benchMemory(const ArgParser& parser, const std::vector<std::string>& models,
                             {"seconds", seconds},
                             {"ns_per_expansion", ns},
                             {"peak_bytes", peak},
-                            {"max_rss_kb", maxRssKb()}});
+                            {"max_rss_kb", processUsage().maxRssKib}});
             continue;
         }
         char line[200];
         std::snprintf(
-            line, sizeof line, "%-20s %6zu %8zu %11llu %13llu %9.3f %13.1f %12s %6ld MiB\n",
+            line, sizeof line, "%-20s %6zu %8zu %11llu %13llu %9.3f %13.1f %12s %6lld MiB\n",
             graph.name.c_str(), problems.size(), largest, static_cast<unsigned long long>(entries),
             static_cast<unsigned long long>(expansions), seconds, ns, bytesText(peak).c_str(),
-            maxRssKb() / 1024);
+            static_cast<long long>(processUsage().maxRssKib / 1024));
         std::cout << line;
     }
     if (json)

@@ -7,6 +7,7 @@
 #include "command.h"
 #include "cost_options.h"
 #include "model_options.h"
+#include "process_usage.h"
 #include "randwire_generator.h"
 #include "schedulers/ios_dp.h"
 #include "search_progress.h"
@@ -80,8 +81,10 @@ int runBench(const std::vector<std::string>& args) {
                 "original and the rewritten graph (docs/metaflow.md)");
     addThreadsOption(parser);
     addCostOptions(parser);
+    addUsageFlag(parser);
     if (!parser.parse(args))
         return kExitOk;
+    const UsageReport usage(parser, "bench");
     auto endings = schedulers::endingsFromString(parser.get("endings"));
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");

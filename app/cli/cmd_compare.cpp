@@ -5,6 +5,7 @@
 #include "command.h"
 #include "cost_options.h"
 #include "model_options.h"
+#include "process_usage.h"
 #include "schedulers/parallel_jobs.h"
 #include "search_progress.h"
 #include "strategies.h"
@@ -32,8 +33,10 @@ int runCompare(const std::vector<std::string>& args) {
         "Print a JSON array of {strategy, latency_ms, speedup, peak_bytes, search_seconds}");
     addCostOptions(parser);
     addModelOptions(parser);
+    addUsageFlag(parser);
     if (!parser.parse(args))
         return kExitOk;
+    const UsageReport usage(parser, "compare");
     const SearchOptions search = searchOptions(parser, StrategyArg::None);
     const int r = search.params.r;
     const int s = search.params.s;

@@ -2,6 +2,7 @@
 #include "args.h"
 #include "bundled_models.h"
 #include "command.h"
+#include "random_dag.h"
 #include "util/json_number.h"
 
 #include <algorithm>
@@ -14,8 +15,10 @@ namespace {
 
 int runModels(const std::vector<std::string>& args) {
     ArgParser parser("ios-sched models [--json]",
-                     "List the bundled models. Any command taking MODEL accepts these names.");
-    parser.flag("--json", "Print a JSON array of {name, description, benchmark}");
+                     "List the bundled models and the generated ones (random_dag:N[:SEED]). Any "
+                     "command taking MODEL accepts these names.");
+    parser.flag("--json", "Print a JSON array of {name, description, benchmark} of the bundled "
+                          "models");
     if (!parser.parse(args))
         return kExitOk;
     const auto& models = samples::bundledModels();
@@ -27,12 +30,15 @@ int runModels(const std::vector<std::string>& args) {
         std::cout << util::dumpJson(out, 2) << "\n";
         return kExitOk;
     }
-    size_t width = 0;
+    size_t width = samples::kRandomDagPattern.size();
     for (const samples::BundledModel& m : models)
         width = std::max(width, m.name.size());
     for (const samples::BundledModel& m : models)
         std::cout << m.name << std::string(width + 2 - m.name.size(), ' ') << m.description
                   << (m.benchmark ? " [benchmark]" : "") << "\n";
+    std::cout << samples::kRandomDagPattern
+              << std::string(width + 2 - samples::kRandomDagPattern.size(), ' ')
+              << samples::kRandomDagDescription << " [generated]\n";
     return kExitOk;
 }
 

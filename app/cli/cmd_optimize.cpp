@@ -8,6 +8,7 @@
 #include "io/schedule_file.h"
 #include "ir/block_dag.h"
 #include "model_options.h"
+#include "process_usage.h"
 #include "schedule/ios_stages.h"
 #include "schedule/stream_program.h"
 #include "schedule/verify.h"
@@ -53,7 +54,7 @@ int runOptimize(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched optimize MODEL [--strategy S] [-r N] [-s N] [--max-part-size N] "
         "[--endings reference|all] [--memory-budget BYTES] [--stats] [--json] [-o OUT.ios.json] "
-        "[--save-schedule FILE]",
+        "[--save-schedule FILE] [--usage]",
         "Find a schedule with the IOS dynamic program (or a baseline) and report its "
         "latency under the cost model; -o writes the optimised model with its stages.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
@@ -66,8 +67,10 @@ int runOptimize(const std::vector<std::string>& args) {
                   "validate)");
     addCostOptions(parser);
     addModelOptions(parser);
+    addUsageFlag(parser);
     if (!parser.parse(args))
         return kExitOk;
+    const UsageReport usage(parser, "optimize");
 
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const schedulers::Scheduler& scheduler = *search.schedulers.front();

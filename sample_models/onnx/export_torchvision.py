@@ -8,6 +8,11 @@ Nothing is downloaded: the models are built with random initial weights (weights
 
     python3 export_torchvision.py [--out DIR] [--opset 13] [model ...]
 
+A model is one of MODELS below (the default set) or any other torchvision classification
+builder (resnet152, vgg16, convnext_tiny, vit_b_16, swin_t, ...), built with weights=None for a
+224x224 input. tools/bench_scaling.sh times the search on a folder of them
+(IOS_SCALING_ONNX_DIR, docs/performance.md "Scaling").
+
 Needs PyTorch, torchvision and onnx (Debian: python3-torch python3-torchvision python3-onnx).
 """
 import argparse
@@ -53,8 +58,17 @@ def strip_weights(model: onnx.ModelProto) -> int:
     return moved
 
 
+def builder(name: str):
+    """(constructor, input H = W) of a model name; None when torchvision has no such model."""
+    if name in MODELS:
+        return MODELS[name]
+    if name not in tvm.list_models(module=tvm):  # the classification models
+        return None
+    return (lambda: getattr(tvm, name)(weights=None), 224)
+
+
 def export(name: str, out_dir: str, opset: int) -> str:
-    ctor, size = MODELS[name]
+    ctor, size = builder(name)
     torch.manual_seed(0)
     model = ctor().eval()
     x = torch.zeros(1, 3, size, size)
@@ -80,19 +94,25 @@ def export(name: str, out_dir: str, opset: int) -> str:
 def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("models", nargs="*", help="subset of: " + ", ".join(MODELS))
+    p.add_argument("models", nargs="*", help="default: " + ", ".join(MODELS) +
+                   "; or any torchvision classification model")
     p.add_argument("--out", default=os.path.join(here, "generated"),
                    help="output folder (default: sample_models/onnx/generated, git-ignored)")
     p.add_argument("--opset", type=int, default=13)
     args = p.parse_args()
     names = args.models or list(MODELS)
-    unknown = [n for n in names if n not in MODELS]
+    unknown = [n for n in names if builder(n) is None]
     if unknown:
         p.error("unknown model(s): " + ", ".join(unknown))
     os.makedirs(args.out, exist_ok=True)
+    failed = []
     for n in names:
-        export(n, args.out, args.opset)
-    return 0
+        try:
+            export(n, args.out, args.opset)
+        except Exception as e:  # an operator the exporter lacks: report it, go on
+            print(f"{n}: export failed: {type(e).__name__}: {str(e).splitlines()[0]}")
+            failed.append(n)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
