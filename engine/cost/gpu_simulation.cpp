@@ -451,7 +451,8 @@ double GpuSimulation::skipSteady(double t) {
     }
     if (anyFits())
         return t;
-    const double after = skipSteadyStretch(b_, t, device_.smCount - usedSms_);
+    const double after =
+        skipSteadyStretch(b_, t, device_.smCount - usedSms_, std::max(1, device_.maxCtasPerSm));
     if (after == t)
         steadyWait_ = b_.cohorts.size();
     return after;

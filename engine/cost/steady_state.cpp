@@ -76,21 +76,44 @@ bool residents(const Buffers& b, std::array<Resident, kMaxResident>& out, size_t
     return true;
 }
 
+// The first admission that can change what the steady kernels dispatch: one of a kernel the
+// CTA scheduler serves before some steady kernel (it would take that kernel's room), or any
+// when a CTA of some kernel could fit in the room left now. Any other kernel only queues
+// behind them: it gets no CTA before a retirement that ends the stretch anyway. The paused
+// stream of a prefix run (no kernel yet) issues after every kernel there, so it is ranked
+// after them all, whatever its kernels are: a paused run and the whole run step alike.
+double firstRelevantAdmission(const Buffers& b, double t, double freeSms, int maxCtasPerSm,
+                              size_t lastSteadyRank) {
+    const bool roomLeft = fits(freeSms, maxCtasPerSm);
+    double first = kInf;
+    for (const auto& [time, stream] : b.waiting) {
+        if (time - t >= first)
+            continue;
+        const size_t head = b.head[stream];
+        if (roomLeft || (head != kNoKernel && b.kernels[head].rank < lastSteadyRank))
+            first = time - t;
+    }
+    return first;
+}
+
 } // namespace
 
-double skipSteadyStretch(Buffers& b, double t, double freeSms) {
-    double horizon = b.waiting.empty() ? kInf : b.waiting.front().first - t;
-    if (!(horizon > 0) || b.cohorts.empty())
+double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm) {
+    if (b.cohorts.empty() || (!b.waiting.empty() && b.waiting.front().first <= t))
         return t;
+    double horizon = kInf;
     std::array<Resident, kMaxResident> res;
     size_t n = 0;
     if (!residents(b, res, n))
         return t;
     bool anySteady = false;
+    size_t lastSteadyRank = 0;
     for (size_t j = 0; j < n; ++j) {
         Resident& r = res[j];
         r.steady = isSteady(b, r, freeSms);
         anySteady = anySteady || r.steady;
+        if (r.steady)
+            lastSteadyRank = std::max(lastSteadyRank, b.kernels[static_cast<size_t>(r.kernel)].rank);
         if (r.steady) // whole periods of refills its pending CTAs allow, one CTA kept (so
                       // the kernel stays queued until the event loop dispatches its last)
             horizon = std::min(
@@ -111,12 +134,13 @@ double skipSteadyStretch(Buffers& b, double t, double freeSms) {
     for (size_t i = 0; i < cohorts.size(); ++i)
         if (!steady(cohorts[i].kernel))
             horizon = std::min(horizon, (1.0 - cohorts[i].progress) / b.rates[i]);
+    horizon = std::min(horizon, firstRelevantAdmission(b, t, freeSms, maxCtasPerSm, lastSteadyRank));
     // Worth a step: the retirements it spares (a wrap of each steady cohort per period).
     double spared = 0;
     for (size_t j = 0; j < n; ++j)
         if (res[j].steady)
             spared += horizon * res[j].rate * static_cast<double>(res[j].cohorts);
-    if (!(spared >= 4.0 + static_cast<double>(cohorts.size())))
+    if (!(spared >= 3.0))
         return t;
     for (size_t i = 0; i < b.cohorts.size(); ++i) {
         Cohort& c = b.cohorts[i];

@@ -8,10 +8,11 @@
 // While only steady kernels retire and nothing is admitted, the resident CTAs per kernel do
 // not change, so neither do the rates (CtaRateModel::ratesOf depends on those counts alone):
 // each cohort's progress advances linearly and wraps at 1, a kernel's pending CTAs fall by its
-// cohorts' counts at each wrap. The stretch ends at the first admission, at the first
-// retirement of a cohort of a kernel that is not steady (one without CTAs left, or whose room
-// another kernel would take) and before any steady kernel runs out of CTAs; its length is
-// taken in one step. The step by step run adds the same time one event at a time: the two
+// cohorts' counts at each wrap. The stretch ends at the first admission that could take SM
+// room (one the CTA scheduler serves before a steady kernel, or any while a CTA could fit in
+// the room left), at the first retirement of a cohort of a kernel that is not steady (one
+// without CTAs left, or whose room another kernel would take) and before any steady kernel
+// runs out of CTAs; its length is taken in one step. The step by step run adds the same time one event at a time: the two
 // agree to rounding (cost::SimulationMode::Exact keeps the step by step run).
 #pragma once
 
@@ -21,7 +22,8 @@ namespace ios::cost::detail {
 
 // Advances `b` from time t through the steady stretch that starts there, if it spans at least
 // a few events; returns the new time (t when it does not). `freeSms`: the SM room no queued
-// kernel fits in now (the caller checked that none does).
-double skipSteadyStretch(Buffers& b, double t, double freeSms);
+// kernel fits in now (the caller checked that none does); `maxCtasPerSm`: the device's, the
+// most CTAs of any kernel per SM.
+double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm);
 
 } // namespace ios::cost::detail
