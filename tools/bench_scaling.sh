@@ -18,9 +18,11 @@
 # limit of IOS_SCALING_TIMEOUT seconds (`timeout`; default 120). A run that times out or exits
 # non-zero (a work bound's refusal) is still a row: its status says so with the first error
 # line, and its table lists it.
-# --quick runs a subset (batch 1, 16 and 256; random DAGs of 100 to 1000 operators; the threads
-# table at batch 1) with 30 s per run, for scarce GPU-machine time. On the 2-core development
-# VM, before the batch-independent simulator: full mode about 35 min, --quick about 4 min.
+# --quick runs a subset (the batch table at batch 1, 16 and 256; random DAGs of 100, 300 and
+# 1000 operators; the whole threads table) with 20 s per run: 30 runs on 3 thread counts, for
+# scarce GPU-machine time. Here (2-core VM shared with other builds, load 4-7, before the batch-independent
+# simulator): full mode 25 min (72 runs with 23 ONNX files; 11 timeouts or refusals),
+# --quick 3.5 min (25 runs; 8 timeouts or refusals).
 #
 # Environment (lists space- or comma-separated):
 #   IOS_SCHED                the binary (default: build/app/ios-sched of this checkout)
@@ -59,8 +61,8 @@ CORES=$(nproc)
 
 list() { echo "${1//,/ }"; }
 if [ $QUICK -eq 1 ]; then
-    default_batches="1 16 256" default_sizes="100 300 1000" default_thread_batches=1
-    default_timeout=30
+    default_batches="1 16 256" default_sizes="100 300 1000" default_thread_batches="1 64"
+    default_timeout=20
 else
     default_batches="1 2 4 8 16 32 64 128 256" default_sizes="100 300 1000 3000"
     default_thread_batches="1 64" default_timeout=120
@@ -145,18 +147,25 @@ run() {
     (IFS=,; echo "${fields[*]}") >>"$CSV"
 }
 
-# cell TABLE ROW COLUMN WHAT WITH_CPU: stores the last run's cell, "wall s / RSS MiB" (with
-# the CPU seconds when WITH_CPU is 1); a failed run's cell is its status word, and the whole
-# status, after WHAT, goes to the table's notes.
+# The status for a markdown table: at most 240 characters.
+short_status() {
+    if [ ${#STATUS} -le 240 ]; then
+        echo "$STATUS"
+    else
+        echo "${STATUS:0:240} …"
+    fi
+}
+
+# cell TABLE ROW COLUMN WHAT: stores the last run's cell, "wall s (CPU s) / RSS MiB"; a failed
+# run's cell is its status up to the first colon, and its status, after WHAT, goes to the
+# table's notes.
 cell() {
     local key="$1|$2|$3"
-    if [ "$STATUS" != ok ]; then
-        NOTES+=("$1|$4: $STATUS")
-        CELL[$key]=${STATUS%%:*}
-    elif [ "$5" = 1 ]; then
-        CELL[$key]="$WALL s ($CPU s CPU) / $RSS MiB"
+    if [ "$STATUS" = ok ]; then
+        CELL[$key]="$WALL ($CPU) / $RSS"
     else
-        CELL[$key]="$WALL s / $RSS MiB"
+        NOTES+=("$1|$4: $(short_status)")
+        CELL[$key]=${STATUS%%:*}
     fi
 }
 
@@ -165,7 +174,7 @@ batch_table() {
     for m in $MODELS; do
         for b in $BATCHES; do
             run batch "$m" "$b" 1 optimize "$m" --batch "$b" --threads 1 --json
-            cell batch "$m" "$b" "$m --batch $b" 0
+            cell batch "$m" "$b" "$m --batch $b"
         done
     done
 }
@@ -173,7 +182,8 @@ batch_table() {
 size_row() {
     local model=$1
     run size "$model" 1 1 optimize "$model" --threads 1 --json
-    local status=$STATUS latency=$LATENCY
+    local status latency=$LATENCY
+    status=$(short_status)
     [ "$status" = ok ] && status=""
     [ -n "$latency" ] && latency=$(printf '%.3f' "$latency")
     SIZE_LINES+=("| ${model##*/} | $(operators "$model") | $WALL | $CPU | $RSS | $latency | $status |")
@@ -197,14 +207,14 @@ threads_table() {
         for b in $THREAD_BATCHES; do
             for t in $THREADS; do
                 run threads "$m" "$b" "$t" optimize "$m" --batch "$b" --threads "$t" --json
-                cell threads "optimize:$m:$b" "$t" "$m --batch $b --threads $t" 1
+                cell threads "optimize:$m:$b" "$t" "$m --batch $b --threads $t"
             done
         done
     done
     [ -n "$COMPARE" ] || return 0
     for t in $THREADS; do
         run threads "$COMPARE" 1 "$t" compare "$COMPARE" --threads "$t" --json
-        cell threads "compare:$COMPARE" "$t" "compare $COMPARE --threads $t" 1
+        cell threads "compare:$COMPARE" "$t" "compare $COMPARE --threads $t"
     done
 }
 
@@ -229,6 +239,7 @@ notes_md() {
 # pivot_md TABLE "ROWS" COLUMN_WORD "COLUMNS": a markdown table of the stored cells.
 pivot_md() {
     local table=$1 rows=$2 word=$3 cols=$4 r c
+    printf 'Wall s (CPU s, user + system) / max RSS MiB.\n\n'
     printf '| |'
     for c in $cols; do printf ' %s %s |' "$word" "$c"; done
     printf '\n|---|'
@@ -246,7 +257,6 @@ pivot_md() {
 batch_md() {
     printf '### Search against batch\n\n'
     printf '    ios-sched optimize MODEL --batch B --threads 1 --json --usage\n\n'
-    printf 'Wall s / max RSS MiB (CPU s in scaling.csv).\n\n'
     pivot_md batch "$MODELS" batch "$BATCHES"
 }
 
@@ -273,7 +283,6 @@ threads_md() {
     printf '### Search against threads\n\n'
     printf '    ios-sched optimize MODEL --batch B --threads T --json --usage\n'
     printf '    ios-sched compare MODEL --threads T --json --usage\n\n'
-    printf 'Wall s (CPU s, user + system) / max RSS MiB.\n\n'
     pivot_md threads "$rows" threads "$THREADS"
 }
 
