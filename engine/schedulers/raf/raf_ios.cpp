@@ -36,13 +36,13 @@ constexpr size_t kEndingsReserved = size_t{1} << 16;
 class ChunkSearch {
 public:
     // Progress: candidates enumerated, of the chunk's count (raf_ios_work.h) given to `run`;
-    // `states`: the chunk's counted states (the memo's size).
-    ChunkSearch(const RafGraph& g, ChunkOrder order, uint64_t states, cost::StagePricer& pricer,
-                PolicyRun& run)
+    // `work` sizes the tables (states: the memo; candidates bound the distinct endings).
+    ChunkSearch(const RafGraph& g, ChunkOrder order, const ChunkWork& work,
+                cost::StagePricer& pricer, PolicyRun& run)
         : g_(g), nodes_(std::move(order.nodes)), pricer_(pricer), run_(run),
           succ_(std::move(order.succ)), adj_(std::move(order.adj)) {
-        memo_.reserve(static_cast<size_t>(states));
-        known_.reserve(kEndingsReserved);
+        memo_.reserve(static_cast<size_t>(work.states));
+        known_.reserve(static_cast<size_t>(std::min<uint64_t>(work.candidates, kEndingsReserved)));
     }
 
     // Stages (groups of node indices) in execution order.
@@ -284,18 +284,17 @@ protected:
         // each weighted by its candidates.
         std::vector<ChunkOrder> parts;
         std::vector<uint64_t> weights;
-        std::vector<uint64_t> states;
+        std::vector<ChunkWork> work;
         for (std::vector<int>& chunk : rafIosChunks(g)) {
             parts.push_back(chunkOrder(g, std::move(chunk)));
-            const ChunkWork work = countChunk(parts.back().succ);
-            weights.push_back(std::max<uint64_t>(1, work.candidates));
-            states.push_back(work.states);
+            work.push_back(countChunk(parts.back().succ));
+            weights.push_back(std::max<uint64_t>(1, work.back().candidates));
         }
         std::vector<std::vector<Groups>> found(parts.size());
         runJobs(run.control(), weights, run.threads(), [&](size_t i, SearchControl& job) {
             PolicyRun chunkRun(run.cost(), &job, weights[i], 1);
             cost::StagePricer pricer(run.cost(), dag); // equal stages: the model's shared memo
-            found[i] = ChunkSearch(g, std::move(parts[i]), states[i], pricer, chunkRun).run();
+            found[i] = ChunkSearch(g, std::move(parts[i]), work[i], pricer, chunkRun).run();
         });
         std::vector<Groups> stages;
         for (std::vector<Groups>& part : found) {
