@@ -44,6 +44,42 @@ inline ir::MemoryProblem randomMemoryProblem(std::mt19937& rng, int n, double ed
     return p;
 }
 
+// `width` ops reading the input, then `sinks` ops each reading all of them (0: one exit
+// reading them all), every tensor `bytes` bytes: a wide graph for the DP's bounds.
+inline ir::MemoryProblem wideMemoryProblem(int width, int sinks, int64_t bytes = 1024) {
+    ir::MemoryProblem p;
+    p.name = "wide";
+    p.tensors.push_back({"in", bytes, {}, {}, false});
+    auto add = [&p, bytes](const std::string& name, std::vector<int> inputs) {
+        ir::MemoryProblem::Op op;
+        op.name = name;
+        op.blockOp = static_cast<int>(p.ops.size());
+        op.output = static_cast<int>(p.tensors.size());
+        op.inputs = std::move(inputs);
+        p.tensors.push_back({name, bytes, {static_cast<int>(p.ops.size())}, {}, false});
+        p.ops.push_back(std::move(op));
+    };
+    std::vector<int> first;
+    for (int i = 0; i < width; ++i) {
+        first.push_back(static_cast<int>(p.tensors.size()));
+        add("a" + std::to_string(i), {0});
+    }
+    std::vector<int> second;
+    for (int j = 0; j < std::max(1, sinks); ++j) {
+        second.push_back(static_cast<int>(p.tensors.size()));
+        add("b" + std::to_string(j), first);
+    }
+    if (sinks > 0)
+        add("y", second);
+    p.tensors.back().sink = true;
+    p.opOfBlockOp.resize(p.ops.size());
+    p.assemblyOf.assign(p.ops.size(), -1);
+    for (size_t i = 0; i < p.ops.size(); ++i)
+        p.opOfBlockOp[i] = static_cast<int>(i);
+    ir::finishMemoryProblem(p);
+    return p;
+}
+
 // Every topological order of `ops` (after `before`), with its peak computed from scratch: at
 // each step, live = constant + every tensor produced (or the input) and not yet dead, where a
 // dead tensor is a non-sink whose consumers have all run; sample = live + the new output.

@@ -3,6 +3,7 @@
 // whose expansions pass the limit before expanding it, never holds more than
 // DpLimits::maxBytes, and the soft budget gives up after kMaxMemoryBoundRuns such runs with
 // Kahn's order instead of bisecting on.
+#include "memory_test_support.h"
 #include "schedulers/serenity/memory_dp.h"
 #include "schedulers/serenity/memory_plan.h"
 #include "schedulers/serenity/soft_budget.h"
@@ -11,44 +12,9 @@
 
 using namespace ios;
 namespace sy = ios::schedulers::serenity;
+using ios::testing::wideMemoryProblem;
 
 namespace {
-
-// `width` ops reading the input, then `sinks` ops each reading all of them (0: one exit
-// reading them all), every tensor `bytes` bytes.
-ir::MemoryProblem wideProblem(int width, int sinks, int64_t bytes = 1024) {
-    ir::MemoryProblem p;
-    p.name = "wide";
-    p.tensors.push_back({"in", bytes, {}, {}, false});
-    auto add = [&p, bytes](const std::string& name, std::vector<int> inputs) {
-        ir::MemoryProblem::Op op;
-        op.name = name;
-        op.blockOp = static_cast<int>(p.ops.size());
-        op.output = static_cast<int>(p.tensors.size());
-        op.inputs = std::move(inputs);
-        p.tensors.push_back({name, bytes, {static_cast<int>(p.ops.size())}, {}, false});
-        p.ops.push_back(std::move(op));
-    };
-    std::vector<int> first;
-    for (int i = 0; i < width; ++i) {
-        first.push_back(static_cast<int>(p.tensors.size()));
-        add("a" + std::to_string(i), {0});
-    }
-    std::vector<int> second;
-    for (int j = 0; j < std::max(1, sinks); ++j) {
-        second.push_back(static_cast<int>(p.tensors.size()));
-        add("b" + std::to_string(j), first);
-    }
-    if (sinks > 0)
-        add("y", second);
-    p.tensors.back().sink = true;
-    p.opOfBlockOp.resize(p.ops.size());
-    p.assemblyOf.assign(p.ops.size(), -1);
-    for (size_t i = 0; i < p.ops.size(); ++i)
-        p.opOfBlockOp[i] = static_cast<int>(i);
-    ir::finishMemoryProblem(p);
-    return p;
-}
 
 uint64_t total(const std::vector<std::pair<uint64_t, uint64_t>>& reports) {
     return reports.back().second;
@@ -63,7 +29,7 @@ private Q_SLOTS:
     // A layer is refused before it runs when its expansions (counted exactly) would pass
     // the limit: the run stops with at most the limit examined, not past it.
     void layerOverTheExpansionLimitIsRefusedBeforeIt() {
-        const ir::MemoryProblem p = wideProblem(120, 0);
+        const ir::MemoryProblem p = wideMemoryProblem(120, 0);
         sy::DpLimits limits;
         limits.maxExpansions = 1000; // layer 0: 120 expansions; layer 1: 120 × 119
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, limits);
@@ -78,7 +44,7 @@ private Q_SLOTS:
     // of two ops), the layer is refused at once: the run ends at the byte bound having built
     // only the first layer, not after filling the bound.
     void antichainIsRefusedBeforeItsSecondLayer() {
-        const ir::MemoryProblem p = wideProblem(3000, 0);
+        const ir::MemoryProblem p = wideMemoryProblem(3000, 0);
         sy::DpLimits limits;
         limits.maxBytes = uint64_t{64} << 20;
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, limits);
@@ -94,7 +60,7 @@ private Q_SLOTS:
     // is a memory-bound end: a higher expansion limit would not help, so the soft budget does
     // not escalate it.
     void overTheLimitAndTheBoundIsNotEscalated() {
-        const ir::MemoryProblem p = wideProblem(400, 0);
+        const ir::MemoryProblem p = wideMemoryProblem(400, 0);
         sy::DpLimits limits;
         limits.maxExpansions = 100000; // layer 1: 400 × 399 expansions
         limits.maxBytes = uint64_t{4} << 20;
@@ -113,7 +79,7 @@ private Q_SLOTS:
     // A run states the budgets that would repeat it; a run at any of them does, with the
     // same status and statistics (the soft budget makes such a run once).
     void aRunRepeatsOverItsBudgetRange() {
-        const ir::MemoryProblem p = wideProblem(12, 12);
+        const ir::MemoryProblem p = wideMemoryProblem(12, 12);
         for (int64_t tau : {int64_t{3072}, int64_t{6000}, int64_t{30000}}) {
             const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), tau);
             QVERIFY(r.sameFrom <= tau && tau <= r.sameTo);
@@ -147,7 +113,7 @@ private Q_SLOTS:
     // One block that is one segment reports progress from inside its soft budget, in
     // operators of a total known up front: more than once, never backwards, ending at it.
     void oneBlockReportsProgressFromItsRuns() {
-        const ir::MemoryProblem p = wideProblem(30, 30);
+        const ir::MemoryProblem p = wideMemoryProblem(30, 30);
         sy::PlanOptions options;
         options.partition = sy::Partition::Blocks;
         options.limits.maxBytes = uint64_t{1} << 20;
@@ -175,7 +141,7 @@ private Q_SLOTS:
     // solution), does not escalate the run at the bound (more expansions do not lift a byte
     // bound) and returns Kahn's order, marked not optimal.
     void bipartiteGivesUpAtTheMemoryBound() {
-        const ir::MemoryProblem p = wideProblem(60, 60);
+        const ir::MemoryProblem p = wideMemoryProblem(60, 60);
         sy::DpLimits limits;
         limits.maxBytes = uint64_t{4} << 20;
         const sy::SoftBudgetResult r =
@@ -209,7 +175,7 @@ private Q_SLOTS:
 
     // Small problems are solved exactly as before: the bound does not bite.
     void smallProblemsStillSolve() {
-        const ir::MemoryProblem p = wideProblem(8, 4);
+        const ir::MemoryProblem p = wideMemoryProblem(8, 4);
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p));
         QVERIFY(r.status == sy::DpStatus::Solution);
         QVERIFY(r.bytes > 0 && r.bytes <= sy::kDpMaxBytes);

@@ -86,7 +86,8 @@ std::string reduction(int64_t before, int64_t after) {
 int runMemory(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched memory MODEL [--order file|kahn|serenity|brute] [--partition cuts|blocks|none] "
-        "[--limit-expansions N] [--time-limit-s T] [--bytes-per-element B] [--batch N] "
+        "[--limit-expansions N] [--exact-expansions N] [--time-limit-s T] [--bytes-per-element B] "
+        "[--batch N] "
         "[--assembly core|materialized] [--sequential-transients] [--count-weights] "
         "[--rewrite none|all|best] [--arena tflite] [--json]",
         "Peak activation memory of an operator order, block by block (Serenity, MLSys 2020). "
@@ -103,6 +104,11 @@ int runMemory(const std::vector<std::string>& args) {
                   "cuts");
     parser.option("--limit-expansions", "N",
                   "Expansions per DP run before it counts as a timeout (0: no limit)", "16777216");
+    parser.option("--exact-expansions", "N",
+                  "The first run, at Kahn FIFO's peak, is the exact DP: it may take up to N "
+                  "expansions unless a lower bound on its down-sets says it cannot fit them "
+                  "(0: every run under --limit-expansions, the paper's soft budget)",
+                  std::to_string(sy::kExactExpansions));
     parser.option("--escalate", "K",
                   "When every run of the soft budget times out, up to K more runs at the "
                   "lowest budget that timed out, each with twice the expansions",
@@ -141,6 +147,8 @@ int runMemory(const std::vector<std::string>& args) {
         static_cast<uint64_t>(parser.getInt64("limit-expansions", 0, int64_t{1} << 40));
     options.limits.timeLimitSeconds = parser.getInt("time-limit-s", 0, 86400);
     options.escalations = parser.getInt("escalate", 0, 20);
+    options.exactExpansions =
+        static_cast<uint64_t>(parser.getInt64("exact-expansions", 0, int64_t{1} << 40));
     const ir::MemoryOptions memory = memoryOptionsOf(parser);
     options.resolution = memory.bytesPerElement;
     const sy::RewriteMode rewrite =

@@ -116,6 +116,9 @@ views::MemoryReport buildMemoryReport(const views::LoadedModel& model,
     options.resolution = memory.bytesPerElement;
     options.limits.maxExpansions = dpLimit;
     options.escalations = views::kSerenityEscalations;
+    // Every run under the view's DP limit (the default, 2^27, already lets the first run solve
+    // what the exact first run would): lowering it shows the bisection at work.
+    options.exactExpansions = 0;
     std::vector<ir::MemoryProblem> problems =
         ir::modelMemoryProblems(model.graph(), model.dags(), memory);
     size_t total = 0;

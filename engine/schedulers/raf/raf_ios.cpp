@@ -6,6 +6,7 @@
 // no merge stages.
 #include "cost/cost_model.h"
 #include "cost/stage_memo.h"
+#include "schedulers/bits.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/raf/program_scheduler.h"
 #include "schedulers/raf/raf_ios_work.h"
@@ -13,12 +14,12 @@
 #include "util/message_text.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
 #include <numeric>
 #include <string>
-#include <unordered_map>
 
 namespace ios::schedulers::raf {
 
@@ -28,12 +29,21 @@ constexpr size_t kMaxStreams = 5; // RAF max_stream_num
 
 using Groups = std::vector<std::vector<int>>; // node indices
 
+// Endings a chunk's table holds before it grows: NasNet-A's 20-node chunks meet 50 000–58 000
+// distinct endings each.
+constexpr size_t kEndingsReserved = size_t{1} << 16;
+
 class ChunkSearch {
 public:
-    // Progress: candidates enumerated, of the chunk's count (raf_ios_work.h) given to `run`.
-    ChunkSearch(const RafGraph& g, ChunkOrder order, cost::StagePricer& pricer, PolicyRun& run)
+    // Progress: candidates enumerated, of the chunk's count (raf_ios_work.h) given to `run`;
+    // `work` sizes the tables (states: the memo; candidates bound the distinct endings).
+    ChunkSearch(const RafGraph& g, ChunkOrder order, const ChunkWork& work,
+                cost::StagePricer& pricer, PolicyRun& run)
         : g_(g), nodes_(std::move(order.nodes)), pricer_(pricer), run_(run),
-          succ_(std::move(order.succ)), adj_(std::move(order.adj)) {}
+          succ_(std::move(order.succ)), adj_(std::move(order.adj)) {
+        memo_.reserve(static_cast<size_t>(work.states));
+        known_.reserve(static_cast<size_t>(std::min<uint64_t>(work.candidates, kEndingsReserved)));
+    }
 
     // Stages (groups of node indices) in execution order.
     std::vector<Groups> run() {
@@ -42,7 +52,7 @@ public:
         best(all);
         std::vector<Groups> stages;
         for (uint32_t s = all; s != 0;) {
-            const uint32_t e = memo_.at(s).ending;
+            const uint32_t e = memo_.find(s)->ending;
             stages.push_back(groups(e));
             s &= ~e;
         }
@@ -55,25 +65,31 @@ private:
         double ms = 0;
         uint32_t ending = 0;
     };
+    using Members = std::array<int, 32>; // a state's nodes (a chunk has at most 32)
+    // What is known of an ending's stage latency: the latency, or (exact false) a bound.
+    struct Known {
+        double ms = 0;
+        bool exact = false;
+    };
 
     double best(uint32_t s) {
         if (s == 0)
             return 0;
-        if (auto it = memo_.find(s); it != memo_.end())
-            return it->second.ms;
+        if (const Entry* known = memo_.find(s))
+            return known->ms;
         Entry e{std::numeric_limits<double>::infinity(), 0};
         // Endings: subsets E of s, |E| <= kMaxStageOps, closed under successors within s.
         // Decide nodes from the last (a node's successors come after it) to the first.
-        std::vector<int> members;
+        Members members{};
+        int count = 0;
         for (uint32_t r = s; r != 0; r &= r - 1)
-            members.push_back(std::countr_zero(r));
-        enumerate(s, members, static_cast<int>(members.size()) - 1, 0, 0, e);
-        memo_.emplace(s, e);
+            members[static_cast<size_t>(count++)] = std::countr_zero(r);
+        enumerate(s, members, count - 1, 0, 0, e);
+        memo_.insert(s, e);
         return e.ms;
     }
 
-    void enumerate(uint32_t s, const std::vector<int>& members, int i, uint32_t chosen, int size,
-                   Entry& e) {
+    void enumerate(uint32_t s, const Members& members, int i, uint32_t chosen, int size, Entry& e) {
         if (i < 0) {
             if (chosen == 0)
                 return;
@@ -82,11 +98,9 @@ private:
             // Branch and bound (docs/search-speed.md "Fifth pass"): a stage whose lower bound
             // already loses to the best ending found is not priced; the choice is the same.
             const double rest = best(s & ~chosen);
-            if (rest + stageBoundMs(chosen) > e.ms)
-                return;
-            const double ms = stageMs(chosen) + rest;
-            if (ms < e.ms) {
-                e.ms = ms;
+            const double ms = stageMsUnless(chosen, rest, e.ms);
+            if (ms + rest < e.ms) {
+                e.ms = ms + rest;
                 e.ending = chosen;
             }
             return;
@@ -99,72 +113,110 @@ private:
     }
 
     // Weakly connected components of the ending, the smallest merged into the next smallest
-    // until at most kMaxStreams; groups ordered by their first node, members in node order.
-    Groups groups(uint32_t ending) const {
-        std::vector<uint32_t> comps;
+    // until at most kMaxStreams, ordered by their first node.
+    struct Components {
+        std::array<uint32_t, kMaxStageOps> masks{};
+        size_t count = 0;
+        // Stable insertion sort by key (a few masks; what std::stable_sort would order).
+        template <class Key> void sortBy(Key key) {
+            for (size_t i = 1; i < count; ++i) {
+                const uint32_t m = masks[i];
+                size_t j = i;
+                for (; j > 0 && key(masks[j - 1]) > key(m); --j)
+                    masks[j] = masks[j - 1];
+                masks[j] = m;
+            }
+        }
+    };
+    Components components(uint32_t ending) const {
+        Components c;
         for (uint32_t left = ending; left != 0;) {
             const uint32_t comp = componentWithin(left & (~left + 1), ending, adj_);
-            comps.push_back(comp);
+            c.masks[c.count++] = comp;
             left &= ~comp;
         }
-        while (comps.size() > kMaxStreams) {
-            std::stable_sort(comps.begin(), comps.end(), [](uint32_t a, uint32_t b) {
-                return std::popcount(a) < std::popcount(b);
-            });
-            comps[1] |= comps[0];
-            comps.erase(comps.begin());
+        while (c.count > kMaxStreams) {
+            c.sortBy([](uint32_t m) { return std::popcount(m); });
+            c.masks[1] |= c.masks[0];
+            std::copy(c.masks.begin() + 1, c.masks.begin() + static_cast<long>(c.count),
+                      c.masks.begin());
+            --c.count;
         }
-        std::sort(comps.begin(), comps.end(),
-                  [](uint32_t a, uint32_t b) { return std::countr_zero(a) < std::countr_zero(b); });
+        c.sortBy([](uint32_t m) { return std::countr_zero(m); });
+        return c;
+    }
+
+    // The groups of an ending (node indices, members in node order).
+    Groups groups(uint32_t ending) const {
+        const Components c = components(ending);
         Groups out;
-        for (uint32_t c : comps) {
+        for (size_t i = 0; i < c.count; ++i) {
             std::vector<int> group;
-            for (uint32_t r = c; r != 0; r &= r - 1)
+            for (uint32_t r = c.masks[i]; r != 0; r &= r - 1)
                 group.push_back(nodes_[static_cast<size_t>(std::countr_zero(r))]);
             out.push_back(std::move(group));
         }
         return out;
     }
 
-    schedule::Stage stageOf(uint32_t ending) const {
-        schedule::Stage stage;
-        for (const auto& group : groups(ending)) {
-            schedule::Group ops;
-            for (int v : group)
-                if (g_.nodes[static_cast<size_t>(v)].op >= 0)
-                    ops.push_back(g_.nodes[static_cast<size_t>(v)].op);
+    // The stage of an ending (its groups' operators; tuples launch nothing), built in stage_,
+    // whose groups keep their capacity from call to call (spare_ holds those not in use).
+    const schedule::Stage& stageOf(uint32_t ending) {
+        const Components c = components(ending);
+        std::vector<schedule::Group>& groups = stage_.groups;
+        size_t used = 0;
+        for (size_t i = 0; i < c.count; ++i) {
+            if (groups.size() == used) {
+                groups.emplace_back();
+                if (!spare_.empty()) {
+                    groups.back().swap(spare_.back());
+                    spare_.pop_back();
+                }
+            }
+            schedule::Group& ops = groups[used];
+            ops.clear();
+            for (uint32_t r = c.masks[i]; r != 0; r &= r - 1)
+                if (const int op = g_.nodes[static_cast<size_t>(
+                                                nodes_[static_cast<size_t>(std::countr_zero(r))])]
+                                       .op;
+                    op >= 0)
+                    ops.push_back(op);
             if (!ops.empty())
-                stage.groups.push_back(std::move(ops));
+                ++used;
         }
-        return stage;
+        while (groups.size() > used) {
+            spare_.push_back(std::move(groups.back()));
+            groups.pop_back();
+        }
+        return stage_;
     }
 
-    double stageMs(uint32_t ending) {
-        if (auto it = stageMs_.find(ending); it != stageMs_.end())
-            return it->second;
-        const schedule::Stage stage = stageOf(ending);
-        const double ms = stage.groups.empty() ? 0.0 : pricer_.ms(stage);
-        stageMs_.emplace(ending, ms);
-        return ms;
-    }
-
-    // A latency stageMs(ending) is never below: itself when known (this chunk or the cost
-    // model's memo), else the cost model's bound; -infinity when it has none.
-    double stageBoundMs(uint32_t ending) {
-        if (auto it = stageMs_.find(ending); it != stageMs_.end())
-            return it->second;
-        if (auto it = boundMs_.find(ending); it != boundMs_.end())
-            return it->second;
-        const schedule::Stage stage = stageOf(ending);
-        double ms = 0;
-        if (stage.groups.empty() || pricer_.find(stage, ms)) {
-            stageMs_.emplace(ending, ms);
-            return ms;
+    // The ending's stage latency, or +infinity when its bound already loses: rest + bound >
+    // bestMs. Known latencies and bounds are kept per ending; a bound comes from the cost
+    // model's memo (an equal stage priced anywhere) or its lower bound, so a stage is priced
+    // only when its bound does not lose.
+    double stageMsUnless(uint32_t ending, double rest, double bestMs) {
+        constexpr double kLoses = std::numeric_limits<double>::infinity();
+        Known* known = known_.find(ending);
+        if (known != nullptr && known->exact)
+            return known->ms;
+        if (known != nullptr && rest + known->ms > bestMs)
+            return kLoses;
+        const schedule::Stage& stage = stageOf(ending);
+        if (known == nullptr) {
+            double ms = 0;
+            if (stage.groups.empty() || pricer_.find(stage, ms)) {
+                known_.insert(ending, {ms, true});
+                return ms;
+            }
+            const double bound = pricer_.lowerBoundMs(stage);
+            const double kept = bound >= 0 ? bound : -std::numeric_limits<double>::infinity();
+            known = &known_.insert(ending, {kept, false});
+            if (rest + kept > bestMs)
+                return kLoses;
         }
-        const double bound = pricer_.lowerBoundMs(stage);
-        const double kept = bound >= 0 ? bound : -std::numeric_limits<double>::infinity();
-        boundMs_.emplace(ending, kept);
-        return kept;
+        *known = {pricer_.ms(stage), true};
+        return known->ms;
     }
 
     const RafGraph& g_;
@@ -173,9 +225,11 @@ private:
     PolicyRun& run_;
     std::vector<uint32_t> succ_;
     std::vector<uint32_t> adj_;
-    std::unordered_map<uint32_t, Entry> memo_;
-    std::unordered_map<uint32_t, double> stageMs_;
-    std::unordered_map<uint32_t, double> boundMs_;
+    // Open addressing (BitsMap): the DP looks up a state and an ending per candidate.
+    detail::BitsMap<Entry, uint64_t> memo_;
+    detail::BitsMap<Known, uint64_t> known_; // by ending
+    schedule::Stage stage_;
+    std::vector<schedule::Group> spare_;
     uint64_t candidates_ = 0;
 };
 
@@ -230,15 +284,17 @@ protected:
         // each weighted by its candidates.
         std::vector<ChunkOrder> parts;
         std::vector<uint64_t> weights;
+        std::vector<ChunkWork> work;
         for (std::vector<int>& chunk : rafIosChunks(g)) {
             parts.push_back(chunkOrder(g, std::move(chunk)));
-            weights.push_back(std::max<uint64_t>(1, countChunk(parts.back().succ).candidates));
+            work.push_back(countChunk(parts.back().succ));
+            weights.push_back(std::max<uint64_t>(1, work.back().candidates));
         }
         std::vector<std::vector<Groups>> found(parts.size());
         runJobs(run.control(), weights, run.threads(), [&](size_t i, SearchControl& job) {
             PolicyRun chunkRun(run.cost(), &job, weights[i], 1);
             cost::StagePricer pricer(run.cost(), dag); // equal stages: the model's shared memo
-            found[i] = ChunkSearch(g, std::move(parts[i]), pricer, chunkRun).run();
+            found[i] = ChunkSearch(g, std::move(parts[i]), work[i], pricer, chunkRun).run();
         });
         std::vector<Groups> stages;
         for (std::vector<Groups>& part : found) {

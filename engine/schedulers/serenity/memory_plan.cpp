@@ -88,7 +88,7 @@ SegmentPlan planSegment(const ir::MemoryProblem& problem, const Segment& segment
         break;
     case OrderKind::Serenity: {
         SoftBudgetResult r = softBudget(problem, segment, options.limits, options.resolution,
-                                        options.escalations, control);
+                                        options.escalations, options.exactExpansions, control);
         plan.tauTrace = std::move(r.trace);
         plan.entries = r.entries;
         plan.expansions = r.expansions;

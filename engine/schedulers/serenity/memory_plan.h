@@ -28,12 +28,20 @@ std::optional<Partition> partitionFromString(std::string_view s);
 inline constexpr uint64_t kSchedulerExpansions = uint64_t{1} << 27;
 inline constexpr int kSchedulerEscalations = 2;
 
+// How large an exact DP the soft budget's first run may be by default (firstRunExpansions,
+// docs/memory.md "Exact first"): NasNet-A's 374-operator block, solved exactly, makes 69 M
+// expansions; this is about twice that.
+inline constexpr uint64_t kExactExpansions = uint64_t{1} << 27;
+
 struct PlanOptions {
     OrderKind order = OrderKind::Serenity;
     Partition partition = Partition::Cuts;
     DpLimits limits;
     int64_t resolution = 4; // the bisection stops when hi − lo ≤ this (bytes per element)
     int escalations = 0;    // softBudget's retries with doubled limits
+    // The exact first run's expansions (firstRunExpansions); 0 or at most limits.maxExpansions:
+    // the paper's soft budget, every run under limits.
+    uint64_t exactExpansions = kExactExpansions;
 };
 
 struct BlockPlan {

@@ -57,6 +57,38 @@ std::vector<int> segmentKahnOrder(const ir::MemoryProblem& p, const Segment& seg
     return queue;
 }
 
+uint64_t leastDownSets(const ir::MemoryProblem& p, const Segment& segment) {
+    std::vector<int> level(p.ops.size(), -1); // longest path from the segment's start
+    std::vector<uint64_t> width;
+    for (int op : segmentKahnOrder(p, segment)) {
+        int l = 0;
+        for (int q : p.preds[static_cast<size_t>(op)])
+            if (level[static_cast<size_t>(q)] >= 0)
+                l = std::max(l, level[static_cast<size_t>(q)] + 1);
+        level[static_cast<size_t>(op)] = l;
+        if (width.size() <= static_cast<size_t>(l))
+            width.resize(static_cast<size_t>(l) + 1, 0);
+        ++width[static_cast<size_t>(l)];
+    }
+    uint64_t least = 1;
+    for (uint64_t w : width) {
+        const uint64_t subsets = w >= 64 ? UINT64_MAX : (uint64_t{1} << w) - 1;
+        least = subsets > UINT64_MAX - least ? UINT64_MAX : least + subsets;
+    }
+    return least;
+}
+
+uint64_t firstRunExpansions(const ir::MemoryProblem& p, const Segment& segment,
+                            const DpLimits& limits, uint64_t exactExpansions) {
+    if (limits.maxExpansions == 0 || exactExpansions <= limits.maxExpansions)
+        return limits.maxExpansions;
+    // Every down-set but the whole segment has a ready op: expansions ≥ down-sets − 1.
+    const uint64_t least = leastDownSets(p, segment);
+    const bool fits =
+        least - 1 <= exactExpansions && (limits.maxBytes == 0 || least <= limits.maxBytes / 6);
+    return fits ? exactExpansions : limits.maxExpansions;
+}
+
 int64_t segmentPeak(const ir::MemoryProblem& p, const Segment& segment,
                     const std::vector<int>& order) {
     return detail::orderPeak(detail::SegmentModel(p, segment), p, order);
@@ -107,7 +139,7 @@ uint64_t maxBisectionRuns(int64_t tauMax, int64_t resolution) {
 
 SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations,
-                            SearchControl* control) {
+                            uint64_t exactExpansions, SearchControl* control) {
     SoftBudgetResult out;
     const detail::SegmentModel model(p, segment);
     const std::vector<int> kahn = segmentKahnOrder(p, segment);
@@ -139,11 +171,14 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
         if (runs.progress)
             runs.progress(0, 1);
     };
+    // The first run, at τmax, is the exact DP: where the bound allows, it may take more.
+    DpLimits first = limits;
+    first.maxExpansions = firstRunExpansions(p, segment, limits, exactExpansions);
     std::vector<DpResult> made; // a run is made once: a budget within its range repeats it
     auto [trace, solved] = bisectBudget(tauMax, resolution, [&](int64_t tau) {
         DpResult r = repeatedRun(made, tau, limits);
         if (r.status == DpStatus::Timeout && r.entries == 0) {
-            r = detail::memoryDp(model, tau, limits, runControl);
+            r = detail::memoryDp(model, tau, run == 0 ? first : limits, runControl);
             made.push_back(r);
         }
         runMade();

@@ -5,6 +5,7 @@
 #include "ir/memory.h"
 #include "schedulers/serenity/memory_dp.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <utility>
@@ -54,14 +55,28 @@ std::vector<int> segmentKahnOrder(const ir::MemoryProblem& problem, const Segmen
 int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
                     const std::vector<int>& order);
 
+// A lower bound on the down-sets of a segment, cheap to compute (linear): with ops levelled by
+// their longest path from the segment's start, every subset of level k added to all ops below
+// it is a down-set, so there are at least 1 + Σ_k (2^|level k| − 1). Saturates at UINT64_MAX.
+uint64_t leastDownSets(const ir::MemoryProblem& problem, const Segment& segment);
+
+// The adaptive choice (docs/memory.md "Exact first"): the first run, at τmax = Kahn FIFO's peak,
+// is the exact DP (the optimum is never above τmax), so it may take up to `exactExpansions`
+// expansions instead of limits.maxExpansions unless leastDownSets already shows that it would
+// not fit them or limits.maxBytes (6 bytes of back-pointer per down-set). The expansion limit
+// of the first run: exactExpansions when that applies, else limits.maxExpansions.
+uint64_t firstRunExpansions(const ir::MemoryProblem& problem, const Segment& segment,
+                            const DpLimits& limits, uint64_t exactExpansions);
+
 // Serenity on one segment: τmax = peak of Kahn FIFO, the bisection with the exact DP under
-// `limits`; when no run solves, up to `escalations` more runs at the lowest budget that timed
-// out, each with twice the previous expansion limit (not when that run was ended by the memory
-// bound, which a higher expansion limit does not lift); then the better of Kahn FIFO and file
-// order (optimal = false). control->progress gets runs made of maxBisectionRuns + escalations,
-// the first run counted as half the work (it keeps the most), a run's share by the bounds used.
+// `limits` (its first run under firstRunExpansions); when no run solves, up to `escalations` more
+// runs at the lowest budget that timed out, each with twice the previous expansion limit (not when
+// that run was ended by the memory bound, which a higher expansion limit does not lift); then the
+// better of Kahn FIFO and file order (optimal = false). control->progress gets runs made of
+// maxBisectionRuns + escalations, the first run counted as half the work (it keeps the most), a
+// run's share by the bounds used.
 SoftBudgetResult softBudget(const ir::MemoryProblem& problem, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations = 0,
-                            SearchControl* control = nullptr);
+                            uint64_t exactExpansions = 0, SearchControl* control = nullptr);
 
 } // namespace ios::schedulers::serenity
