@@ -162,7 +162,9 @@ bool GpuSimulation::advance() {
         // a run resumed from a prefix must step exactly as the whole one.
         if (mode_ == SimulationMode::Fast)
             t = skipSteady(t);
-        double dt = next - t;
+        // A stretch may pass an admission that cannot take SM room (steady_state.h): it is
+        // made now, at the stretch's end (dt 0), as nothing of its kernel could run before.
+        double dt = nextArrival(t) - t;
         for (size_t i = 0; i < cohorts.size(); ++i)
             dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
         assert(dt >= 0 && dt < kInf);
