@@ -14,7 +14,8 @@ namespace {
 // and the metaflow scheduler builds on it: above eval, below schedulers.
 const QStringList kLayers = {QStringLiteral("util"),     QStringLiteral("ir"),
                              QStringLiteral("schedule"), QStringLiteral("ref"),
-                             QStringLiteral("cost"),     QStringLiteral("eval"),
+                             QStringLiteral("cost"),     QStringLiteral("store"),
+                             QStringLiteral("eval"),
                              QStringLiteral("rewrite"),  QStringLiteral("schedulers"),
                              QStringLiteral("io"),       QStringLiteral("analysis")};
 
