@@ -23,6 +23,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <string_view>
 #include <unistd.h>
 
 namespace ios::cli {
@@ -74,10 +76,35 @@ private:
     Clock::time_point lastPrint_ = Clock::now();
 };
 
+// --shard I/N: 0 <= I < N <= 4096.
+std::optional<profiling::Shard> shardOption(const ArgParser& parser) {
+    const auto text = parser.value("shard");
+    if (!text)
+        return std::nullopt;
+    const std::string bad = "--shard must be I/N with 0 <= I < N <= " +
+                            std::to_string(profiling::kMaxShards) + " (got '" +
+                            util::escapeControl(*text) + "')";
+    const size_t slash = text->find('/');
+    if (slash == std::string::npos)
+        throw UserError(bad);
+    auto number = [&](std::string_view digits) {
+        if (digits.empty() || digits.size() > 5 ||
+            digits.find_first_not_of("0123456789") != std::string_view::npos)
+            throw UserError(bad);
+        return static_cast<uint32_t>(std::stoul(std::string(digits)));
+    };
+    profiling::Shard shard;
+    shard.index = number(std::string_view(*text).substr(0, slash));
+    shard.count = number(std::string_view(*text).substr(slash + 1));
+    if (shard.count < 1 || shard.count > profiling::kMaxShards || shard.index >= shard.count)
+        throw UserError(bad);
+    return shard;
+}
+
 int runProfile(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched profile MODEL --cache FILE [--strategy S[,S...]] [-r N] [-s N] [--batch N] "
-        "[--stages-per-graph K] [--every-stage] [--max-graphs N] [--no-search] "
+        "[--stages-per-graph K] [--every-stage] [--max-graphs N] [--shard I/N] [--no-search] "
         "[--save-schedule FILE] [--json]",
         "Measure on the CUDA GPU every distinct stage the searches of MODEL meet (and the "
         "stages of the baselines' schedules), many stages per captured CUDA graph, one per group "
@@ -97,6 +124,10 @@ int runProfile(const std::vector<std::string>& args) {
                 "launch the same kernels");
     parser.option("--max-graphs", "N",
                   "Stop after N graphs, keeping FILE.partial (run again to go on); 0 = all", "0");
+    parser.option("--shard", "I/N",
+                  "Measure only part I of N (0 <= I < N <= 4096): the stage classes whose "
+                  "signature hash mod N is I, so N runs (a job array) cover each class once; "
+                  "no search follows (the other parts are missing)");
     parser.flag("--no-search", "Only measure: do not run the search from the cache");
     parser.option("--save-schedule", "FILE",
                   "Write the schedule the first --strategy finds from the cache");
@@ -117,6 +148,7 @@ int runProfile(const std::vector<std::string>& args) {
     options.stagesPerGraph = static_cast<size_t>(parser.getInt("stages-per-graph", 1, 4096));
     options.maxGraphs = static_cast<size_t>(parser.getInt("max-graphs", 0, 1 << 30));
     options.everyStage = parser.has("every-stage");
+    const std::optional<profiling::Shard> shard = shardOption(parser);
     // The plan of every file the command writes or reads: the cache and its journal (each
     // written by its own writer: the journal as graphs are measured, the cache when all are)
     // and --save-schedule (staged here) are outputs, none of which may be another or the model.
@@ -143,6 +175,10 @@ int runProfile(const std::vector<std::string>& args) {
         met =
             profiling::enumerateStages(prepared, search.schedulers, search.params, batch, &control);
     }
+    const size_t stagesBeforeShard = met.stages.size();
+    size_t shardClasses = 0;
+    if (shard)
+        met.stages = profiling::shardStages(prepared, std::move(met.stages), *shard, &shardClasses);
     profiling::ProfileResult result;
     {
         ProfileProgressPrinter printer("profile " + graph.name);
@@ -171,6 +207,11 @@ int runProfile(const std::vector<std::string>& args) {
         strategies.push_back(std::string(s->key()));
     j["strategies"] = strategies;
     j["stage_requests"] = met.calls;
+    if (shard) {
+        j["shard"] = std::to_string(shard->index) + "/" + std::to_string(shard->count);
+        j["shard_stages_of"] = stagesBeforeShard;
+        j["shard_classes"] = shardClasses;
+    }
     j["stages_met"] = result.stagesMet;
     j["distinct_canonical"] = result.classes;
     j["from_cache"] = result.fromCache;
@@ -192,7 +233,7 @@ int runProfile(const std::vector<std::string>& args) {
 
     // The searches from the cache, as `optimize --cost-model cache:FILE` runs them.
     util::Json searches = util::Json::array();
-    if (result.complete && !parser.has("no-search")) {
+    if (result.complete && !parser.has("no-search") && !shard) {
         const auto readStart = Clock::now();
         const cost::CachedCostModel cost(cost::MeasurementCache::load(cacheFile), graph, batch,
                                          backend->deviceName(), cacheFile);
@@ -241,8 +282,9 @@ int runProfile(const std::vector<std::string>& args) {
                   << "wall seconds         " << fixed(j["wall_seconds"].get<double>(), 2) << "\n";
         if (result.complete)
             std::cout << "cache                " << cacheFile << " (" << result.written
-                      << " entries written, " << result.cacheEntries << " in all)\n"
-                      << "replay: " << replay << "\n";
+                      << " entries written, " << result.cacheEntries << " in all)\n";
+        if (result.complete && !shard)
+            std::cout << "replay: " << replay << "\n";
         if (!searches.empty())
             std::cout << "cache read seconds   " << fixed(j["cache_read_seconds"].get<double>(), 2)
                       << "\n";
@@ -251,6 +293,11 @@ int runProfile(const std::vector<std::string>& args) {
                       << fixed(sj["latency_ms"].get<double>(), 4) << " ms, search "
                       << fixed(sj["search_seconds"].get<double>(), 2) << " s\n";
     }
+    if (shard && result.complete)
+        std::cerr << "ios-sched profile: shard " << j["shard"].get<std::string>() << ": "
+                  << result.stagesMet << " of " << stagesBeforeShard
+                  << " stages measured or known; no search (it needs every shard: merge them, "
+                     "then run the search)\n";
     if (!result.complete)
         std::cerr << "ios-sched profile: stopped after " << result.graphs << " graphs; "
                   << profiling::journalPath(cacheFile).string()
