@@ -82,6 +82,7 @@ public:
 
     int batch() const { return batch_; }
     GpuBackend& backend() { return backend_; }
+    const ir::Graph& graph() const { return graph_; }
 
     // Issues every stage of `schedule` in order (dags from ir::buildDags of the same graph).
     // With tagStages, kernels carry makeTraceTag(k + 1, op) for the k-th stage issued.

@@ -20,10 +20,7 @@ std::filesystem::path journalPath(const std::filesystem::path& cacheFile) {
 }
 
 std::string journalLine(const cost::StageMeasurement& m) {
-    const util::Json j = {{"device", m.device},        {"model", m.model},
-                          {"batch", m.batch},          {"stage", m.stage},
-                          {"latency_ms", m.latencyMs}, {"samples", m.samples}};
-    return util::dumpJson(j, -1) + "\n";
+    return util::dumpJson(cost::measurementJson(m), -1) + "\n";
 }
 
 std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& path,

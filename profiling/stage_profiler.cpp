@@ -1,5 +1,6 @@
 #include "stage_profiler.h"
 
+#include "cost/stage_signature.h"
 #include "stage_journal.h"
 #include "util/error.h"
 
@@ -59,9 +60,15 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
     ProfileResult result;
     result.stagesMet = stages.size();
 
+    const std::string modelHash = cost::modelContentHash(model.graph());
     cost::MeasurementCache cache;
     if (std::filesystem::exists(cacheFile))
         cache = cost::MeasurementCache::load(cacheFile);
+    // Entries of this name but of another model's contents are replaced by this run's.
+    if (const size_t other = cache.removeOtherContents(modelName, modelHash))
+        result.warnings.push_back(cacheFile.string() + ": " + std::to_string(other) +
+                                  " measurements of another model named '" + modelName +
+                                  "' (other contents) are dropped and measured again");
     const std::filesystem::path journal = journalPath(cacheFile);
     // Stage key → latency, cache then journal; `knownOrder` keeps their first-seen order (the
     // lookup by class takes the first of a class, as CachedCostModel does).
@@ -75,8 +82,11 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             knownOrder.push_back(m.stage);
     if (std::filesystem::exists(journal))
         for (const cost::StageMeasurement& m : readJournal(journal, result.warnings)) {
-            if (m.device != device || m.model != modelName || m.batch != batch)
-                throw UserError("the journal holds measurements of " + m.model + " on " + m.device +
+            if (m.device != device || m.model != modelName || m.batch != batch ||
+                (!m.modelHash.empty() && m.modelHash != modelHash))
+                throw UserError("the journal holds measurements of " + m.model +
+                                    (m.modelHash != modelHash ? " (other contents)" : "") +
+                                    " on " + m.device +
                                     " at batch " + std::to_string(m.batch) + ", not of " +
                                     modelName + " on " + device + " at batch " +
                                     std::to_string(batch) +
@@ -155,7 +165,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             const Known value{storedLatencyMs(times.medianMs[j]), times.repeats};
             const MetStage& m = stages[graph[j]];
             measured.emplace(m.key, value);
-            lines.push_back({device, modelName, batch, m.key, value.ms, value.samples});
+            lines.push_back({device, modelName, batch, m.key, value.ms, value.samples, modelHash});
         }
         if (!writer)
             writer.emplace(journal);
@@ -196,11 +206,12 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
         else if (isJournaled.count(m.key))
             value = &known.at(m.key);
         if (value != nullptr)
-            cache.add({device, modelName, batch, m.key, value->ms, value->samples});
+            cache.add({device, modelName, batch, m.key, value->ms, value->samples, modelHash});
     }
     for (const std::string& k : journaled)
         if (!cache.find(device, modelName, batch, k))
-            cache.add({device, modelName, batch, k, known.at(k).ms, known.at(k).samples});
+            cache.add({device, modelName, batch, k, known.at(k).ms, known.at(k).samples,
+                       modelHash});
     result.written = cache.entries().size() - before;
     result.cacheEntries = cache.entries().size();
     // Met stages neither known before nor measured took an equal stage's latency.

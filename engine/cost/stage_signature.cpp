@@ -1,6 +1,7 @@
 #include "cost/stage_signature.h"
 
 #include "cost/stage_memo.h"
+#include "ir/metrics.h"
 
 #include <cstdio>
 
@@ -58,6 +59,63 @@ std::string stableHashHex(std::string_view bytes) {
     std::snprintf(text, sizeof text, "%016llx",
                   static_cast<unsigned long long>(stableHash64(bytes)));
     return text;
+}
+
+namespace {
+
+void appendNumber(std::string& out, int64_t v) {
+    for (int shift = 0; shift < 64; shift += 8)
+        out += static_cast<char>((static_cast<uint64_t>(v) >> shift) & 0xffU);
+}
+
+void appendText(std::string& out, std::string_view text) {
+    appendLength(out, text.size());
+    out += text;
+}
+
+// A node's name, operator signature and inputs, then its nested nodes' names and inputs.
+void appendNode(std::string& out, const ir::Node& node, const ir::ShapeLookup& shapeOf) {
+    appendText(out, node.name);
+    std::string signature;
+    appendOperatorSignature(node, shapeOf, signature);
+    appendText(out, signature);
+    appendLength(out, node.inputs.size());
+    for (const ir::Term& term : node.inputs) {
+        appendLength(out, term.size());
+        for (const ir::ValueRef& v : term) {
+            appendText(out, v.node);
+            appendNumber(out, v.begin);
+            appendNumber(out, v.end);
+            out += v.inPlace ? '\1' : '\0';
+        }
+    }
+    appendLength(out, node.nodes.size());
+    for (const ir::Node& inner : node.nodes)
+        appendNode(out, inner, shapeOf);
+}
+
+} // namespace
+
+std::string modelContentHash(const ir::Graph& graph) {
+    const ir::NodeIndex index(graph);
+    const ir::ShapeLookup shapeOf = [&index](const std::string& name) -> const ir::TensorShape* {
+        const ir::Node* n = index.find(name);
+        return n ? &n->outputShape : nullptr;
+    };
+    std::string text = "ios-model-content-1";
+    appendText(text, graph.input.name);
+    appendNumber(text, graph.input.outputShape.c);
+    appendNumber(text, graph.input.outputShape.h);
+    appendNumber(text, graph.input.outputShape.w);
+    appendLength(text, graph.blocks.size());
+    for (const ir::Block& block : graph.blocks) {
+        appendText(text, block.enterName);
+        appendLength(text, block.innerNodes.size());
+        for (const ir::Node& node : block.innerNodes)
+            appendNode(text, node, shapeOf);
+        appendNode(text, block.exitNode, shapeOf);
+    }
+    return stableHashHex(text);
 }
 
 } // namespace ios::cost

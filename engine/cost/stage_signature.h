@@ -41,4 +41,13 @@ uint64_t stableHash64(std::string_view bytes);
 // stableHash64 as 16 lowercase hex digits.
 std::string stableHashHex(std::string_view bytes);
 
+// A model's identity by content (16 hex digits, stableHashHex): of a canonical text of every
+// node — its name, operator signature (appendOperatorSignature: kind, shapes, attributes,
+// nested nodes) and inputs (producer names and channel ranges), the input placeholder's
+// shape — and not of the graph's name, its hint names or the stages and parts its file lists.
+// Equal for a model and its conversions to any format; different when an operator changes.
+// Measurement caches record it per entry ("model_hash"), so the measurements of one model are
+// never replayed for another that has its name.
+std::string modelContentHash(const ir::Graph& graph);
+
 } // namespace ios::cost
