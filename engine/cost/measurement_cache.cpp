@@ -241,15 +241,29 @@ util::Json measurementJson(const StageMeasurement& m) {
     return j;
 }
 
+// The document dumpJson(doc, 1) would write, built entry by entry: a cache of millions of
+// entries never becomes one JSON tree in memory.
 std::string MeasurementCache::text() const {
-    util::Json doc;
-    doc["format"] = kFormat;
-    doc["version"] = kVersion;
-    util::Json entries = util::Json::array();
-    for (const StageMeasurement& m : entries_)
-        entries.push_back(measurementJson(m));
-    doc["entries"] = std::move(entries);
-    return util::dumpJson(doc, 1) + "\n";
+    util::Json head;
+    head["format"] = kFormat;
+    head["version"] = kVersion;
+    head["entries"] = util::Json::array();
+    if (entries_.empty())
+        return util::dumpJson(head, 1) + "\n";
+    std::string out = util::dumpJson(head, 1);
+    out.resize(out.rfind('[') + 1); // "...\n \"entries\": ["
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        out += i == 0 ? "\n" : ",\n";
+        const std::string entry = util::dumpJson(measurementJson(entries_[i]), 1);
+        out += "  ";
+        for (const char c : entry) {
+            out += c;
+            if (c == '\n')
+                out += "  ";
+        }
+    }
+    out += "\n ]\n}\n";
+    return out;
 }
 
 void MeasurementCache::save(const std::filesystem::path& path) const {

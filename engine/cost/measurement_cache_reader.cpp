@@ -2,9 +2,8 @@
 // parser feeds the events of one entry at a time into a small object, which is checked and
 // added, then dropped; the document is never held whole, so a cache of any size loads in
 // memory proportional to its entries, and nesting of any depth is skipped without recursion.
-#include "cost/measurement_cache.h"
-
 #include "cost/cost_model.h"
+#include "cost/measurement_cache.h"
 #include "util/error.h"
 #include "util/json_number.h"
 
@@ -93,8 +92,7 @@ private:
             entry_ = util::Json::object();
         }
         if (depth_ == 4 && inEntries())
-            throw UserError(entryShape(where()) + " (\"" + key_ +
-                                "\" holds an array or object)",
+            throw UserError(entryShape(where()) + " (\"" + key_ + "\" holds an array or object)",
                             file_);
         return true;
     }
@@ -129,12 +127,12 @@ private:
 
     MeasurementCache& cache_;
     const std::string& file_;
-    int depth_ = 0;           // open containers
-    std::string key_;         // the last key read
-    std::string rootKey_;     // the last key of the top object
-    util::Json header_;       // the top object's scalar fields
-    util::Json entry_;        // the entry being read
-    util::Json skip_;         // stands for containers whose keys are not kept
+    int depth_ = 0;       // open containers
+    std::string key_;     // the last key read
+    std::string rootKey_; // the last key of the top object
+    util::Json header_;   // the top object's scalar fields
+    util::Json entry_;    // the entry being read
+    util::Json skip_;     // stands for containers whose keys are not kept
     bool sawEntries_ = false;
     size_t index_ = 0; // of the entry being read
 };
@@ -147,8 +145,8 @@ StageMeasurement measurementFromJson(const util::Json& e, const std::string& whe
         StageMeasurement m;
         m.device = e.at("device").get<std::string>();
         m.model = e.at("model").get<std::string>();
-        m.batch =
-            static_cast<int>(util::jsonInteger(e.at("batch"), 1, kMaxBatch, where + ".batch", file));
+        m.batch = static_cast<int>(
+            util::jsonInteger(e.at("batch"), 1, kMaxBatch, where + ".batch", file));
         m.stage = e.at("stage").get<std::string>();
         // A measured stage takes some time, and never days: 1e308 would make sums infinite.
         m.latencyMs = util::jsonNumber(e.at("latency_ms"), 0, kMaxStageLatencyMs,
@@ -174,7 +172,8 @@ MeasurementCache MeasurementCache::parse(std::string_view jsonText, const std::s
         throw UserError("the file is empty", file);
     MeasurementCache cache;
     CacheEvents events(cache, file);
-    util::Json::sax_parse(jsonText.begin(), jsonText.end(), &events, util::Json::input_format_t::json,
+    util::Json::sax_parse(jsonText.begin(), jsonText.end(), &events,
+                          util::Json::input_format_t::json,
                           /*strict=*/true, /*ignore_comments=*/false);
     events.finish();
     return cache;
@@ -192,17 +191,15 @@ MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
         throw UserError("the file is empty", file);
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw UserError(std::string("cannot open the measurement cache file: ") +
-                            std::strerror(errno),
-                        file);
+        throw UserError(
+            std::string("cannot open the measurement cache file: ") + std::strerror(errno), file);
     MeasurementCache cache;
     CacheEvents events(cache, file);
     util::Json::sax_parse(in, &events, util::Json::input_format_t::json, /*strict=*/true,
                           /*ignore_comments=*/false);
     if (in.bad())
-        throw UserError(std::string("cannot read the measurement cache file: ") +
-                            std::strerror(errno),
-                        file);
+        throw UserError(
+            std::string("cannot read the measurement cache file: ") + std::strerror(errno), file);
     events.finish();
     return cache;
 }
