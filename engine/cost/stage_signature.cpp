@@ -15,6 +15,18 @@ void appendLength(std::string& out, size_t n) {
         out += static_cast<char>((v >> shift) & 0xffU);
 }
 
+bool readLength(std::string_view& bytes, size_t& n) {
+    if (bytes.size() < 4)
+        return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+        v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)]))
+             << (8 * i);
+    bytes.remove_prefix(4);
+    n = v;
+    return true;
+}
+
 } // namespace
 
 StageSignature stageSignature(const ir::BlockDag& dag, const schedule::Stage& stage,
@@ -43,6 +55,39 @@ std::string signatureBytes(const StageSignature& signature) {
         }
     }
     return out;
+}
+
+std::optional<StageSignature> parseSignatureBytes(std::string_view bytes) {
+    if (bytes.empty())
+        return std::nullopt;
+    StageSignature s;
+    const auto kind = static_cast<unsigned char>(bytes.front());
+    if (kind != static_cast<unsigned char>(schedule::StageKind::Parallel) &&
+        kind != static_cast<unsigned char>(schedule::StageKind::Merge))
+        return std::nullopt;
+    s.kind = static_cast<schedule::StageKind>(kind);
+    bytes.remove_prefix(1);
+    size_t groups = 0;
+    // Every group takes at least 4 bytes: a count beyond that is malformed, not a huge vector.
+    if (!readLength(bytes, groups) || groups == 0 || groups > bytes.size() / 4)
+        return std::nullopt;
+    s.groups.resize(groups);
+    for (std::vector<std::string>& group : s.groups) {
+        size_t ops = 0;
+        if (!readLength(bytes, ops) || ops == 0 || ops > bytes.size() / 4)
+            return std::nullopt;
+        group.resize(ops);
+        for (std::string& op : group) {
+            size_t length = 0;
+            if (!readLength(bytes, length) || length == 0 || length > bytes.size())
+                return std::nullopt;
+            op.assign(bytes.substr(0, length));
+            bytes.remove_prefix(length);
+        }
+    }
+    if (!bytes.empty())
+        return std::nullopt;
+    return s;
 }
 
 uint64_t stableHash64(std::string_view bytes) {

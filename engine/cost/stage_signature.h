@@ -12,6 +12,7 @@
 #include "schedule/schedule.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ StageSignature stageSignature(const ir::BlockDag& dag, const schedule::Stage& st
 // and per operator its length, each as 4 little-endian bytes, then the bytes): equal strings
 // for equal signatures and only for them.
 std::string signatureBytes(const StageSignature& signature);
+
+// The inverse of signatureBytes: nullopt unless `bytes` is exactly one well-formed signature
+// (a known kind, at least one group, no empty group or operator, nothing left over). Stores
+// and JSON imports use it to check the bytes they are given.
+std::optional<StageSignature> parseSignatureBytes(std::string_view bytes);
 
 // 64-bit FNV-1a: the same value on every machine and in every build (unlike std::hash), for
 // partitions that must agree across processes (profile --shard) and short stable ids.

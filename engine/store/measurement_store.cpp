@@ -62,12 +62,14 @@ std::unique_ptr<MeasurementStore> openStore(const std::string& url, OpenMode mod
     const bool looksLikeUrl = url.find("://") != std::string::npos;
     if (!open && looksLikeUrl)
         throw UserError("measurement store '" + url +
-                        "': no backend for this URL scheme is built in (built: " + [] {
+                        "': no backend for this URL scheme is built in (built: " +
+                        [] {
                             std::string list;
                             for (const std::string& n : storeBackendNames())
                                 list += (list.empty() ? "" : ", ") + n;
                             return list.empty() ? std::string("none") : list;
-                        }() + ")");
+                        }() +
+                        ")");
     if (!open)
         open = fallback;
     if (!open)
@@ -85,6 +87,10 @@ int64_t measurementTime() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+std::string toolVersion() {
+    return IOS_VERSION;
 }
 
 } // namespace ios::store

@@ -1,0 +1,507 @@
+#include "store/sqlite_store.h"
+
+#include "cost/cost_model.h"
+#include "cost/stage_signature.h"
+#include "store/sqlite_statement.h"
+#include "util/error.h"
+#include "util/json_text.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+namespace ios::store {
+
+namespace {
+
+constexpr const char* kSchema = R"(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE operators(id INTEGER PRIMARY KEY, signature BLOB NOT NULL UNIQUE);
+CREATE TABLE stages(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, ops BLOB NOT NULL,
+                    UNIQUE(kind, ops));
+CREATE TABLE devices(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE);
+CREATE TABLE samples(stage INTEGER NOT NULL, device INTEGER NOT NULL, batch INTEGER NOT NULL,
+                     dtype TEXT NOT NULL, median REAL NOT NULL, spread REAL NOT NULL,
+                     count INTEGER NOT NULL, tool TEXT NOT NULL, measured_at INTEGER NOT NULL,
+                     PRIMARY KEY(stage, device, batch, dtype, median, spread, count))
+                     WITHOUT ROWID;
+)";
+
+// A stage's operators as a compact blob: per group its size, then its operator ids, each an
+// unsigned LEB128 varint (ids are small: one or two bytes each).
+void appendVarint(std::string& out, uint64_t v) {
+    do {
+        auto byte = static_cast<unsigned char>(v & 0x7fU);
+        v >>= 7;
+        if (v)
+            byte |= 0x80U;
+        out += static_cast<char>(byte);
+    } while (v);
+}
+
+bool readVarint(std::string_view& in, uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
+        const auto byte = static_cast<unsigned char>(in.front());
+        in.remove_prefix(1);
+        v |= static_cast<uint64_t>(byte & 0x7fU) << shift;
+        if (!(byte & 0x80U))
+            return true;
+    }
+    return false;
+}
+
+std::string encodeGroups(const std::vector<std::vector<int64_t>>& groups) {
+    std::string out;
+    for (const std::vector<int64_t>& group : groups) {
+        appendVarint(out, group.size());
+        for (int64_t id : group)
+            appendVarint(out, static_cast<uint64_t>(id));
+    }
+    return out;
+}
+
+std::vector<std::vector<int64_t>> decodeGroups(std::string_view blob) {
+    std::vector<std::vector<int64_t>> groups;
+    while (!blob.empty()) {
+        uint64_t size = 0;
+        if (!readVarint(blob, size) || size > blob.size())
+            throw std::runtime_error("a stage's operator list is corrupt");
+        std::vector<int64_t>& group = groups.emplace_back();
+        for (uint64_t i = 0; i < size; ++i) {
+            uint64_t id = 0;
+            if (!readVarint(blob, id))
+                throw std::runtime_error("a stage's operator list is corrupt");
+            group.push_back(static_cast<int64_t>(id));
+        }
+    }
+    return groups;
+}
+
+// Refuses what no measurement can be: the store only ever holds valid samples.
+void checkMeasurement(const Measurement& m, size_t index, const std::string& url) {
+    const std::string where =
+        "measurement store '" + url + "': measurement " + std::to_string(index) + ": ";
+    const Sample& s = m.sample;
+    if (!cost::parseSignatureBytes(m.key.signature))
+        throw UserError(where + "the stage signature is not well-formed");
+    if (m.key.device.name.empty())
+        throw UserError(where + "the device has no name");
+    if (m.key.batch < 1 || m.key.batch > cost::kMaxBatch)
+        throw UserError(where + "batch " + std::to_string(m.key.batch) + " is out of range");
+    if (m.key.dtype.empty())
+        throw UserError(where + "the data type is empty");
+    if (!std::isfinite(s.medianMs) || s.medianMs <= 0 || s.medianMs > cost::kMaxStageLatencyMs)
+        throw UserError(where + "the median must be a finite latency greater than 0 ms");
+    if (!std::isfinite(s.spreadMs) || s.spreadMs < 0 || s.spreadMs > cost::kMaxStageLatencyMs)
+        throw UserError(where + "the spread must be a finite latency of at least 0 ms");
+    if (s.count < 1)
+        throw UserError(where + "the sample count must be at least 1");
+}
+
+class SqliteStore final : public MeasurementStore {
+public:
+    SqliteStore(std::string url, std::string path, OpenMode mode)
+        : url_(std::move(url)), path_(std::move(path)), db_(url_),
+          readOnly_(mode == OpenMode::ReadOnly) {
+        open(mode);
+    }
+
+    int64_t add(const std::vector<Measurement>& measurements) override {
+        const std::lock_guard lock(mutex_);
+        refuseReadOnly("add measurements to");
+        for (size_t i = 0; i < measurements.size(); ++i)
+            checkMeasurement(measurements[i], i, url_);
+        SqliteTransaction tx(db_, true);
+        std::unordered_map<std::string, int64_t> devices;
+        std::unordered_map<std::string, int64_t> operators;
+        int64_t added = 0;
+        for (const Measurement& m : measurements) {
+            const std::string identity = cost::canonicalText(m.key.device);
+            auto dev = devices.find(identity);
+            if (dev == devices.end())
+                dev = devices.emplace(identity, internDevice(identity)).first;
+            const int64_t stage = internStage(m.key.signature, operators);
+            SqliteStatement& insert = db_.statement(
+                "INSERT OR IGNORE INTO samples(stage, device, batch, dtype, median, spread, count,"
+                " tool, measured_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            insert.bind(1, stage).bind(2, dev->second).bind(3, int64_t{m.key.batch});
+            insert.bindText(4, m.key.dtype).bind(5, m.sample.medianMs).bind(6, m.sample.spreadMs);
+            insert.bind(7, int64_t{m.sample.count}).bindText(8, m.sample.toolVersion);
+            insert.bind(9, m.sample.measuredAt);
+            insert.run();
+            added += db_.changes();
+        }
+        tx.commit();
+        return added;
+    }
+
+    std::optional<double> latencyMs(const Setup& setup, std::string_view signature) override {
+        const std::lock_guard lock(mutex_);
+        SqliteTransaction tx(db_, false);
+        const std::optional<int64_t> device = findDevice(setup.device);
+        const std::optional<int64_t> stage = device ? findStage(signature) : std::nullopt;
+        if (!stage)
+            return std::nullopt;
+        SqliteStatement& q =
+            db_.statement("SELECT median FROM samples WHERE stage = ? AND "
+                          "device = ? AND batch = ? AND dtype = ? ORDER BY median");
+        q.bind(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch}).bindText(4, setup.dtype);
+        std::vector<double> medians;
+        while (q.step())
+            medians.push_back(q.real(0));
+        q.reset();
+        if (medians.empty())
+            return std::nullopt;
+        return medians[(medians.size() - 1) / 2]; // the lower middle one: a measured value
+    }
+
+    std::vector<bool> has(const Setup& setup, const std::vector<std::string>& signatures) override {
+        const std::lock_guard lock(mutex_);
+        std::vector<bool> out(signatures.size(), false);
+        SqliteTransaction tx(db_, false); // one snapshot, one transaction for the whole batch
+        const std::optional<int64_t> device = findDevice(setup.device);
+        if (!device)
+            return out;
+        SqliteStatement& q = db_.statement("SELECT 1 FROM samples WHERE stage = ? AND device = ? "
+                                           "AND batch = ? AND dtype = ? LIMIT 1");
+        for (size_t i = 0; i < signatures.size(); ++i) {
+            const std::optional<int64_t> stage = findStage(signatures[i]);
+            if (!stage)
+                continue;
+            q.bind(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch});
+            q.bindText(4, setup.dtype);
+            out[i] = q.step();
+            q.reset();
+        }
+        return out;
+    }
+
+    StoreInfo info() override {
+        const std::lock_guard lock(mutex_);
+        SqliteTransaction tx(db_, false);
+        StoreInfo info;
+        info.url = url_;
+        info.backend = "sqlite";
+        info.samples = db_.count("SELECT COUNT(*) FROM samples");
+        info.entries = db_.count(
+            "SELECT COUNT(*) FROM (SELECT DISTINCT stage, device, batch, dtype FROM samples)");
+        info.stages = db_.count("SELECT COUNT(DISTINCT stage) FROM samples");
+        info.operators = db_.count("SELECT COUNT(*) FROM operators");
+        std::error_code ec;
+        const auto main = std::filesystem::file_size(path_, ec);
+        info.bytes = ec ? -1 : static_cast<int64_t>(main);
+        if (const auto wal = std::filesystem::file_size(path_ + "-wal", ec); !ec && info.bytes >= 0)
+            info.bytes += static_cast<int64_t>(wal);
+        SqliteStatement& q = db_.statement(
+            "SELECT d.identity, s.batch, s.dtype, COUNT(*) FROM (SELECT DISTINCT stage, device, "
+            "batch, dtype FROM samples) s JOIN devices d ON d.id = s.device GROUP BY s.device, "
+            "s.batch, s.dtype ORDER BY d.identity, s.batch, s.dtype");
+        while (q.step()) {
+            StoreInfo::DeviceCount& c = info.setups.emplace_back();
+            c.device = identityOf(q.text(0));
+            c.batch = static_cast<int>(q.integer(1));
+            c.dtype = q.text(2);
+            c.entries = q.integer(3);
+        }
+        q.reset();
+        return info;
+    }
+
+    void forEach(const std::function<void(const Measurement&)>& visit) override {
+        const std::lock_guard lock(mutex_);
+        SqliteTransaction tx(db_, false);
+        // Signature bytes per stage in a temporary table, so SQLite sorts by them (spilling
+        // to disk for a large store) and the store is never held in memory.
+        db_.exec("CREATE TEMP TABLE IF NOT EXISTS signature_order(stage INTEGER PRIMARY KEY, "
+                 "bytes BLOB NOT NULL)");
+        db_.exec("DELETE FROM temp.signature_order");
+        fillSignatureOrder();
+        SqliteStatement& q = db_.statement(
+            "SELECT d.identity, s.batch, s.dtype, o.bytes, s.median, s.spread, s.count, s.tool, "
+            "s.measured_at FROM samples s JOIN devices d ON d.id = s.device JOIN "
+            "temp.signature_order o ON o.stage = s.stage ORDER BY d.identity, s.batch, s.dtype, "
+            "o.bytes, s.median, s.spread, s.count");
+        std::map<std::string, cost::DeviceIdentity> devices;
+        Measurement m;
+        try {
+            while (q.step()) {
+                std::string identity = q.text(0);
+                auto dev = devices.find(identity);
+                if (dev == devices.end())
+                    dev = devices.emplace(identity, identityOf(identity)).first;
+                m.key.device = dev->second;
+                m.key.batch = static_cast<int>(q.integer(1));
+                m.key.dtype = q.text(2);
+                m.key.signature = q.blob(3);
+                m.sample.medianMs = q.real(4);
+                m.sample.spreadMs = q.real(5);
+                m.sample.count = static_cast<int>(q.integer(6));
+                m.sample.toolVersion = q.text(7);
+                m.sample.measuredAt = q.integer(8);
+                visit(m);
+            }
+        } catch (...) {
+            q.reset();
+            throw;
+        }
+        q.reset();
+        db_.exec("DELETE FROM temp.signature_order");
+    }
+
+    int64_t prune(std::optional<int64_t> before, const std::optional<Setup>& setup) override {
+        const std::lock_guard lock(mutex_);
+        refuseReadOnly("prune");
+        SqliteTransaction tx(db_, true);
+        std::optional<int64_t> device;
+        if (setup) {
+            device = findDevice(setup->device);
+            if (!device)
+                return 0;
+        }
+        SqliteStatement& del = db_.statement(
+            "DELETE FROM samples WHERE (?1 IS NULL OR measured_at < ?1) AND (?2 IS NULL OR "
+            "(device = ?2 AND batch = ?3 AND dtype = ?4))");
+        before ? del.bind(1, *before) : del.bindNull(1);
+        if (setup)
+            del.bind(2, *device).bind(3, int64_t{setup->batch}).bindText(4, setup->dtype);
+        else
+            del.bindNull(2).bindNull(3).bindNull(4);
+        del.run();
+        const int64_t removed = db_.changes();
+        collectGarbage();
+        tx.commit();
+        return removed;
+    }
+
+private:
+    void open(OpenMode mode);
+    void createOrCheckSchema();
+    void checkSchema();
+    void refuseReadOnly(const std::string& what) const {
+        if (readOnly_)
+            throw UserError("measurement store '" + url_ + "': opened read-only, cannot " + what +
+                            " it");
+    }
+
+    cost::DeviceIdentity identityOf(const std::string& text) const {
+        const util::JsonDocument doc = util::parseJsonDocument(text, url_);
+        return cost::identityFromJson(doc.root(), "measurement store '" + url_ + "'");
+    }
+
+    int64_t internDevice(const std::string& identity) {
+        db_.statement("INSERT OR IGNORE INTO devices(identity) VALUES(?)")
+            .bindText(1, identity)
+            .run();
+        SqliteStatement& q = db_.statement("SELECT id FROM devices WHERE identity = ?");
+        return q.bindText(1, identity).single();
+    }
+
+    int64_t internStage(const std::string& signature,
+                        std::unordered_map<std::string, int64_t>& operators) {
+        const cost::StageSignature s = *cost::parseSignatureBytes(signature);
+        std::vector<std::vector<int64_t>> groups;
+        for (const std::vector<std::string>& group : s.groups) {
+            std::vector<int64_t>& ids = groups.emplace_back();
+            for (const std::string& op : group) {
+                auto it = operators.find(op);
+                if (it == operators.end()) {
+                    db_.statement("INSERT OR IGNORE INTO operators(signature) VALUES(?)")
+                        .bindBlob(1, op)
+                        .run();
+                    SqliteStatement& q =
+                        db_.statement("SELECT id FROM operators WHERE signature = ?");
+                    it = operators.emplace(op, q.bindBlob(1, op).single()).first;
+                }
+                ids.push_back(it->second);
+            }
+        }
+        const std::string blob = encodeGroups(groups);
+        const auto kind = static_cast<int64_t>(s.kind);
+        db_.statement("INSERT OR IGNORE INTO stages(kind, ops) VALUES(?, ?)")
+            .bind(1, kind)
+            .bindBlob(2, blob)
+            .run();
+        return db_.statement("SELECT id FROM stages WHERE kind = ? AND ops = ?")
+            .bind(1, kind)
+            .bindBlob(2, blob)
+            .single();
+    }
+
+    std::optional<int64_t> findDevice(const cost::DeviceIdentity& device) {
+        return db_.statement("SELECT id FROM devices WHERE identity = ?")
+            .bindText(1, cost::canonicalText(device))
+            .optionalSingle();
+    }
+
+    std::optional<int64_t> findStage(std::string_view signature) {
+        const std::optional<cost::StageSignature> s = cost::parseSignatureBytes(signature);
+        if (!s)
+            return std::nullopt;
+        std::vector<std::vector<int64_t>> groups;
+        SqliteStatement& op = db_.statement("SELECT id FROM operators WHERE signature = ?");
+        for (const std::vector<std::string>& group : s->groups) {
+            std::vector<int64_t>& ids = groups.emplace_back();
+            for (const std::string& bytes : group) {
+                const std::optional<int64_t> id = op.bindBlob(1, bytes).optionalSingle();
+                if (!id)
+                    return std::nullopt;
+                ids.push_back(*id);
+            }
+        }
+        return db_.statement("SELECT id FROM stages WHERE kind = ? AND ops = ?")
+            .bind(1, static_cast<int64_t>(s->kind))
+            .bindBlob(2, encodeGroups(groups))
+            .optionalSingle();
+    }
+
+    void fillSignatureOrder();
+    void collectGarbage();
+
+    std::string url_;
+    std::string path_;
+    SqliteDb db_;
+    bool readOnly_;
+    std::mutex mutex_;
+};
+
+void SqliteStore::open(OpenMode mode) {
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path_, ec);
+    if (!exists && mode != OpenMode::CreateIfMissing)
+        throw UserError("measurement store '" + url_ + "' does not exist");
+    if (exists && std::filesystem::is_directory(path_, ec))
+        throw UserError("measurement store '" + url_ + "' is a directory, not a store file");
+    db_.open(path_, mode == OpenMode::ReadOnly, mode == OpenMode::CreateIfMissing);
+    db_.exec("PRAGMA busy_timeout = 60000");
+    createOrCheckSchema();
+    if (!readOnly_) {
+        // Durable against a killed process (WAL + NORMAL: a committed transaction survives
+        // anything but a power loss or OS crash, which may lose the last few).
+        db_.exec("PRAGMA synchronous = NORMAL");
+    }
+}
+
+void SqliteStore::createOrCheckSchema() {
+    // Reading the schema is where a file that is not SQLite is found out.
+    const int64_t tables = db_.count("SELECT COUNT(*) FROM sqlite_master");
+    if (tables > 0) {
+        checkSchema();
+        if (!readOnly_)
+            db_.exec("PRAGMA journal_mode = WAL");
+        return;
+    }
+    if (readOnly_)
+        throw UserError("measurement store '" + url_ + "' is empty, not a measurement store");
+    db_.exec("PRAGMA journal_mode = WAL"); // persistent: every later connection uses WAL
+    SqliteTransaction tx(db_, true);
+    // Another process may have created it between the check and the lock.
+    if (db_.count("SELECT COUNT(*) FROM sqlite_master") > 0) {
+        tx.commit();
+        checkSchema();
+        return;
+    }
+    db_.exec(kSchema);
+    db_.statement("INSERT INTO meta(key, value) VALUES('format', ?)")
+        .bindText(1, kSqliteStoreFormat)
+        .run();
+    db_.statement("INSERT INTO meta(key, value) VALUES('schema_version', ?)")
+        .bindText(1, std::to_string(kSqliteSchemaVersion))
+        .run();
+    tx.commit();
+}
+
+void SqliteStore::checkSchema() {
+    const std::string notStore = "measurement store '" + url_ +
+                                 "' is a SQLite database of another kind, not a measurement store";
+    if (db_.count("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") == 0)
+        throw UserError(notStore + " (it has no meta table)");
+    std::optional<std::string> format, version;
+    try {
+        format = db_.optionalText("SELECT value FROM meta WHERE key = 'format'");
+        version = db_.optionalText("SELECT value FROM meta WHERE key = 'schema_version'");
+    } catch (const UserError&) {
+        throw UserError(notStore + " (its meta table is of another shape)");
+    }
+    if (format != kSqliteStoreFormat)
+        throw UserError(notStore + " (meta.format is not '" + kSqliteStoreFormat + "')");
+    int schema = 0;
+    try {
+        schema = version ? std::stoi(*version) : 0;
+    } catch (const std::exception&) {
+        schema = 0;
+    }
+    if (schema < 1)
+        throw UserError("measurement store '" + url_ + "' has no valid schema version");
+    if (schema > kSqliteSchemaVersion)
+        throw UserError("measurement store '" + url_ + "' has schema version " +
+                        std::to_string(schema) + ", newer than this build reads (" +
+                        std::to_string(kSqliteSchemaVersion) + "); use a newer ios-sched");
+}
+
+void SqliteStore::fillSignatureOrder() {
+    std::unordered_map<int64_t, std::string> operators; // op signatures: few, reused widely
+    SqliteStatement& op = db_.statement("SELECT signature FROM operators WHERE id = ?");
+    SqliteStatement& insert =
+        db_.statement("INSERT INTO temp.signature_order(stage, bytes) VALUES(?, ?)");
+    SqliteStatement& stages = db_.statement(
+        "SELECT id, kind, ops FROM stages WHERE id IN (SELECT DISTINCT stage FROM samples)");
+    while (stages.step()) {
+        cost::StageSignature s;
+        s.kind = static_cast<schedule::StageKind>(stages.integer(1));
+        for (const std::vector<int64_t>& group : decodeGroups(stages.blob(2))) {
+            std::vector<std::string>& ops = s.groups.emplace_back();
+            for (int64_t id : group) {
+                auto it = operators.find(id);
+                if (it == operators.end())
+                    it = operators.emplace(id, op.bind(1, id).singleBlob()).first;
+                ops.push_back(it->second);
+            }
+        }
+        insert.bind(1, stages.integer(0)).bindBlob(2, cost::signatureBytes(s)).run();
+    }
+    stages.reset();
+}
+
+void SqliteStore::collectGarbage() {
+    // Stages, devices and operators no sample refers to any more.
+    db_.exec("DELETE FROM stages WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.stage = "
+             "stages.id)");
+    db_.exec("DELETE FROM devices WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.device = "
+             "devices.id)");
+    std::set<int64_t> used;
+    SqliteStatement& stages = db_.statement("SELECT ops FROM stages");
+    while (stages.step())
+        for (const std::vector<int64_t>& group : decodeGroups(stages.blob(0)))
+            used.insert(group.begin(), group.end());
+    stages.reset();
+    std::vector<int64_t> unused;
+    SqliteStatement& ops = db_.statement("SELECT id FROM operators");
+    while (ops.step())
+        if (!used.count(ops.integer(0)))
+            unused.push_back(ops.integer(0));
+    ops.reset();
+    for (int64_t id : unused)
+        db_.statement("DELETE FROM operators WHERE id = ?").bind(1, id).run();
+}
+
+} // namespace
+
+std::string sqlitePath(const std::string& url) {
+    constexpr std::string_view prefix = "sqlite:";
+    std::string path = url.rfind(prefix, 0) == 0 ? url.substr(prefix.size()) : url;
+    if (path.empty())
+        throw UserError("measurement store '" + url + "': no file named (sqlite:PATH)");
+    return path;
+}
+
+std::unique_ptr<MeasurementStore> openSqliteStore(const std::string& url, OpenMode mode) {
+    return std::make_unique<SqliteStore>(url, sqlitePath(url), mode);
+}
+
+IOS_REGISTER_STORE_BACKEND(sqlite, StoreBackend{"sqlite", {"sqlite:", ""}, openSqliteStore});
+
+} // namespace ios::store
