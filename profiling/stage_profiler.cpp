@@ -20,9 +20,9 @@ struct Known {
     int samples = 0;
 };
 
-// Consecutive stages to measure, cut into graphs of at most `maxStages` stages and
-// `maxKernels` kernels (a single stage over the kernel bound gets a graph of its own).
-std::vector<std::vector<size_t>> batches(Executor& executor, const ir::PreparedModel& model,
+} // namespace
+
+std::vector<std::vector<size_t>> graphBatches(Executor& executor, const ir::PreparedModel& model,
                                          const std::vector<MetStage>& stages,
                                          const std::vector<size_t>& toMeasure, size_t maxStages,
                                          size_t maxKernels) {
@@ -42,8 +42,6 @@ std::vector<std::vector<size_t>> batches(Executor& executor, const ir::PreparedM
     }
     return out;
 }
-
-} // namespace
 
 double storedLatencyMs(double ms) {
     return std::max(1e-6, std::round(ms * 1e6) / 1e6);
@@ -137,7 +135,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             toMeasure.push_back(classes.members[c].front());
     std::sort(toMeasure.begin(), toMeasure.end()); // enumeration order
 
-    const std::vector<std::vector<size_t>> graphs = batches(
+    const std::vector<std::vector<size_t>> graphs = graphBatches(
         executor, model, stages, toMeasure, options.stagesPerGraph, options.kernelsPerGraph);
     const auto start = std::chrono::steady_clock::now();
     result.prepareSeconds = std::chrono::duration<double>(start - prepareStart).count();
