@@ -6,12 +6,15 @@
 #include "util/error.h"
 #include "util/json_text.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <unistd.h>
 
 namespace ios::store {
 
@@ -279,6 +282,7 @@ public:
 
 private:
     void open(OpenMode mode);
+    void createAtomically();
     void createOrCheckSchema();
     void checkSchema();
     void refuseReadOnly(const std::string& what) const {
@@ -375,6 +379,8 @@ void SqliteStore::open(OpenMode mode) {
         throw UserError("measurement store '" + url_ + "' does not exist");
     if (exists && std::filesystem::is_directory(path_, ec))
         throw UserError("measurement store '" + url_ + "' is a directory, not a store file");
+    if (!exists && mode == OpenMode::CreateIfMissing)
+        createAtomically();
     db_.open(path_, mode == OpenMode::ReadOnly, mode == OpenMode::CreateIfMissing);
     db_.exec("PRAGMA busy_timeout = 60000");
     createOrCheckSchema();
@@ -383,6 +389,46 @@ void SqliteStore::open(OpenMode mode) {
         // anything but a power loss or OS crash, which may lose the last few).
         db_.exec("PRAGMA synchronous = NORMAL");
     }
+}
+
+// A new store appears whole or not at all: its schema is written into a private file, which
+// is then hard-linked into place. link() never replaces, so of processes creating the store
+// at once one wins and the others open its file; a process killed meanwhile leaves its
+// private file (removed by the next creator of that name), never an empty store that readers
+// refuse. Where hard links are not supported the store is created in place, as before.
+namespace {
+
+void writeSchema(SqliteDb& db) {
+    db.exec(kSchema);
+    db.statement("INSERT INTO meta(key, value) VALUES('format', ?)")
+        .bindText(1, kSqliteStoreFormat)
+        .run();
+    db.statement("INSERT INTO meta(key, value) VALUES('schema_version', ?)")
+        .bindText(1, std::to_string(kSqliteSchemaVersion))
+        .run();
+}
+
+} // namespace
+
+void SqliteStore::createAtomically() {
+    const std::string fresh = path_ + ".new-" + std::to_string(::getpid());
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(fresh + suffix, ec); // a killed creator's, same pid
+    {
+        SqliteDb db(url_);
+        db.open(fresh, false, true);
+        db.exec("PRAGMA journal_mode = WAL"); // persistent: every later connection uses WAL
+        SqliteTransaction tx(db, true);
+        writeSchema(db);
+        tx.commit();
+    } // closed: the WAL is checkpointed into the file and removed
+    const int rc = ::link(fresh.c_str(), path_.c_str());
+    const int error = errno;
+    std::filesystem::remove(fresh, ec);
+    if (rc != 0 && error != EEXIST && error != EPERM && error != ENOTSUP && error != EXDEV)
+        throw UserError("measurement store '" + url_ + "' cannot be created: " +
+                        std::strerror(error));
 }
 
 void SqliteStore::createOrCheckSchema() {
@@ -404,13 +450,7 @@ void SqliteStore::createOrCheckSchema() {
         checkSchema();
         return;
     }
-    db_.exec(kSchema);
-    db_.statement("INSERT INTO meta(key, value) VALUES('format', ?)")
-        .bindText(1, kSqliteStoreFormat)
-        .run();
-    db_.statement("INSERT INTO meta(key, value) VALUES('schema_version', ?)")
-        .bindText(1, std::to_string(kSqliteSchemaVersion))
-        .run();
+    writeSchema(db_);
     tx.commit();
 }
 
