@@ -1,11 +1,11 @@
 #include "stage_journal.h"
 
 #include "util/error.h"
-#include "util/input_file.h"
 #include "util/json_number.h"
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <fcntl.h>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -25,26 +25,30 @@ std::string journalLine(const cost::StageMeasurement& m) {
 
 std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& path,
                                                 std::vector<std::string>& warnings) {
-    const std::string text = util::readInputFile(path, util::InputKind::MeasurementCache);
+    // Read line by line, of any size: the journal is the tool's own, like the cache.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw UserError("the profiling journal is not a regular file", path.string());
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw UserError(std::string("cannot open the profiling journal: ") + std::strerror(errno),
+                        path.string());
     std::vector<cost::StageMeasurement> out;
     size_t lineNo = 0;
-    for (size_t at = 0; at < text.size();) {
+    for (std::string line; std::getline(in, line);) {
         ++lineNo;
-        const size_t end = text.find('\n', at);
-        if (end == std::string::npos) {
+        if (in.eof()) { // no newline after it
             warnings.push_back(path.string() + ": line " + std::to_string(lineNo) +
                                " is incomplete (a run stopped while writing it); ignored, its "
                                "stage is measured again");
             break;
         }
-        const std::string_view line(text.data() + at, end - at);
-        at = end + 1;
         if (line.empty())
             continue;
         // One entry checked exactly as a cache file's entries are: one place for the rules.
         const std::string doc = R"({"format": "ios-explorer-measurements", "version": 1, )"
                                 R"("entries": [)" +
-                                std::string(line) + "]}";
+                                line + "]}";
         const cost::MeasurementCache one =
             cost::MeasurementCache::parse(doc, path.string() + " line " + std::to_string(lineNo));
         if (one.entries().size() != 1)
@@ -52,6 +56,9 @@ std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& pat
                             path.string());
         out.push_back(one.entries().front());
     }
+    if (in.bad())
+        throw UserError(std::string("cannot read the profiling journal: ") + std::strerror(errno),
+                        path.string());
     return out;
 }
 
