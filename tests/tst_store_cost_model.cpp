@@ -82,8 +82,7 @@ std::vector<store::Measurement> measurements(const std::map<std::string, double>
 }
 
 schedulers::Outcome search(const ir::PreparedModel& model, const cost::CostModel& cost) {
-    return schedulers::schedulerByName("ios-both").run(model, schedulers::Params{}, cost,
-                                                       nullptr);
+    return schedulers::schedulerByName("ios-both").run(model, schedulers::Params{}, cost, nullptr);
 }
 
 cost::CostModelSpec storeSpec(const std::string& text, bool fallback = false) {
@@ -179,10 +178,10 @@ private slots:
             cost::makeCostModel(storeSpec("store:" + path + "@Tesla V100-SXM2-16GB"), graph_);
         });
         QVERIFY2(error.contains("2 setups"), qPrintable(error));
-        const auto slow =
-            cost::makeCostModel(storeSpec("store:" + path + "@" + cost::identityId(v100(84))), graph_);
-        const auto fast =
-            cost::makeCostModel(storeSpec("store:" + path + "@" + cost::identityId(v100(80))), graph_);
+        const auto slow = cost::makeCostModel(
+            storeSpec("store:" + path + "@" + cost::identityId(v100(84))), graph_);
+        const auto fast = cost::makeCostModel(
+            storeSpec("store:" + path + "@" + cost::identityId(v100(80))), graph_);
         const ir::BlockDag& dag = model_.dags().front();
         schedule::Stage stage;
         stage.groups = {{0}};
