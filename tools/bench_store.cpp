@@ -43,8 +43,8 @@ public:
         : sim_(graph, *cost::findBundledDevice("V100"), 1), nodes_(graph) {}
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
         const double ms = sim_.stageLatencyMs(dag, stage);
-        const std::string sig = cost::signatureBytes(cost::stageSignature(
-            dag, stage, [this](const std::string& n) { return shapeOf(n); }));
+        const std::string sig = cost::signatureBytes(
+            cost::stageSignature(dag, stage, [this](const std::string& n) { return shapeOf(n); }));
         const std::lock_guard lock(mutex_);
         seen_.emplace(sig, ms);
         return ms;
@@ -93,14 +93,16 @@ schedulers::Params searchParams() {
 }
 
 // A synthetic measurement of entry `i`: one or two groups of one to three operators drawn
-// from a pool of operator signatures of realistic size (NasNet-A's are 100-200 bytes).
+// from a pool of operator signatures of realistic size (NasNet-A's are 100-200 bytes), two
+// at least.
 store::Measurement synthetic(int64_t i, const std::vector<std::string>& pool, std::mt19937_64& rng,
                              int setups) {
     cost::StageSignature s;
     const int groups = 1 + static_cast<int>(rng() % 2);
     for (int g = 0; g < groups; ++g) {
         s.groups.emplace_back();
-        for (int o = 0, n = 1 + static_cast<int>(rng() % 3); o < n; ++o)
+        // Two operators at least in all: 4e8 pairs, so random stages (almost) never repeat.
+        for (int o = 0, n = 1 + static_cast<int>(rng() % 3) + (groups == 1); o < n; ++o)
             s.groups.back().push_back(pool[rng() % pool.size()]);
     }
     store::Measurement m;
@@ -156,7 +158,8 @@ struct CountingBuf : std::streambuf {
 int main(int argc, char** argv) {
     const int64_t n = argc > 1 ? std::stoll(argv[1]) : 1000000;
     const bool temp = argc <= 2;
-    const fs::path folder = temp ? fs::temp_directory_path() / "ios_bench_store" : fs::path(argv[2]);
+    const fs::path folder =
+        temp ? fs::temp_directory_path() / "ios_bench_store" : fs::path(argv[2]);
     fs::create_directories(folder);
     const fs::path db = folder / "bench.db";
     fs::remove(db);
@@ -217,8 +220,7 @@ int main(int argc, char** argv) {
     const double openSearchSeconds = secondsSince(t);
 
     t = std::chrono::steady_clock::now();
-    const store::StoreInfo info =
-        store::openStore(db.string(), store::OpenMode::ReadOnly)->info();
+    const store::StoreInfo info = store::openStore(db.string(), store::OpenMode::ReadOnly)->info();
     const double infoSeconds = secondsSince(t);
 
     CountingBuf counter;

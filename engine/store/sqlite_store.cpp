@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace ios::store {
@@ -21,6 +22,8 @@ constexpr const char* kSchema = R"(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE operators(id INTEGER PRIMARY KEY AUTOINCREMENT, signature BLOB NOT NULL UNIQUE);
 CREATE TABLE devices(id INTEGER PRIMARY KEY AUTOINCREMENT, identity TEXT NOT NULL UNIQUE);
+CREATE TABLE setups(device INTEGER NOT NULL, batch INTEGER NOT NULL, dtype TEXT NOT NULL,
+                    PRIMARY KEY(device, batch, dtype)) WITHOUT ROWID;
 CREATE TABLE tools(id INTEGER PRIMARY KEY AUTOINCREMENT, version TEXT NOT NULL UNIQUE);
 CREATE TABLE samples(stage BLOB NOT NULL, device INTEGER NOT NULL, batch INTEGER NOT NULL,
                      dtype TEXT NOT NULL, median REAL NOT NULL, spread REAL NOT NULL,
@@ -126,6 +129,7 @@ public:
         std::unordered_map<std::string, int64_t> devices;
         std::unordered_map<std::string, int64_t> operators;
         std::unordered_map<std::string, int64_t> tools;
+        std::set<std::tuple<int64_t, int, std::string>> setups;
         int64_t added = 0;
         for (const Measurement& m : measurements) {
             const std::string identity = cost::canonicalText(m.key.device);
@@ -145,7 +149,14 @@ public:
             insert.bind(9, m.sample.measuredAt);
             insert.run();
             added += db_.changes();
+            setups.emplace(dev->second, m.key.batch, m.key.dtype);
         }
+        for (const auto& [device, batch, dtype] : setups)
+            db_.statement("INSERT OR IGNORE INTO setups(device, batch, dtype) VALUES(?, ?, ?)")
+                .bind(1, device)
+                .bind(2, int64_t{batch})
+                .bindText(3, dtype)
+                .run();
         tx.commit();
         return added;
     }
@@ -231,6 +242,17 @@ public:
         }
         q.reset();
         return info;
+    }
+
+    std::vector<Setup> setups() override {
+        const std::lock_guard lock(mutex_);
+        std::vector<Setup> out;
+        SqliteStatement& q = db_.statement(
+            "SELECT d.identity, s.batch, s.dtype FROM setups s JOIN devices d ON d.id = s.device "
+            "ORDER BY d.identity, s.batch, s.dtype");
+        while (q.step())
+            out.push_back(Setup{identityOf(q.text(0)), static_cast<int>(q.integer(1)), q.text(2)});
+        return out;
     }
 
     void forEach(const std::function<void(const Measurement&)>& visit) override {
@@ -517,7 +539,9 @@ void SqliteStore::fillSignatureOrder() {
 }
 
 void SqliteStore::collectGarbage() {
-    // Devices, tools and operators no sample refers to any more.
+    // Setups, devices, tools and operators no sample refers to any more.
+    db_.exec("DELETE FROM setups WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.device = "
+             "setups.device AND s.batch = setups.batch AND s.dtype = setups.dtype)");
     db_.exec("DELETE FROM devices WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.device = "
              "devices.id)");
     std::set<int64_t> used;
