@@ -50,8 +50,8 @@ private Q_SLOTS:
         QTest::newRow("analytic") << "analytic" << int(cost::CostModelKind::Analytic);
         QTest::newRow("measured") << "measured" << int(cost::CostModelKind::Measured);
         QTest::newRow("cache") << "cache:some file.json" << int(cost::CostModelKind::Cache);
-        QTest::newRow("store scheme") << "store:sqlite:some.db@h0123456789ab"
-                                      << int(cost::CostModelKind::Scheme);
+        QTest::newRow("store scheme")
+            << "store:sqlite:some.db@h0123456789ab" << int(cost::CostModelKind::Scheme);
         QTest::newRow("test scheme") << "test-scheme:7" << int(cost::CostModelKind::Scheme);
     }
     void parsesKinds() {

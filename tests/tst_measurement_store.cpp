@@ -161,6 +161,14 @@ private slots:
         for (const auto& setup : info.setups)
             total += setup.entries;
         QCOMPARE(total, int64_t{4});
+        // setups(): the same setups, in the same order, without counting.
+        const std::vector<store::Setup> setups = s->setups();
+        QCOMPARE(setups.size(), info.setups.size());
+        for (size_t i = 0; i < setups.size(); ++i) {
+            QVERIFY(setups[i].device == info.setups[i].device);
+            QCOMPARE(setups[i].batch, info.setups[i].batch);
+            QCOMPARE(setups[i].dtype, info.setups[i].dtype);
+        }
     }
 
     void forEachIsCanonicalAndLossless_data() { backends(); }
@@ -199,12 +207,15 @@ private slots:
         QVERIFY(!s->latencyMs(setupOf(h100_), b_));
         QCOMPARE(s->prune(std::nullopt, setupOf(h100Small_)), int64_t{0});
         QCOMPARE(s->prune(std::nullopt, setupOf(h100_, 4)), int64_t{1});
+        QCOMPARE(s->setups().size(), size_t{1}); // the batch-4 setup went with its last sample
         QCOMPARE(s->prune(int64_t{301}, setupOf(h100_)), int64_t{1});
         const store::StoreInfo info = s->info();
         QCOMPARE(info.samples, int64_t{0});
         QCOMPARE(info.operators, int64_t{0}); // nothing left refers to them
         QVERIFY(info.setups.empty());
-        QCOMPARE(s->add({measurement(a_, h100_, 7)}), int64_t{1}); // ids reused cleanly
+        QVERIFY(s->setups().empty());
+        QCOMPARE(s->add({measurement(a_, h100_, 7)}), int64_t{1}); // after a full prune
+        QCOMPARE(s->setups().size(), size_t{1});
         QCOMPARE(*s->latencyMs(setupOf(h100_), a_), 7.0);
     }
 

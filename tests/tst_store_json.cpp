@@ -149,18 +149,30 @@ private slots:
     void refusesMalformedFiles_data() {
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("truncated") << "truncate" << "syntax error";
-        QTest::newRow("random bytes") << "random" << "syntax error";
-        QTest::newRow("bad hex") << "operators[0]=zz" << "operators[0]";
-        QTest::newRow("odd hex") << "operators[0]=abc" << "operators[0]";
-        QTest::newRow("negative latency") << "\"median_ms\":-1" << "samples[0].median_ms";
-        QTest::newRow("zero count") << "\"count\":0" << "samples[0].count";
-        QTest::newRow("zero batch") << "\"batch\":0" << "samples[0].batch";
-        QTest::newRow("device out of range") << "\"device\":9" << "samples[0].device";
-        QTest::newRow("operator out of range") << "\"groups\":[[999]]" << "samples[0].groups[0]";
-        QTest::newRow("unknown kind") << "\"kind\":\"serial\"" << "samples[0].kind";
-        QTest::newRow("unknown format") << "format=other" << "unknown format";
-        QTest::newRow("newer version") << "version=2" << "version";
+        QTest::newRow("truncated") << "truncate"
+                                   << "syntax error";
+        QTest::newRow("random bytes") << "random"
+                                      << "syntax error";
+        QTest::newRow("bad hex") << "operators[0]=zz"
+                                 << "operators[0]";
+        QTest::newRow("odd hex") << "operators[0]=abc"
+                                 << "operators[0]";
+        QTest::newRow("negative latency") << "\"median_ms\":-1"
+                                          << "samples[0].median_ms";
+        QTest::newRow("zero count") << "\"count\":0"
+                                    << "samples[0].count";
+        QTest::newRow("zero batch") << "\"batch\":0"
+                                    << "samples[0].batch";
+        QTest::newRow("device out of range") << "\"device\":9"
+                                             << "samples[0].device";
+        QTest::newRow("operator out of range") << "\"groups\":[[999]]"
+                                               << "samples[0].groups[0]";
+        QTest::newRow("unknown kind") << "\"kind\":\"serial\""
+                                      << "samples[0].kind";
+        QTest::newRow("unknown format") << "format=other"
+                                        << "unknown format";
+        QTest::newRow("newer version") << "version=2"
+                                       << "version";
     }
     void refusesMalformedFiles() {
         QFETCH(QString, edit);
@@ -186,7 +198,8 @@ private slots:
         } else { // replace one field of the first sample
             const std::string key = e.substr(0, e.find(':') + 1);
             const size_t at = text.find(key, samples);
-            const size_t end = text.find_first_of(",}", key == "\"groups\":" ? text.find(']', at) + 1 : at);
+            const size_t end =
+                text.find_first_of(",}", key == "\"groups\":" ? text.find(']', at) + 1 : at);
             text.replace(at, end - at, e);
         }
         const std::string file = write("bad.json", text);

@@ -182,9 +182,10 @@ int runImport(const std::vector<std::string>& args) {
     };
     const std::string file = parser.positionals()[0];
     const std::string url = parser.get("output");
-    auto s = store::openStore(url, store::OpenMode::CreateIfMissing);
     try {
-        const store::JsonCounts counts = store::importStoreJson(file, *s, resolve);
+        store::checkStoreJson(file, resolve); // a bad file creates and changes nothing
+        auto s = store::openStore(url, store::OpenMode::CreateIfMissing);
+        const store::JsonCounts counts = store::importStoreJson(file, *s, resolve, true);
         std::cout << "imported " << counts.samples << " samples from " << file << " into " << url
                   << " (" << counts.added << " new)\n";
     } catch (const store::ModelNotFound& e) {

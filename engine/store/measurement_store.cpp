@@ -77,6 +77,13 @@ std::unique_ptr<MeasurementStore> openStore(const std::string& url, OpenMode mod
     return open(url, mode);
 }
 
+std::vector<Setup> MeasurementStore::setups() {
+    std::vector<Setup> out;
+    for (const StoreInfo::DeviceCount& c : info().setups)
+        out.push_back(Setup{c.device, c.batch, c.dtype});
+    return out;
+}
+
 int64_t measurementTime() {
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
         char* end = nullptr;

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unistd.h>
 
@@ -22,19 +23,23 @@ namespace {
 
 constexpr const char* kSchema = R"(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE operators(id INTEGER PRIMARY KEY, signature BLOB NOT NULL UNIQUE);
-CREATE TABLE stages(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, ops BLOB NOT NULL,
-                    UNIQUE(kind, ops));
-CREATE TABLE devices(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE);
-CREATE TABLE samples(stage INTEGER NOT NULL, device INTEGER NOT NULL, batch INTEGER NOT NULL,
+CREATE TABLE operators(id INTEGER PRIMARY KEY AUTOINCREMENT, signature BLOB NOT NULL UNIQUE);
+CREATE TABLE devices(id INTEGER PRIMARY KEY AUTOINCREMENT, identity TEXT NOT NULL UNIQUE);
+CREATE TABLE setups(device INTEGER NOT NULL, batch INTEGER NOT NULL, dtype TEXT NOT NULL,
+                    PRIMARY KEY(device, batch, dtype)) WITHOUT ROWID;
+CREATE TABLE tools(id INTEGER PRIMARY KEY AUTOINCREMENT, version TEXT NOT NULL UNIQUE);
+CREATE TABLE samples(stage BLOB NOT NULL, device INTEGER NOT NULL, batch INTEGER NOT NULL,
                      dtype TEXT NOT NULL, median REAL NOT NULL, spread REAL NOT NULL,
-                     count INTEGER NOT NULL, tool TEXT NOT NULL, measured_at INTEGER NOT NULL,
+                     count INTEGER NOT NULL, tool INTEGER NOT NULL, measured_at INTEGER NOT NULL,
                      PRIMARY KEY(stage, device, batch, dtype, median, spread, count))
                      WITHOUT ROWID;
 )";
 
-// A stage's operators as a compact blob: per group its size, then its operator ids, each an
-// unsigned LEB128 varint (ids are small: one or two bytes each).
+// A stage as a compact blob: its kind byte, then per group its size and its operator ids, each
+// an unsigned LEB128 varint (ids are small: one to three bytes each). Stages are stored inline
+// in the sample key, not in a table of their own: a stages table with its unique index costs
+// about 30 bytes per stage and would save only the 4 or so bytes of a blob over an integer id
+// per further sample of the stage (docs/formats.md "Measurement store").
 void appendVarint(std::string& out, uint64_t v) {
     do {
         auto byte = static_cast<unsigned char>(v & 0x7fU);
@@ -57,8 +62,8 @@ bool readVarint(std::string_view& in, uint64_t& v) {
     return false;
 }
 
-std::string encodeGroups(const std::vector<std::vector<int64_t>>& groups) {
-    std::string out;
+std::string encodeStage(schedule::StageKind kind, const std::vector<std::vector<int64_t>>& groups) {
+    std::string out(1, static_cast<char>(kind));
     for (const std::vector<int64_t>& group : groups) {
         appendVarint(out, group.size());
         for (int64_t id : group)
@@ -67,7 +72,12 @@ std::string encodeGroups(const std::vector<std::vector<int64_t>>& groups) {
     return out;
 }
 
-std::vector<std::vector<int64_t>> decodeGroups(std::string_view blob) {
+// The kind and the operator ids per group of a stage blob.
+std::vector<std::vector<int64_t>> decodeStage(std::string_view blob, schedule::StageKind& kind) {
+    if (blob.empty())
+        throw std::runtime_error("a stage's operator list is corrupt");
+    kind = static_cast<schedule::StageKind>(blob.front());
+    blob.remove_prefix(1);
     std::vector<std::vector<int64_t>> groups;
     while (!blob.empty()) {
         uint64_t size = 0;
@@ -121,61 +131,84 @@ public:
         SqliteTransaction tx(db_, true);
         std::unordered_map<std::string, int64_t> devices;
         std::unordered_map<std::string, int64_t> operators;
+        std::unordered_map<std::string, int64_t> tools;
+        std::set<std::tuple<int64_t, int, std::string>> setups;
         int64_t added = 0;
         for (const Measurement& m : measurements) {
             const std::string identity = cost::canonicalText(m.key.device);
             auto dev = devices.find(identity);
             if (dev == devices.end())
                 dev = devices.emplace(identity, internDevice(identity)).first;
-            const int64_t stage = internStage(m.key.signature, operators);
+            const std::string stage = stageBlob(m.key.signature, operators);
+            auto tool = tools.find(m.sample.toolVersion);
+            if (tool == tools.end())
+                tool = tools.emplace(m.sample.toolVersion, internTool(m.sample.toolVersion)).first;
             SqliteStatement& insert = db_.statement(
                 "INSERT OR IGNORE INTO samples(stage, device, batch, dtype, median, spread, count,"
                 " tool, measured_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            insert.bind(1, stage).bind(2, dev->second).bind(3, int64_t{m.key.batch});
+            insert.bindBlob(1, stage).bind(2, dev->second).bind(3, int64_t{m.key.batch});
             insert.bindText(4, m.key.dtype).bind(5, m.sample.medianMs).bind(6, m.sample.spreadMs);
-            insert.bind(7, int64_t{m.sample.count}).bindText(8, m.sample.toolVersion);
+            insert.bind(7, int64_t{m.sample.count}).bind(8, tool->second);
             insert.bind(9, m.sample.measuredAt);
             insert.run();
             added += db_.changes();
+            setups.emplace(dev->second, m.key.batch, m.key.dtype);
         }
+        for (const auto& [device, batch, dtype] : setups)
+            db_.statement("INSERT OR IGNORE INTO setups(device, batch, dtype) VALUES(?, ?, ?)")
+                .bind(1, device)
+                .bind(2, int64_t{batch})
+                .bindText(3, dtype)
+                .run();
         tx.commit();
         return added;
     }
 
+    // One indexed query per call (its own read transaction), with operator and device ids
+    // remembered between calls: ids are never reused (AUTOINCREMENT), so a remembered id is
+    // either right or of a row pruned since, which finds nothing — a miss is then looked up
+    // afresh once.
     std::optional<double> latencyMs(const Setup& setup, std::string_view signature) override {
         const std::lock_guard lock(mutex_);
-        SqliteTransaction tx(db_, false);
-        const std::optional<int64_t> device = findDevice(setup.device);
-        const std::optional<int64_t> stage = device ? findStage(signature) : std::nullopt;
-        if (!stage)
-            return std::nullopt;
-        SqliteStatement& q =
-            db_.statement("SELECT median FROM samples WHERE stage = ? AND "
-                          "device = ? AND batch = ? AND dtype = ? ORDER BY median");
-        q.bind(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch}).bindText(4, setup.dtype);
-        std::vector<double> medians;
-        while (q.step())
-            medians.push_back(q.real(0));
-        q.reset();
-        if (medians.empty())
-            return std::nullopt;
-        return medians[(medians.size() - 1) / 2]; // the lower middle one: a measured value
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            bool remembered = false;
+            const std::optional<int64_t> device = deviceId(setup.device, true, remembered);
+            const std::optional<std::string> stage =
+                device ? findStage(signature, true, remembered) : std::nullopt;
+            if (stage) {
+                SqliteStatement& q =
+                    db_.statement("SELECT median FROM samples WHERE stage = ? AND "
+                                  "device = ? AND batch = ? AND dtype = ? ORDER BY median");
+                q.bindBlob(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch});
+                q.bindText(4, setup.dtype);
+                std::vector<double> medians;
+                while (q.step())
+                    medians.push_back(q.real(0));
+                if (!medians.empty())
+                    return medians[(medians.size() - 1) / 2]; // the lower middle: measured
+            }
+            if (!remembered)
+                return std::nullopt;
+            forget();
+        }
+        return std::nullopt;
     }
 
     std::vector<bool> has(const Setup& setup, const std::vector<std::string>& signatures) override {
         const std::lock_guard lock(mutex_);
         std::vector<bool> out(signatures.size(), false);
         SqliteTransaction tx(db_, false); // one snapshot, one transaction for the whole batch
-        const std::optional<int64_t> device = findDevice(setup.device);
+        bool remembered = false;
+        const std::optional<int64_t> device = deviceId(setup.device, false, remembered);
         if (!device)
             return out;
         SqliteStatement& q = db_.statement("SELECT 1 FROM samples WHERE stage = ? AND device = ? "
                                            "AND batch = ? AND dtype = ? LIMIT 1");
         for (size_t i = 0; i < signatures.size(); ++i) {
-            const std::optional<int64_t> stage = findStage(signatures[i]);
+            const std::optional<std::string> stage = findStage(signatures[i], false, remembered);
             if (!stage)
                 continue;
-            q.bind(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch});
+            q.bindBlob(1, *stage).bind(2, *device).bind(3, int64_t{setup.batch});
             q.bindText(4, setup.dtype);
             out[i] = q.step();
             q.reset();
@@ -192,7 +225,7 @@ public:
         info.samples = db_.count("SELECT COUNT(*) FROM samples");
         info.entries = db_.count(
             "SELECT COUNT(*) FROM (SELECT DISTINCT stage, device, batch, dtype FROM samples)");
-        info.stages = db_.count("SELECT COUNT(DISTINCT stage) FROM samples");
+        info.stages = db_.count("SELECT COUNT(*) FROM (SELECT DISTINCT stage FROM samples)");
         info.operators = db_.count("SELECT COUNT(*) FROM operators");
         std::error_code ec;
         const auto main = std::filesystem::file_size(path_, ec);
@@ -214,19 +247,31 @@ public:
         return info;
     }
 
+    std::vector<Setup> setups() override {
+        const std::lock_guard lock(mutex_);
+        std::vector<Setup> out;
+        SqliteStatement& q = db_.statement(
+            "SELECT d.identity, s.batch, s.dtype FROM setups s JOIN devices d ON d.id = s.device "
+            "ORDER BY d.identity, s.batch, s.dtype");
+        while (q.step())
+            out.push_back(Setup{identityOf(q.text(0)), static_cast<int>(q.integer(1)), q.text(2)});
+        return out;
+    }
+
     void forEach(const std::function<void(const Measurement&)>& visit) override {
         const std::lock_guard lock(mutex_);
         SqliteTransaction tx(db_, false);
         // Signature bytes per stage in a temporary table, so SQLite sorts by them (spilling
         // to disk for a large store) and the store is never held in memory.
-        db_.exec("CREATE TEMP TABLE IF NOT EXISTS signature_order(stage INTEGER PRIMARY KEY, "
-                 "bytes BLOB NOT NULL)");
+        db_.exec("CREATE TEMP TABLE IF NOT EXISTS signature_order(stage BLOB PRIMARY KEY, "
+                 "bytes BLOB NOT NULL) WITHOUT ROWID");
         db_.exec("DELETE FROM temp.signature_order");
         fillSignatureOrder();
         SqliteStatement& q = db_.statement(
-            "SELECT d.identity, s.batch, s.dtype, o.bytes, s.median, s.spread, s.count, s.tool, "
-            "s.measured_at FROM samples s JOIN devices d ON d.id = s.device JOIN "
-            "temp.signature_order o ON o.stage = s.stage ORDER BY d.identity, s.batch, s.dtype, "
+            "SELECT d.identity, s.batch, s.dtype, o.bytes, s.median, s.spread, s.count, t.version, "
+            "s.measured_at FROM samples s JOIN devices d ON d.id = s.device JOIN tools t ON t.id = "
+            "s.tool JOIN temp.signature_order o ON o.stage = s.stage ORDER BY d.identity, s.batch, "
+            "s.dtype, "
             "o.bytes, s.median, s.spread, s.count");
         std::map<std::string, cost::DeviceIdentity> devices;
         Measurement m;
@@ -261,7 +306,8 @@ public:
         SqliteTransaction tx(db_, true);
         std::optional<int64_t> device;
         if (setup) {
-            device = findDevice(setup->device);
+            bool remembered = false;
+            device = deviceId(setup->device, false, remembered);
             if (!device)
                 return 0;
         }
@@ -276,6 +322,7 @@ public:
         del.run();
         const int64_t removed = db_.changes();
         collectGarbage();
+        forget();
         tx.commit();
         return removed;
     }
@@ -304,8 +351,16 @@ private:
         return q.bindText(1, identity).single();
     }
 
-    int64_t internStage(const std::string& signature,
-                        std::unordered_map<std::string, int64_t>& operators) {
+    int64_t internTool(const std::string& version) {
+        db_.statement("INSERT OR IGNORE INTO tools(version) VALUES(?)").bindText(1, version).run();
+        return db_.statement("SELECT id FROM tools WHERE version = ?")
+            .bindText(1, version)
+            .single();
+    }
+
+    // The stage blob of a signature, its operators added to the store where new.
+    std::string stageBlob(const std::string& signature,
+                          std::unordered_map<std::string, int64_t>& operators) {
         const cost::StageSignature s = *cost::parseSignatureBytes(signature);
         std::vector<std::vector<int64_t>> groups;
         for (const std::vector<std::string>& group : s.groups) {
@@ -323,25 +378,29 @@ private:
                 ids.push_back(it->second);
             }
         }
-        const std::string blob = encodeGroups(groups);
-        const auto kind = static_cast<int64_t>(s.kind);
-        db_.statement("INSERT OR IGNORE INTO stages(kind, ops) VALUES(?, ?)")
-            .bind(1, kind)
-            .bindBlob(2, blob)
-            .run();
-        return db_.statement("SELECT id FROM stages WHERE kind = ? AND ops = ?")
-            .bind(1, kind)
-            .bindBlob(2, blob)
-            .single();
+        return encodeStage(s.kind, groups);
     }
 
-    std::optional<int64_t> findDevice(const cost::DeviceIdentity& device) {
-        return db_.statement("SELECT id FROM devices WHERE identity = ?")
-            .bindText(1, cost::canonicalText(device))
-            .optionalSingle();
+    // The id of a device (remembered ones first when `remember`; `remembered` is set when
+    // one was used); nullopt when the store has none.
+    std::optional<int64_t> deviceId(const cost::DeviceIdentity& device, bool remember,
+                                    bool& remembered) {
+        if (remember && known_.device && known_.device->first == device) {
+            remembered = true;
+            return known_.device->second;
+        }
+        const std::optional<int64_t> id = db_.statement("SELECT id FROM devices WHERE identity = ?")
+                                              .bindText(1, cost::canonicalText(device))
+                                              .optionalSingle();
+        if (id && remember)
+            known_.device = std::make_pair(device, *id);
+        return id;
     }
 
-    std::optional<int64_t> findStage(std::string_view signature) {
+    // The stage blob of a signature in this store's operator ids; nullopt when an operator
+    // is not in the store (or the bytes are no signature).
+    std::optional<std::string> findStage(std::string_view signature, bool remember,
+                                         bool& remembered) {
         const std::optional<cost::StageSignature> s = cost::parseSignatureBytes(signature);
         if (!s)
             return std::nullopt;
@@ -350,16 +409,27 @@ private:
         for (const std::vector<std::string>& group : s->groups) {
             std::vector<int64_t>& ids = groups.emplace_back();
             for (const std::string& bytes : group) {
+                if (remember)
+                    if (const auto it = known_.operators.find(bytes);
+                        it != known_.operators.end()) {
+                        remembered = true;
+                        ids.push_back(it->second);
+                        continue;
+                    }
                 const std::optional<int64_t> id = op.bindBlob(1, bytes).optionalSingle();
                 if (!id)
                     return std::nullopt;
+                if (remember)
+                    known_.operators.emplace(bytes, *id);
                 ids.push_back(*id);
             }
         }
-        return db_.statement("SELECT id FROM stages WHERE kind = ? AND ops = ?")
-            .bind(1, static_cast<int64_t>(s->kind))
-            .bindBlob(2, encodeGroups(groups))
-            .optionalSingle();
+        return encodeStage(s->kind, groups);
+    }
+
+    void forget() {
+        known_.device.reset();
+        known_.operators.clear();
     }
 
     void fillSignatureOrder();
@@ -370,6 +440,10 @@ private:
     SqliteDb db_;
     bool readOnly_;
     std::mutex mutex_;
+    struct Known { // ids remembered by latencyMs
+        std::optional<std::pair<cost::DeviceIdentity, int64_t>> device;
+        std::unordered_map<std::string, int64_t> operators;
+    } known_;
 };
 
 void SqliteStore::open(OpenMode mode) {
@@ -487,12 +561,11 @@ void SqliteStore::fillSignatureOrder() {
     SqliteStatement& op = db_.statement("SELECT signature FROM operators WHERE id = ?");
     SqliteStatement& insert =
         db_.statement("INSERT INTO temp.signature_order(stage, bytes) VALUES(?, ?)");
-    SqliteStatement& stages = db_.statement(
-        "SELECT id, kind, ops FROM stages WHERE id IN (SELECT DISTINCT stage FROM samples)");
+    SqliteStatement& stages = db_.statement("SELECT DISTINCT stage FROM samples");
     while (stages.step()) {
         cost::StageSignature s;
-        s.kind = static_cast<schedule::StageKind>(stages.integer(1));
-        for (const std::vector<int64_t>& group : decodeGroups(stages.blob(2))) {
+        const std::string blob = stages.blob(0);
+        for (const std::vector<int64_t>& group : decodeStage(blob, s.kind)) {
             std::vector<std::string>& ops = s.groups.emplace_back();
             for (int64_t id : group) {
                 auto it = operators.find(id);
@@ -501,23 +574,24 @@ void SqliteStore::fillSignatureOrder() {
                 ops.push_back(it->second);
             }
         }
-        insert.bind(1, stages.integer(0)).bindBlob(2, cost::signatureBytes(s)).run();
+        insert.bindBlob(1, blob).bindBlob(2, cost::signatureBytes(s)).run();
     }
-    stages.reset();
 }
 
 void SqliteStore::collectGarbage() {
-    // Stages, devices and operators no sample refers to any more.
-    db_.exec("DELETE FROM stages WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.stage = "
-             "stages.id)");
+    // Setups, devices, tools and operators no sample refers to any more.
+    db_.exec("DELETE FROM setups WHERE NOT EXISTS (SELECT 1 FROM samples s WHERE s.device = "
+             "setups.device AND s.batch = setups.batch AND s.dtype = setups.dtype)");
     db_.exec("DELETE FROM devices WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.device = "
              "devices.id)");
     std::set<int64_t> used;
-    SqliteStatement& stages = db_.statement("SELECT ops FROM stages");
+    db_.exec("DELETE FROM tools WHERE NOT EXISTS (SELECT 1 FROM samples WHERE samples.tool = "
+             "tools.id)");
+    SqliteStatement& stages = db_.statement("SELECT DISTINCT stage FROM samples");
+    schedule::StageKind kind{};
     while (stages.step())
-        for (const std::vector<int64_t>& group : decodeGroups(stages.blob(0)))
+        for (const std::vector<int64_t>& group : decodeStage(stages.blob(0), kind))
             used.insert(group.begin(), group.end());
-    stages.reset();
     std::vector<int64_t> unused;
     SqliteStatement& ops = db_.statement("SELECT id FROM operators");
     while (ops.step())

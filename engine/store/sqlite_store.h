@@ -4,9 +4,10 @@
 // sqlite_store.cpp).
 //
 // Schema (version kSqliteSchemaVersion, in table meta): operator signatures once each
-// (operators), stages as their kind and the operator ids per group (stages), device setups by
-// canonical identity text (devices), and the samples, keyed by (stage, device, batch, dtype,
-// median, spread, count) so adding a sample twice changes nothing.
+// (operators), device setups by canonical identity text (devices), tool versions (tools), and
+// the samples, keyed WITHOUT ROWID by (stage, device, batch, dtype, median, spread, count) so
+// adding a sample twice changes nothing; a stage is a compact blob of its kind and operator
+// ids (inline: no stages table, see sqlite_store.cpp). Ids are AUTOINCREMENT, never reused.
 #pragma once
 
 #include "store/measurement_store.h"

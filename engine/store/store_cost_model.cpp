@@ -31,16 +31,15 @@ StoreChoice parseStoreChoice(const std::string& argument) {
 
 Setup chooseSetup(MeasurementStore& store, const std::string& url, const std::string& device,
                   int batch) {
-    const StoreInfo info = store.info();
     std::vector<Setup> matches;
     std::string listing;
-    for (const StoreInfo::DeviceCount& s : info.setups) {
+    for (const Setup& s : store.setups()) {
         listing += (listing.empty() ? "" : "; ") + cost::identityId(s.device) + " '" +
                    s.device.name + "' batch " + std::to_string(s.batch) + " " + s.dtype;
         if (s.batch != batch || s.dtype != "fp32")
             continue;
         if (device.empty() || device == cost::identityId(s.device) || device == s.device.name)
-            matches.push_back(Setup{s.device, s.batch, s.dtype});
+            matches.push_back(s);
     }
     if (matches.size() == 1)
         return matches.front();

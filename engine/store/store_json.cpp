@@ -346,10 +346,20 @@ JsonCounts exportStoreJson(MeasurementStore& store, std::ostream& out) {
     return counts;
 }
 
+JsonCounts checkStoreJson(const std::filesystem::path& file, const ModelResolver& resolve) {
+    return Importer(file, nullptr, resolve).run();
+}
+
+JsonCounts importStoreJson(const std::filesystem::path& file, MeasurementStore& store,
+                           const ModelResolver& resolve, bool checked) {
+    if (!checked)
+        checkStoreJson(file, resolve); // validate everything: a bad file adds nothing
+    return Importer(file, &store, resolve).run();
+}
+
 JsonCounts importStoreJson(const std::filesystem::path& file, MeasurementStore& store,
                            const ModelResolver& resolve) {
-    Importer(file, nullptr, resolve).run(); // validate everything: a bad file adds nothing
-    return Importer(file, &store, resolve).run();
+    return importStoreJson(file, store, resolve, false);
 }
 
 } // namespace ios::store

@@ -67,4 +67,10 @@ private:
 JsonCounts importStoreJson(const std::filesystem::path& file, MeasurementStore& store,
                            const ModelResolver& resolve = {});
 
+// The validating pass alone (samples counted, nothing added): a front end checks a file
+// before it creates the store, then imports with `checked` set to skip this pass.
+JsonCounts checkStoreJson(const std::filesystem::path& file, const ModelResolver& resolve = {});
+JsonCounts importStoreJson(const std::filesystem::path& file, MeasurementStore& store,
+                           const ModelResolver& resolve, bool checked);
+
 } // namespace ios::store
