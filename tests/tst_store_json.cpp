@@ -120,7 +120,7 @@ private slots:
                 schedule::Stage stage;
                 stage.groups = {{static_cast<int>(i)}};
                 const double ms = sim.stageLatencyMs(dag, stage);
-                cache.add({"Tesla V100", graph.name, 1, cost::stageKey(dag, stage), ms, 5});
+                cache.add({"Tesla V100", graph.name, 1, cost::stageKey(dag, stage), ms, 5, {}});
                 expected.emplace_back(
                     cost::signatureBytes(cost::stageSignature(dag, stage, shapeOf)), ms);
             }

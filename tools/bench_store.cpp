@@ -133,7 +133,7 @@ int64_t legacyCacheBytes(int64_t n) {
                            std::to_string(rng() % 40);
             }
             cache.add({setup(1 + static_cast<int>(i % 3)).name, "synthetic_model", 1, key,
-                       0.001 + static_cast<double>(rng() % 1000000) / 1e5, 20});
+                       0.001 + static_cast<double>(rng() % 1000000) / 1e5, 20, {}});
         }
         const int64_t bytes = static_cast<int64_t>(cache.text().size());
         total += done == 0 ? bytes : bytes - 60; // one header, not one per chunk

@@ -2,7 +2,11 @@
 
 #include "util/error.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <sqlite3.h>
+#include <unistd.h>
 
 namespace ios::store {
 
@@ -189,6 +193,28 @@ SqliteTransaction::~SqliteTransaction() {
 void SqliteTransaction::commit() {
     db_.exec("COMMIT");
     open_ = false;
+}
+
+void createDatabaseAtomically(const std::string& path, const std::string& url,
+                              const std::function<void(SqliteDb&)>& initialise) {
+    const std::string fresh = path + ".new-" + std::to_string(::getpid());
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(fresh + suffix, ec); // a killed creator's, same pid
+    {
+        SqliteDb db(url);
+        db.open(fresh, false, true);
+        db.exec("PRAGMA journal_mode = WAL"); // persistent: every later connection uses WAL
+        SqliteTransaction tx(db, true);
+        initialise(db);
+        tx.commit();
+    } // closed: the WAL is checkpointed into the file and removed
+    const int rc = ::link(fresh.c_str(), path.c_str());
+    const int error = errno;
+    std::filesystem::remove(fresh, ec);
+    if (rc != 0 && error != EEXIST && error != EPERM && error != ENOTSUP && error != EXDEV)
+        throw UserError("measurement store '" + url + "' cannot be created: " +
+                        std::strerror(error));
 }
 
 } // namespace ios::store

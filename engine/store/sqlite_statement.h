@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,5 +99,14 @@ private:
     SqliteDb& db_;
     bool open_ = true;
 };
+
+// Creates the SQLite database `path` whole or not at all: `initialise` fills a private file
+// (PATH.new-PID, WAL mode) in one transaction, which is then hard-linked into place. link()
+// never replaces, so of processes creating it at once one wins and the others find its file;
+// a process killed meanwhile leaves its private file (removed by the next creator of that
+// name), never an empty database. Where hard links are not supported nothing is created and
+// the caller creates the file in place. Throws UserError naming `url` on other errors.
+void createDatabaseAtomically(const std::string& path, const std::string& url,
+                              const std::function<void(SqliteDb&)>& initialise);
 
 } // namespace ios::store

@@ -6,16 +6,13 @@
 #include "util/error.h"
 #include "util/json_text.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unistd.h>
 
 namespace ios::store {
 
@@ -329,7 +326,6 @@ public:
 
 private:
     void open(OpenMode mode);
-    void createAtomically();
     void createOrCheckSchema();
     void checkSchema();
     void refuseReadOnly(const std::string& what) const {
@@ -446,30 +442,6 @@ private:
     } known_;
 };
 
-void SqliteStore::open(OpenMode mode) {
-    std::error_code ec;
-    const bool exists = std::filesystem::exists(path_, ec);
-    if (!exists && mode != OpenMode::CreateIfMissing)
-        throw UserError("measurement store '" + url_ + "' does not exist");
-    if (exists && std::filesystem::is_directory(path_, ec))
-        throw UserError("measurement store '" + url_ + "' is a directory, not a store file");
-    if (!exists && mode == OpenMode::CreateIfMissing)
-        createAtomically();
-    db_.open(path_, mode == OpenMode::ReadOnly, mode == OpenMode::CreateIfMissing);
-    db_.exec("PRAGMA busy_timeout = 60000");
-    createOrCheckSchema();
-    if (!readOnly_) {
-        // Durable against a killed process (WAL + NORMAL: a committed transaction survives
-        // anything but a power loss or OS crash, which may lose the last few).
-        db_.exec("PRAGMA synchronous = NORMAL");
-    }
-}
-
-// A new store appears whole or not at all: its schema is written into a private file, which
-// is then hard-linked into place. link() never replaces, so of processes creating the store
-// at once one wins and the others open its file; a process killed meanwhile leaves its
-// private file (removed by the next creator of that name), never an empty store that readers
-// refuse. Where hard links are not supported the store is created in place, as before.
 namespace {
 
 void writeSchema(SqliteDb& db) {
@@ -484,25 +456,23 @@ void writeSchema(SqliteDb& db) {
 
 } // namespace
 
-void SqliteStore::createAtomically() {
-    const std::string fresh = path_ + ".new-" + std::to_string(::getpid());
+void SqliteStore::open(OpenMode mode) {
     std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        std::filesystem::remove(fresh + suffix, ec); // a killed creator's, same pid
-    {
-        SqliteDb db(url_);
-        db.open(fresh, false, true);
-        db.exec("PRAGMA journal_mode = WAL"); // persistent: every later connection uses WAL
-        SqliteTransaction tx(db, true);
-        writeSchema(db);
-        tx.commit();
-    } // closed: the WAL is checkpointed into the file and removed
-    const int rc = ::link(fresh.c_str(), path_.c_str());
-    const int error = errno;
-    std::filesystem::remove(fresh, ec);
-    if (rc != 0 && error != EEXIST && error != EPERM && error != ENOTSUP && error != EXDEV)
-        throw UserError("measurement store '" + url_ + "' cannot be created: " +
-                        std::strerror(error));
+    const bool exists = std::filesystem::exists(path_, ec);
+    if (!exists && mode != OpenMode::CreateIfMissing)
+        throw UserError("measurement store '" + url_ + "' does not exist");
+    if (exists && std::filesystem::is_directory(path_, ec))
+        throw UserError("measurement store '" + url_ + "' is a directory, not a store file");
+    if (!exists && mode == OpenMode::CreateIfMissing) // a new store appears whole or not at all
+        createDatabaseAtomically(path_, url_, writeSchema);
+    db_.open(path_, mode == OpenMode::ReadOnly, mode == OpenMode::CreateIfMissing);
+    db_.exec("PRAGMA busy_timeout = 60000");
+    createOrCheckSchema();
+    if (!readOnly_) {
+        // Durable against a killed process (WAL + NORMAL: a committed transaction survives
+        // anything but a power loss or OS crash, which may lose the last few).
+        db_.exec("PRAGMA synchronous = NORMAL");
+    }
 }
 
 void SqliteStore::createOrCheckSchema() {
