@@ -1,11 +1,11 @@
 #include "stage_journal.h"
 
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_number.h"
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <fcntl.h>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -26,13 +26,9 @@ std::string journalLine(const cost::StageMeasurement& m) {
 std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& path,
                                                 std::vector<std::string>& warnings) {
     // Read line by line, of any size: the journal is the tool's own, like the cache.
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw UserError("the profiling journal is not a regular file", path.string());
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UserError(std::string("cannot open the profiling journal: ") + std::strerror(errno),
-                        path.string());
+    const std::unique_ptr<std::istream> stream =
+        util::openInputStream(path, util::InputKind::MeasurementCache);
+    std::istream& in = *stream;
     std::vector<cost::StageMeasurement> out;
     size_t lineNo = 0;
     for (std::string line; std::getline(in, line);) {
@@ -56,9 +52,6 @@ std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& pat
                             path.string());
         out.push_back(one.entries().front());
     }
-    if (in.bad())
-        throw UserError(std::string("cannot read the profiling journal: ") + std::strerror(errno),
-                        path.string());
     return out;
 }
 

@@ -5,11 +5,9 @@
 #include "cost/cost_model.h"
 #include "cost/measurement_cache.h"
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_number.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 namespace ios::cost {
 
@@ -181,25 +179,15 @@ MeasurementCache MeasurementCache::parse(std::string_view jsonText, const std::s
 
 MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
     const std::string file = path.string();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw UserError(std::filesystem::exists(path, ec)
-                            ? "the measurement cache is not a regular file"
-                            : "cannot open the measurement cache file: no such file",
-                        file);
-    if (std::filesystem::file_size(path, ec) == 0)
+    // Checked as every input is (a regular file; no FIFO hangs us), but with no size cap.
+    const std::unique_ptr<std::istream> in =
+        util::openInputStream(path, util::InputKind::MeasurementCache);
+    if (in->peek() == std::char_traits<char>::eof())
         throw UserError("the file is empty", file);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UserError(
-            std::string("cannot open the measurement cache file: ") + std::strerror(errno), file);
     MeasurementCache cache;
     CacheEvents events(cache, file);
-    util::Json::sax_parse(in, &events, util::Json::input_format_t::json, /*strict=*/true,
+    util::Json::sax_parse(*in, &events, util::Json::input_format_t::json, /*strict=*/true,
                           /*ignore_comments=*/false);
-    if (in.bad())
-        throw UserError(
-            std::string("cannot read the measurement cache file: ") + std::strerror(errno), file);
     events.finish();
     return cache;
 }
