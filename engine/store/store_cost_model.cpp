@@ -161,6 +161,7 @@ std::unique_ptr<cost::CostModel> buildStoreCostModel(const std::string& argument
     std::shared_ptr<MeasurementStore> store = openStore(choice.url, OpenMode::ReadOnly);
     StoreCostModel::Options options;
     options.url = choice.url;
+    store->holdSnapshot(true); // one search, one snapshot (and no transaction per lookup)
     options.setup = chooseSetup(*store, choice.url, choice.device, spec.batch);
     if (spec.simulatedFallback)
         options.fallback = std::make_shared<cost::SimulatedGpuCostModel>(
