@@ -266,6 +266,26 @@ private slots:
         QCOMPARE(one->has(setupOf(h100_), {a_, b_}), (std::vector<bool>{true, true}));
     }
 
+    // A held snapshot serves reads (a backend may or may not freeze them); released, every
+    // committed write is seen; a write through the holding handle ends it.
+    void heldSnapshot_data() { backends(); }
+    void heldSnapshot() {
+        const std::string url = freshUrl();
+        auto writer = store::openStore(url, store::OpenMode::ReadWrite);
+        writer->add({measurement(a_, h100_, 1.5)});
+        auto reader = store::openStore(url, store::OpenMode::ReadOnly);
+        reader->holdSnapshot(true);
+        QCOMPARE(*reader->latencyMs(setupOf(h100_), a_), 1.5);
+        writer->add({measurement(b_, h100_, 2.5)});
+        QCOMPARE(reader->setups().size(), size_t{1});
+        reader->holdSnapshot(false);
+        QCOMPARE(*reader->latencyMs(setupOf(h100_), b_), 2.5);
+        writer->holdSnapshot(true);
+        QVERIFY(writer->latencyMs(setupOf(h100_), a_));
+        QCOMPARE(writer->add({measurement(c_, h100_, 0.5)}), int64_t{1});
+        QCOMPARE(*reader->latencyMs(setupOf(h100_), c_), 0.5);
+    }
+
     // The SQLite backend's refusals: each names the URL.
     void sqliteRefusesHostileFiles() {
         const std::string missing = dir_.filePath("missing.db").toStdString();

@@ -82,14 +82,12 @@ double StoreCostModel::stageLatencyMs(const ir::BlockDag& dag, const schedule::S
     const std::string signature = cost::signatureBytes(
         cost::stageSignature(dag, stage, [this](const std::string& n) { return shapeOf(n); }));
     Shared& s = *shared_;
+    const uint64_t hash = cost::stableHash64(signature);
     {
         const std::lock_guard lock(s.mutex);
-        if (const auto it = s.latencies.find(signature); it != s.latencies.end())
-            return it->second;
-        if (const std::optional<double> ms = s.store->latencyMs(s.options.setup, signature)) {
-            s.latencies.emplace(signature, *ms);
+        s.priced.insert(hash);
+        if (const std::optional<double> ms = s.store->latencyMs(s.options.setup, signature))
             return *ms;
-        }
     }
     const Setup& setup = s.options.setup;
     if (!fallback_)
@@ -101,8 +99,8 @@ double StoreCostModel::stageLatencyMs(const ir::BlockDag& dag, const schedule::S
             "model into the store or allow the simulated fallback");
     const double ms = cost::checkedStageLatencyMs(*fallback_, dag, stage);
     const std::lock_guard lock(s.mutex);
-    s.simulated.insert(signature);
-    return s.latencies.emplace(signature, ms).first->second;
+    s.simulated.insert(hash);
+    return ms;
 }
 
 cost::StageMemo* StoreCostModel::canonicalStageMemo(const ir::BlockDag& dag,
@@ -119,7 +117,7 @@ std::unique_ptr<cost::CostModel> StoreCostModel::forGraph(const ir::Graph& graph
 
 int64_t StoreCostModel::stagesPriced() const {
     const std::lock_guard lock(shared_->mutex);
-    return static_cast<int64_t>(shared_->latencies.size());
+    return static_cast<int64_t>(shared_->priced.size());
 }
 
 int64_t StoreCostModel::stagesSimulated() const {
@@ -161,6 +159,7 @@ std::unique_ptr<cost::CostModel> buildStoreCostModel(const std::string& argument
     std::shared_ptr<MeasurementStore> store = openStore(choice.url, OpenMode::ReadOnly);
     StoreCostModel::Options options;
     options.url = choice.url;
+    store->holdSnapshot(true); // one search, one snapshot (and no transaction per lookup)
     options.setup = chooseSetup(*store, choice.url, choice.device, spec.batch);
     if (spec.simulatedFallback)
         options.fallback = std::make_shared<cost::SimulatedGpuCostModel>(

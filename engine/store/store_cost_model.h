@@ -72,9 +72,11 @@ private:
     struct Shared {
         std::shared_ptr<MeasurementStore> store;
         Options options;
-        std::mutex mutex; // guards the store handle, the cache and the counts
-        std::unordered_map<std::string, double> latencies; // by signature bytes
-        std::unordered_set<std::string> simulated;
+        std::mutex mutex; // guards the store handle and the counts
+        // Distinct stages priced and simulated, by stableHash64 of the signature (counts only:
+        // the latencies themselves are memoised per canonical class, CanonicalStages).
+        std::unordered_set<uint64_t> priced;
+        std::unordered_set<uint64_t> simulated;
     };
     StoreCostModel(const StoreCostModel& sharing, const ir::Graph& graph);
     const ir::TensorShape* shapeOf(const std::string& name) const;
