@@ -28,9 +28,8 @@ double MeasuredCostModel::stageLatencyMs(const ir::BlockDag& dag,
         ms = median(executor_.timeStage(dag, stage, timing_));
         ++measured_;
         if (cache_)
-            cache_->add(
-                {device_, model_, executor_.batch(), key, ms, timing_.repeat * timing_.number,
-                 modelHash_});
+            cache_->add({device_, model_, executor_.batch(), key, ms,
+                         timing_.repeat * timing_.number, modelHash_});
     }
     memo_.emplace(key, ms);
     return ms;

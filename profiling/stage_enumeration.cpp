@@ -143,8 +143,8 @@ std::vector<std::string> stageSignatureBytes(const ir::PreparedModel& model,
     std::vector<std::string> out;
     out.reserve(stages.size());
     for (const MetStage& m : stages)
-        out.push_back(cost::signatureBytes(cost::stageSignature(
-            model.dags()[static_cast<size_t>(m.block)], m.stage, shapeOf)));
+        out.push_back(cost::signatureBytes(
+            cost::stageSignature(model.dags()[static_cast<size_t>(m.block)], m.stage, shapeOf)));
     return out;
 }
 

@@ -23,9 +23,9 @@ struct Known {
 } // namespace
 
 std::vector<std::vector<size_t>> graphBatches(Executor& executor, const ir::PreparedModel& model,
-                                         const std::vector<MetStage>& stages,
-                                         const std::vector<size_t>& toMeasure, size_t maxStages,
-                                         size_t maxKernels) {
+                                              const std::vector<MetStage>& stages,
+                                              const std::vector<size_t>& toMeasure,
+                                              size_t maxStages, size_t maxKernels) {
     std::vector<std::vector<size_t>> out;
     size_t kernels = 0;
     for (size_t i : toMeasure) {
@@ -83,10 +83,9 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             if (m.device != device || m.model != modelName || m.batch != batch ||
                 (!m.modelHash.empty() && m.modelHash != modelHash))
                 throw UserError("the journal holds measurements of " + m.model +
-                                    (m.modelHash != modelHash ? " (other contents)" : "") +
-                                    " on " + m.device +
-                                    " at batch " + std::to_string(m.batch) + ", not of " +
-                                    modelName + " on " + device + " at batch " +
+                                    (m.modelHash != modelHash ? " (other contents)" : "") + " on " +
+                                    m.device + " at batch " + std::to_string(m.batch) +
+                                    ", not of " + modelName + " on " + device + " at batch " +
                                     std::to_string(batch) +
                                     " (finish that run, or remove the journal)",
                                 journal.string());
@@ -208,8 +207,8 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
     }
     for (const std::string& k : journaled)
         if (!cache.find(device, modelName, batch, k))
-            cache.add({device, modelName, batch, k, known.at(k).ms, known.at(k).samples,
-                       modelHash});
+            cache.add(
+                {device, modelName, batch, k, known.at(k).ms, known.at(k).samples, modelHash});
     result.written = cache.entries().size() - before;
     result.cacheEntries = cache.entries().size();
     // Met stages neither known before nor measured took an equal stage's latency.

@@ -38,7 +38,7 @@ StoreProfileResult profileIntoStore(Executor& executor, const ir::PreparedModel&
     const store::Setup setup = measurementSetup(executor);
     const std::vector<bool> held = store.has(setup, signatures);
 
-    std::vector<size_t> toMeasure;        // representatives' indices into `stages`
+    std::vector<size_t> toMeasure; // representatives' indices into `stages`
     std::vector<size_t> classOfStage(stages.size(), 0);
     for (size_t c = 0; c < classes.members.size(); ++c) {
         if (held[c]) {
@@ -76,9 +76,8 @@ StoreProfileResult profileIntoStore(Executor& executor, const ir::PreparedModel&
             m.key.batch = setup.batch;
             m.key.dtype = setup.dtype;
             m.sample.medianMs = storedLatencyMs(times.medianMs[j]);
-            m.sample.spreadMs = j < times.spreadMs.size()
-                                    ? std::round(times.spreadMs[j] * 1e6) / 1e6
-                                    : 0;
+            m.sample.spreadMs =
+                j < times.spreadMs.size() ? std::round(times.spreadMs[j] * 1e6) / 1e6 : 0;
             m.sample.count = times.repeats;
             m.sample.toolVersion = version;
             m.sample.measuredAt = now;

@@ -32,8 +32,9 @@ std::optional<profiling::Shard> shardOption(const ArgParser& parser) {
     const auto text = parser.value("shard");
     if (!text)
         return std::nullopt;
-    const std::string bad = "--shard must be I/N with 0 <= I < N <= " +
-                            std::to_string(profiling::kMaxShards) + " (got '" + *text + "')";
+    const std::string bad =
+        "--shard must be I/N with 0 <= I < N <= " + std::to_string(profiling::kMaxShards) +
+        " (got '" + *text + "')";
     const size_t slash = text->find('/');
     if (slash == std::string::npos)
         throw UserError(bad);
@@ -141,9 +142,9 @@ int profileIntoCache(ProfileRun& run, const std::string& cacheFile) {
     if (run.json) {
         std::cout << util::dumpJson(j, 1) << "\n";
     } else {
-        std::cout << run.graph.name << " on " << run.backend.deviceName() << ", batch "
-                  << run.batch << ", " << run.parser.get("strategy") << " (r "
-                  << run.search.params.r << ", s " << run.search.params.s << ")\n"
+        std::cout << run.graph.name << " on " << run.backend.deviceName() << ", batch " << run.batch
+                  << ", " << run.parser.get("strategy") << " (r " << run.search.params.r << ", s "
+                  << run.search.params.s << ")\n"
                   << "stages met           " << result.stagesMet << " (asked " << run.met.calls
                   << " times)\n"
                   << "distinct canonical   " << result.classes
@@ -244,9 +245,22 @@ int runProfile(const std::vector<std::string>& args) {
     size_t shardClasses = 0;
     if (shard)
         met.stages = profiling::shardStages(prepared, std::move(met.stages), *shard, &shardClasses);
-    ProfileRun run{parser,   search,       batch,    modelArg, graph,   prepared,
-                   *backend, executor,     met,      shard,    stagesBeforeShard,
-                   shardClasses, options, outputs, wallStart, parser.has("json")};
+    ProfileRun run{parser,
+                   search,
+                   batch,
+                   modelArg,
+                   graph,
+                   prepared,
+                   *backend,
+                   executor,
+                   met,
+                   shard,
+                   stagesBeforeShard,
+                   shardClasses,
+                   options,
+                   outputs,
+                   wallStart,
+                   parser.has("json")};
     return storeArg ? profileIntoStore(run, *storeArg) : profileIntoCache(run, *cacheArg);
 }
 

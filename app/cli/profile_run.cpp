@@ -85,11 +85,10 @@ util::Json runSearches(const ProfileRun& run, const cost::CostModel& cost,
                             {"search_seconds", outcome.searchSeconds}});
         const auto out = run.parser.value("save-schedule");
         if (s == run.search.schedulers.front() && out)
-            run.outputs.stage(*out, io::writeScheduleFile(run.graph, run.prepared.dags(),
-                                                          outcome.schedule,
-                                                          "ios-sched profile --strategy " +
-                                                              std::string(s->key()) + " (" +
-                                                              cost.describe() + ")"));
+            run.outputs.stage(*out, io::writeScheduleFile(
+                                        run.graph, run.prepared.dags(), outcome.schedule,
+                                        "ios-sched profile --strategy " + std::string(s->key()) +
+                                            " (" + cost.describe() + ")"));
     }
     return searches;
 }
@@ -102,8 +101,8 @@ void printSearches(const util::Json& searches, const std::string& source) {
 }
 
 void noteShard(const ProfileRun& run, size_t stagesDone) {
-    std::cerr << "ios-sched profile: shard " << run.shard->index << "/" << run.shard->count
-              << ": " << stagesDone << " of " << run.stagesBeforeShard
+    std::cerr << "ios-sched profile: shard " << run.shard->index << "/" << run.shard->count << ": "
+              << stagesDone << " of " << run.stagesBeforeShard
               << " stages measured or known; no search (it needs every shard: merge them, "
                  "then run the search)\n";
 }

@@ -233,9 +233,8 @@ std::vector<std::string> MeasurementCache::devices(const std::string& model, int
 }
 
 util::Json measurementJson(const StageMeasurement& m) {
-    util::Json j = {{"device", m.device},        {"model", m.model},
-                    {"batch", m.batch},          {"stage", m.stage},
-                    {"latency_ms", m.latencyMs}, {"samples", m.samples}};
+    util::Json j = {{"device", m.device}, {"model", m.model},          {"batch", m.batch},
+                    {"stage", m.stage},   {"latency_ms", m.latencyMs}, {"samples", m.samples}};
     if (!m.modelHash.empty())
         j["model_hash"] = m.modelHash;
     return j;

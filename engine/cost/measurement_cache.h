@@ -60,7 +60,7 @@ struct StageMeasurement {
     int batch = 1;
     std::string stage; // stageKey
     double latencyMs = 0;
-    int samples = 0; // timed runs the latency is the median of
+    int samples = 0;       // timed runs the latency is the median of
     std::string modelHash; // modelContentHash of the model; empty in older caches
 };
 

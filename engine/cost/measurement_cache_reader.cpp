@@ -8,7 +8,6 @@
 #include "util/input_file.h"
 #include "util/json_number.h"
 
-
 namespace ios::cost {
 
 namespace {

@@ -213,8 +213,8 @@ void createDatabaseAtomically(const std::string& path, const std::string& url,
     const int error = errno;
     std::filesystem::remove(fresh, ec);
     if (rc != 0 && error != EEXIST && error != EPERM && error != ENOTSUP && error != EXDEV)
-        throw UserError("measurement store '" + url + "' cannot be created: " +
-                        std::strerror(error));
+        throw UserError("measurement store '" + url +
+                        "' cannot be created: " + std::strerror(error));
 }
 
 } // namespace ios::store
