@@ -61,6 +61,41 @@ cudnnActivationMode_t activationMode(ir::ActType act) {
     return CUDNN_ACTIVATION_IDENTITY;
 }
 
+// "13.0" from CUDA's 13000: major.minor of a version spelled major * 1000 + minor * 10
+// (cudaRuntimeGetVersion, cudaDriverGetVersion).
+std::string cudaVersionText(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+int attribute(cudaDeviceAttr attr, int device) {
+    int value = 0;
+    IOS_CUDA(cudaDeviceGetAttribute(&value, attr, device));
+    return value;
+}
+
+// The device setup (cost/device_identity.h). CUDA 13 moved the clock rates out of
+// cudaDeviceProp: they are device attributes (kHz). Without NVML the driver is the numeric
+// CUDA version the driver supports (cudaDriverGetVersion), e.g. "13.0".
+cost::DeviceIdentity readIdentity(const cudaDeviceProp& prop, const CudaBackendOptions& options) {
+    cost::DeviceIdentity d;
+    d.name = prop.name;
+    d.computeCapability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    d.smCount = prop.multiProcessorCount;
+    d.smClockMHz = attribute(cudaDevAttrClockRate, options.device) / 1000;
+    d.memoryClockMHz = attribute(cudaDevAttrMemoryClockRate, options.device) / 1000;
+    d.memoryBytes = static_cast<int64_t>(prop.totalGlobalMem);
+    int driver = 0, runtime = 0;
+    IOS_CUDA(cudaDriverGetVersion(&driver));
+    IOS_CUDA(cudaRuntimeGetVersion(&runtime));
+    d.driver = "cuda-driver " + cudaVersionText(driver);
+    d.cuda = cudaVersionText(runtime);
+    const size_t cudnn = cudnnGetVersion(); // 9.10.2 is 91002
+    d.cudnn = std::to_string(cudnn / 10000) + "." + std::to_string((cudnn % 10000) / 100) + "." +
+              std::to_string(cudnn % 100);
+    d.mathMode = options.allowTf32 ? "tf32" : "fp32";
+    return d;
+}
+
 class CudaBackend final : public GpuBackend {
 public:
     explicit CudaBackend(const CudaBackendOptions& options) : options_(options) {
@@ -68,6 +103,7 @@ public:
         cudaDeviceProp prop{};
         IOS_CUDA(cudaGetDeviceProperties(&prop, options.device));
         name_ = prop.name;
+        identity_ = readIdentity(prop, options);
         IOS_CUDA(cudnnCreateOpTensorDescriptor(&mulOp_));
         IOS_CUDA(cudnnSetOpTensorDescriptor(mulOp_, CUDNN_OP_TENSOR_MUL, CUDNN_DATA_FLOAT,
                                             CUDNN_NOT_PROPAGATE_NAN));
@@ -99,6 +135,7 @@ public:
     }
 
     std::string deviceName() const override { return name_; }
+    cost::DeviceIdentity identity() const override { return identity_; }
 
     BufferId allocate(int64_t floats) override {
         float* p = nullptr;
@@ -377,6 +414,7 @@ private:
 
     CudaBackendOptions options_;
     std::string name_;
+    cost::DeviceIdentity identity_;
     std::vector<float*> buffers_;
     std::vector<int64_t> sizes_;
     std::vector<Stream> streams_;
@@ -418,9 +456,13 @@ CudaOpenResult openCudaBackend(const CudaBackendOptions& options) {
 
 std::unique_ptr<GpuBackend> requireCudaBackend(const CudaBackendOptions& options) {
     // Dry runs of GPU scripts on machines without a GPU: the mock backend (timing only).
-    if (const char* mock = std::getenv("IOS_PROFILING_MOCK"); mock && std::string(mock) == "1")
-        return std::make_unique<MockBackend>(
-            MockOptions::timingOnly("Mock GPU (IOS_PROFILING_MOCK)"));
+    // Unset, empty or "0": the GPU; "1": the mock; any other value: another mock device.
+    if (const char* mock = std::getenv("IOS_PROFILING_MOCK");
+        mock && *mock != '\0' && std::string(mock) != "0") {
+        MockOptions o = MockOptions::variant(mock);
+        o.mathMode = options.allowTf32 ? "tf32" : "fp32";
+        return std::make_unique<MockBackend>(std::move(o));
+    }
     CudaOpenResult r = openCudaBackend(options);
     if (!r.backend)
         throw UserError("no CUDA device available: " + r.error);

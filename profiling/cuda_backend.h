@@ -32,7 +32,9 @@ CudaOpenResult openCudaBackend(const CudaBackendOptions& options = {});
 bool cudaDevicePresent();
 
 // openCudaBackend or ios::UserError("no CUDA device available: <reason>"). With the
-// environment variable IOS_PROFILING_MOCK=1: a timing-only MockBackend (dry runs of scripts).
+// environment variable IOS_PROFILING_MOCK=1: a timing-only MockBackend (dry runs of scripts);
+// IOS_PROFILING_MOCK=NAME (any value but "", "0" and "1"): another mock device, of its own
+// identity and speed (MockOptions::variant), for tests that need two devices.
 std::unique_ptr<GpuBackend> requireCudaBackend(const CudaBackendOptions& options = {});
 
 } // namespace ios::profiling

@@ -69,6 +69,7 @@ struct StageRef {
 
 struct BatchedTimes {
     std::vector<double> medianMs; // per stage, in order
+    std::vector<double> spreadMs; // per stage: its slowest timed replay minus its fastest
     int repeats = 0;              // timed replays (samples per stage)
     int replays = 0;              // warm-up and timed
     double busyMs = 0;            // the replays' spans, first to last timing event, summed
@@ -82,6 +83,7 @@ public:
 
     int batch() const { return batch_; }
     GpuBackend& backend() { return backend_; }
+    const ir::Graph& graph() const { return graph_; }
 
     // Issues every stage of `schedule` in order (dags from ir::buildDags of the same graph).
     // With tagStages, kernels carry makeTraceTag(k + 1, op) for the k-th stage issued.

@@ -63,8 +63,11 @@ BatchedTimes Executor::timeStages(const std::vector<StageRef>& stages, const Bat
         out.busyMs += backend_.elapsedMs(timingEvents_[0], timingEvents_[k]);
     }
     backend_.destroyGraph(graph);
-    for (std::vector<double>& s : samples)
+    for (std::vector<double>& s : samples) {
+        const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+        out.spreadMs.push_back(s.empty() ? 0 : *hi - *lo);
         out.medianMs.push_back(median(std::move(s)));
+    }
     return out;
 }
 

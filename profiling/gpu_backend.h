@@ -4,6 +4,7 @@
 // executor, the measured cost model and the trace conversion are tested without a GPU.
 #pragma once
 
+#include "cost/device_identity.h"
 #include "ir/graph.h"
 #include "kernel_records.h"
 
@@ -102,6 +103,10 @@ public:
     virtual ~GpuBackend() = default;
 
     virtual std::string deviceName() const = 0;
+    // Everything about the device setup that changes a kernel's time (name, compute
+    // capability, SM count, clocks, memory, driver, CUDA, cuDNN, math mode): what the
+    // measurement store keys measurements by (cost/device_identity.h).
+    virtual cost::DeviceIdentity identity() const = 0;
 
     // Memory: allocated once, freed with the backend.
     virtual BufferId allocate(int64_t floats) = 0;

@@ -1,11 +1,17 @@
 #include "measured_cost_model.h"
 
+#include "cost/stage_signature.h"
+
 namespace ios::profiling {
 
 MeasuredCostModel::MeasuredCostModel(Executor& executor, std::string model, TimingOptions timing,
                                      cost::MeasurementCache* cache)
-    : executor_(executor), model_(std::move(model)), device_(executor.backend().deviceName()),
-      timing_(timing), cache_(cache) {}
+    : executor_(executor), model_(std::move(model)),
+      modelHash_(cost::modelContentHash(executor.graph())),
+      device_(executor.backend().deviceName()), timing_(timing), cache_(cache) {
+    if (cache_)
+        cache_->removeOtherContents(model_, modelHash_);
+}
 
 double MeasuredCostModel::stageLatencyMs(const ir::BlockDag& dag,
                                          const schedule::Stage& stage) const {
@@ -22,8 +28,8 @@ double MeasuredCostModel::stageLatencyMs(const ir::BlockDag& dag,
         ms = median(executor_.timeStage(dag, stage, timing_));
         ++measured_;
         if (cache_)
-            cache_->add(
-                {device_, model_, executor_.batch(), key, ms, timing_.repeat * timing_.number});
+            cache_->add({device_, model_, executor_.batch(), key, ms,
+                         timing_.repeat * timing_.number, modelHash_});
     }
     memo_.emplace(key, ms);
     return ms;

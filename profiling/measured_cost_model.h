@@ -22,7 +22,8 @@ public:
     static TimingOptions defaultTiming() { return TimingOptions{2, 6, 6, true}; }
 
     // `executor` and `cache` (optional) must outlive the model. Stages already in the cache
-    // for this device, model and batch are not measured again.
+    // for this device, model and batch are not measured again; entries of the model's name
+    // but of other contents (cost::modelContentHash) are removed from it first.
     MeasuredCostModel(Executor& executor, std::string model, TimingOptions timing = defaultTiming(),
                       cost::MeasurementCache* cache = nullptr);
 
@@ -36,6 +37,7 @@ public:
 private:
     Executor& executor_;
     std::string model_;
+    std::string modelHash_;
     std::string device_;
     TimingOptions timing_;
     cost::MeasurementCache* cache_;

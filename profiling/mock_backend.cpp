@@ -1,5 +1,7 @@
 #include "mock_backend.h"
 
+#include "cost/stage_signature.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -169,7 +171,36 @@ private:
     size_t startRecord_ = 0;
 };
 
+MockOptions MockOptions::variant(const std::string& variant) {
+    if (variant == "1")
+        return timingOnly("Mock GPU (IOS_PROFILING_MOCK)");
+    MockOptions o = timingOnly("Mock GPU (IOS_PROFILING_MOCK=" + variant + ")");
+    const uint64_t h = cost::stableHash64(variant);
+    // A speed 0.5× to 0.8× or 1.2× to 1.5× the default's: never close to device "1".
+    const double step = static_cast<double>(h % 31) / 100;
+    const double speed = (h >> 8) % 2 == 0 ? 0.5 + step : 1.2 + step;
+    o.gflopsPerUs *= speed;
+    o.bytesPerUs *= speed;
+    o.launchUs /= speed;
+    o.smCount = 20 + static_cast<int>((h >> 16) % 100);
+    if (o.smCount == MockOptions{}.smCount)
+        ++o.smCount;
+    return o;
+}
+
 MockBackend::MockBackend(MockOptions options) : options_(std::move(options)) {}
+
+cost::DeviceIdentity MockBackend::identity() const {
+    cost::DeviceIdentity d;
+    d.name = options_.deviceName;
+    d.computeCapability = "mock";
+    d.smCount = options_.smCount;
+    d.smClockMHz = options_.smClockMHz;
+    d.memoryClockMHz = options_.memoryClockMHz;
+    d.memoryBytes = options_.memoryBytes;
+    d.mathMode = options_.mathMode;
+    return d;
+}
 
 std::vector<float>& MockBackend::buf(BufferId id) {
     if (id < 0 || static_cast<size_t>(id) >= buffers_.size())
@@ -378,8 +409,13 @@ void MockBackend::synchronize() {
 }
 
 double MockBackend::elapsedMs(EventId from, EventId to) {
-    const double us =
-        eventClockUs_.at(static_cast<size_t>(to)) - eventClockUs_.at(static_cast<size_t>(from));
+    // The clocks are doubles whose last bits depend on how much ran before (absolute time):
+    // on a 1e-6 µs grid, a stage's span is the same wherever it sits in a run, so runs that
+    // batch stages differently (shards, resumed runs) store equal medians.
+    const double us = std::round((eventClockUs_.at(static_cast<size_t>(to)) -
+                                  eventClockUs_.at(static_cast<size_t>(from))) *
+                                 1e6) /
+                      1e6;
     const double factor = options_.jitter ? options_.jitter(elapsedCalls_) : 1.0;
     ++elapsedCalls_;
     return us / 1000 * factor;

@@ -44,6 +44,12 @@ struct MockCall {
 
 struct MockOptions {
     std::string deviceName = "Mock GPU";
+    // The rest of the identity() the mock reports (no driver, CUDA or cuDNN: empty).
+    int smCount = 80;
+    int smClockMHz = 1000;
+    int memoryClockMHz = 1000;
+    int64_t memoryBytes = int64_t{16} << 30;
+    std::string mathMode = "fp32";
     bool compute = true;       // false: only advance clocks (large models in tests)
     double launchUs = 2;       // per kernel
     double gflopsPerUs = 0.01; // 10 TFLOP/s
@@ -67,6 +73,12 @@ struct MockOptions {
         o.compute = false;
         return o;
     }
+    // The mock device IOS_PROFILING_MOCK=`variant` selects (timing only): "1" is the mock
+    // every dry run has used ("Mock GPU (IOS_PROFILING_MOCK)"); any other value names another
+    // mock device, with the variant in its name, its own SM count and its own speed (both
+    // derived from cost::stableHash64 of the name, the same on every machine; always at least
+    // 20 % faster or slower than "1"), so tests with two mock devices see a mix-up.
+    static MockOptions variant(const std::string& variant);
 };
 
 class MockBackend final : public GpuBackend {
@@ -74,6 +86,7 @@ public:
     explicit MockBackend(MockOptions options = {});
 
     std::string deviceName() const override { return options_.deviceName; }
+    cost::DeviceIdentity identity() const override;
     BufferId allocate(int64_t floats) override;
     void upload(BufferId buffer, const std::vector<float>& values) override;
     std::vector<float> download(BufferId buffer) override;

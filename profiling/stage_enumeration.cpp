@@ -3,6 +3,7 @@
 #include "cost/cost_model.h"
 #include "cost/measurement_cache.h"
 #include "cost/stage_memo.h"
+#include "cost/stage_signature.h"
 #include "ir/metrics.h"
 
 #include <algorithm>
@@ -124,6 +125,55 @@ StageEnumeration enumerateStages(const ir::PreparedModel& model,
     return out;
 }
 
+namespace {
+
+ir::ShapeLookup shapeLookup(const ir::NodeIndex& index) {
+    return [&index](const std::string& name) -> const ir::TensorShape* {
+        const ir::Node* n = index.find(name);
+        return n ? &n->outputShape : nullptr;
+    };
+}
+
+} // namespace
+
+std::vector<std::string> stageSignatureBytes(const ir::PreparedModel& model,
+                                             const std::vector<MetStage>& stages) {
+    const ir::NodeIndex index(model.graph());
+    const ir::ShapeLookup shapeOf = shapeLookup(index);
+    std::vector<std::string> out;
+    out.reserve(stages.size());
+    for (const MetStage& m : stages)
+        out.push_back(cost::signatureBytes(
+            cost::stageSignature(model.dags()[static_cast<size_t>(m.block)], m.stage, shapeOf)));
+    return out;
+}
+
+std::vector<MetStage> shardStages(const ir::PreparedModel& model, std::vector<MetStage> stages,
+                                  Shard shard, size_t* classesKept) {
+    const StageClasses classes = canonicalClasses(model, stages, false);
+    const ir::NodeIndex index(model.graph());
+    const ir::ShapeLookup shapeOf = shapeLookup(index);
+    std::vector<char> keep(stages.size(), 0);
+    size_t kept = 0;
+    for (const std::vector<size_t>& members : classes.members) {
+        const MetStage& r = stages[members.front()];
+        const std::string bytes = cost::signatureBytes(
+            cost::stageSignature(model.dags()[static_cast<size_t>(r.block)], r.stage, shapeOf));
+        if (cost::stableHash64(bytes) % shard.count != shard.index)
+            continue;
+        ++kept;
+        for (size_t i : members)
+            keep[i] = 1;
+    }
+    std::vector<MetStage> out;
+    for (size_t i = 0; i < stages.size(); ++i)
+        if (keep[i])
+            out.push_back(std::move(stages[i]));
+    if (classesKept != nullptr)
+        *classesKept = kept;
+    return out;
+}
+
 StageClasses canonicalClasses(const ir::PreparedModel& model, const std::vector<MetStage>& stages,
                               bool everyStage) {
     StageClasses out;
@@ -137,10 +187,7 @@ StageClasses canonicalClasses(const ir::PreparedModel& model, const std::vector<
     }
     const std::vector<ir::BlockDag>& dags = model.dags();
     const ir::NodeIndex index(model.graph());
-    const ir::ShapeLookup shapeOf = [&index](const std::string& name) -> const ir::TensorShape* {
-        const ir::Node* n = index.find(name);
-        return n ? &n->outputShape : nullptr;
-    };
+    const ir::ShapeLookup shapeOf = shapeLookup(index);
     // Operator classes by signature, shared by every block: a repeated cell's operators get
     // the classes of the first cell's.
     const cost::CanonicalStages canonical;

@@ -9,6 +9,7 @@
 #include "schedulers/scheduler.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,24 @@ struct StageClasses {
 };
 StageClasses canonicalClasses(const ir::PreparedModel& model, const std::vector<MetStage>& stages,
                               bool everyStage);
+
+// Per stage: cost::signatureBytes of its cost::stageSignature, what the measurement store keys
+// a measurement by (equal for every member of a canonical class).
+std::vector<std::string> stageSignatureBytes(const ir::PreparedModel& model,
+                                             const std::vector<MetStage>& stages);
+
+// Part `index` of `count` of a profiling job (`profile --shard I/N`): the canonical classes
+// whose representative's signature hash (cost::stableHash64 of its signature bytes) mod
+// `count` is `index`. The partition depends on the stages' contents only, so N tasks cover
+// every class exactly once, in any order, on any machine, for any set of models.
+struct Shard {
+    uint32_t index = 0;
+    uint32_t count = 1;
+};
+inline constexpr uint32_t kMaxShards = 4096;
+// The stages of the shard's classes (every member of each), in their order; `classesKept`
+// (when not null) gets how many classes that is.
+std::vector<MetStage> shardStages(const ir::PreparedModel& model, std::vector<MetStage> stages,
+                                  Shard shard, size_t* classesKept = nullptr);
 
 } // namespace ios::profiling

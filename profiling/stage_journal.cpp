@@ -20,34 +20,31 @@ std::filesystem::path journalPath(const std::filesystem::path& cacheFile) {
 }
 
 std::string journalLine(const cost::StageMeasurement& m) {
-    const util::Json j = {{"device", m.device},        {"model", m.model},
-                          {"batch", m.batch},          {"stage", m.stage},
-                          {"latency_ms", m.latencyMs}, {"samples", m.samples}};
-    return util::dumpJson(j, -1) + "\n";
+    return util::dumpJson(cost::measurementJson(m), -1) + "\n";
 }
 
 std::vector<cost::StageMeasurement> readJournal(const std::filesystem::path& path,
                                                 std::vector<std::string>& warnings) {
-    const std::string text = util::readInputFile(path, util::InputKind::MeasurementCache);
+    // Read line by line, of any size: the journal is the tool's own, like the cache.
+    const std::unique_ptr<std::istream> stream =
+        util::openInputStream(path, util::InputKind::MeasurementCache);
+    std::istream& in = *stream;
     std::vector<cost::StageMeasurement> out;
     size_t lineNo = 0;
-    for (size_t at = 0; at < text.size();) {
+    for (std::string line; std::getline(in, line);) {
         ++lineNo;
-        const size_t end = text.find('\n', at);
-        if (end == std::string::npos) {
+        if (in.eof()) { // no newline after it
             warnings.push_back(path.string() + ": line " + std::to_string(lineNo) +
                                " is incomplete (a run stopped while writing it); ignored, its "
                                "stage is measured again");
             break;
         }
-        const std::string_view line(text.data() + at, end - at);
-        at = end + 1;
         if (line.empty())
             continue;
         // One entry checked exactly as a cache file's entries are: one place for the rules.
         const std::string doc = R"({"format": "ios-explorer-measurements", "version": 1, )"
                                 R"("entries": [)" +
-                                std::string(line) + "]}";
+                                line + "]}";
         const cost::MeasurementCache one =
             cost::MeasurementCache::parse(doc, path.string() + " line " + std::to_string(lineNo));
         if (one.entries().size() != 1)

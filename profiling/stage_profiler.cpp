@@ -1,5 +1,6 @@
 #include "stage_profiler.h"
 
+#include "cost/stage_signature.h"
 #include "stage_journal.h"
 #include "util/error.h"
 
@@ -19,12 +20,12 @@ struct Known {
     int samples = 0;
 };
 
-// Consecutive stages to measure, cut into graphs of at most `maxStages` stages and
-// `maxKernels` kernels (a single stage over the kernel bound gets a graph of its own).
-std::vector<std::vector<size_t>> batches(Executor& executor, const ir::PreparedModel& model,
-                                         const std::vector<MetStage>& stages,
-                                         const std::vector<size_t>& toMeasure, size_t maxStages,
-                                         size_t maxKernels) {
+} // namespace
+
+std::vector<std::vector<size_t>> graphBatches(Executor& executor, const ir::PreparedModel& model,
+                                              const std::vector<MetStage>& stages,
+                                              const std::vector<size_t>& toMeasure,
+                                              size_t maxStages, size_t maxKernels) {
     std::vector<std::vector<size_t>> out;
     size_t kernels = 0;
     for (size_t i : toMeasure) {
@@ -42,8 +43,6 @@ std::vector<std::vector<size_t>> batches(Executor& executor, const ir::PreparedM
     return out;
 }
 
-} // namespace
-
 double storedLatencyMs(double ms) {
     return std::max(1e-6, std::round(ms * 1e6) / 1e6);
 }
@@ -59,9 +58,15 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
     ProfileResult result;
     result.stagesMet = stages.size();
 
+    const std::string modelHash = cost::modelContentHash(model.graph());
     cost::MeasurementCache cache;
     if (std::filesystem::exists(cacheFile))
         cache = cost::MeasurementCache::load(cacheFile);
+    // Entries of this name but of another model's contents are replaced by this run's.
+    if (const size_t other = cache.removeOtherContents(modelName, modelHash))
+        result.warnings.push_back(cacheFile.string() + ": " + std::to_string(other) +
+                                  " measurements of another model named '" + modelName +
+                                  "' (other contents) are dropped and measured again");
     const std::filesystem::path journal = journalPath(cacheFile);
     // Stage key → latency, cache then journal; `knownOrder` keeps their first-seen order (the
     // lookup by class takes the first of a class, as CachedCostModel does).
@@ -75,10 +80,12 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             knownOrder.push_back(m.stage);
     if (std::filesystem::exists(journal))
         for (const cost::StageMeasurement& m : readJournal(journal, result.warnings)) {
-            if (m.device != device || m.model != modelName || m.batch != batch)
-                throw UserError("the journal holds measurements of " + m.model + " on " + m.device +
-                                    " at batch " + std::to_string(m.batch) + ", not of " +
-                                    modelName + " on " + device + " at batch " +
+            if (m.device != device || m.model != modelName || m.batch != batch ||
+                (!m.modelHash.empty() && m.modelHash != modelHash))
+                throw UserError("the journal holds measurements of " + m.model +
+                                    (m.modelHash != modelHash ? " (other contents)" : "") + " on " +
+                                    m.device + " at batch " + std::to_string(m.batch) +
+                                    ", not of " + modelName + " on " + device + " at batch " +
                                     std::to_string(batch) +
                                     " (finish that run, or remove the journal)",
                                 journal.string());
@@ -127,7 +134,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             toMeasure.push_back(classes.members[c].front());
     std::sort(toMeasure.begin(), toMeasure.end()); // enumeration order
 
-    const std::vector<std::vector<size_t>> graphs = batches(
+    const std::vector<std::vector<size_t>> graphs = graphBatches(
         executor, model, stages, toMeasure, options.stagesPerGraph, options.kernelsPerGraph);
     const auto start = std::chrono::steady_clock::now();
     result.prepareSeconds = std::chrono::duration<double>(start - prepareStart).count();
@@ -155,7 +162,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
             const Known value{storedLatencyMs(times.medianMs[j]), times.repeats};
             const MetStage& m = stages[graph[j]];
             measured.emplace(m.key, value);
-            lines.push_back({device, modelName, batch, m.key, value.ms, value.samples});
+            lines.push_back({device, modelName, batch, m.key, value.ms, value.samples, modelHash});
         }
         if (!writer)
             writer.emplace(journal);
@@ -196,11 +203,12 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
         else if (isJournaled.count(m.key))
             value = &known.at(m.key);
         if (value != nullptr)
-            cache.add({device, modelName, batch, m.key, value->ms, value->samples});
+            cache.add({device, modelName, batch, m.key, value->ms, value->samples, modelHash});
     }
     for (const std::string& k : journaled)
         if (!cache.find(device, modelName, batch, k))
-            cache.add({device, modelName, batch, k, known.at(k).ms, known.at(k).samples});
+            cache.add(
+                {device, modelName, batch, k, known.at(k).ms, known.at(k).samples, modelHash});
     result.written = cache.entries().size() - before;
     result.cacheEntries = cache.entries().size();
     // Met stages neither known before nor measured took an equal stage's latency.

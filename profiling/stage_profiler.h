@@ -65,6 +65,14 @@ struct ProfileResult {
 // although the two executors' clocks differ; at least 1 ns (a cache refuses 0).
 double storedLatencyMs(double ms);
 
+// Consecutive stages to measure (`toMeasure`, indices into `stages`), cut into graphs of at
+// most `maxStages` stages and `maxKernels` kernels (a single stage over the kernel bound gets
+// a graph of its own).
+std::vector<std::vector<size_t>> graphBatches(Executor& executor, const ir::PreparedModel& model,
+                                              const std::vector<MetStage>& stages,
+                                              const std::vector<size_t>& toMeasure,
+                                              size_t maxStages, size_t maxKernels);
+
 // Measures `stages` (of `model`, enumerated for it) on the executor's device and writes them
 // to `cacheFile` under (device, model name, executor batch). Stages already in the cache or
 // in its journal (journalPath), by name or by canonical class, are not measured again. When

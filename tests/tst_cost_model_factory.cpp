@@ -23,6 +23,20 @@ cost::CostModelSpec spec(std::string_view kind) {
     return s;
 }
 
+// A scheme registered from this file only: the factory knows no scheme by name.
+std::unique_ptr<cost::CostModel> buildTestScheme(const std::string& argument,
+                                                 const cost::CostModelSpec& /*spec*/,
+                                                 const ir::Graph& graph) {
+    cost::AnalyticParams params;
+    params.batch = std::stoi(argument);
+    return std::make_unique<cost::AnalyticCostModel>(graph, params);
+}
+
+IOS_REGISTER_COST_MODEL_SCHEME(test_scheme,
+                               cost::CostModelScheme{"test-scheme:", "test-scheme:N",
+                                                     "an analytic model at batch N (tests)",
+                                                     buildTestScheme});
+
 } // namespace
 
 class TestCostModelFactory : public QObject {
@@ -36,6 +50,9 @@ private Q_SLOTS:
         QTest::newRow("analytic") << "analytic" << int(cost::CostModelKind::Analytic);
         QTest::newRow("measured") << "measured" << int(cost::CostModelKind::Measured);
         QTest::newRow("cache") << "cache:some file.json" << int(cost::CostModelKind::Cache);
+        QTest::newRow("store scheme")
+            << "store:sqlite:some.db@h0123456789ab" << int(cost::CostModelKind::Scheme);
+        QTest::newRow("test scheme") << "test-scheme:7" << int(cost::CostModelKind::Scheme);
     }
     void parsesKinds() {
         QFETCH(QString, text);
@@ -50,11 +67,32 @@ private Q_SLOTS:
         QTest::newRow("empty") << "";
         QTest::newRow("cache without file") << "cache:";
         QTest::newRow("unknown") << "roofline";
+        QTest::newRow("store without URL") << "store:";
     }
     void rejectsBadKinds() {
         QFETCH(QString, text);
         cost::CostModelSpec s;
         QVERIFY_THROWS_EXCEPTION(UserError, cost::parseCostModelKind(text.toStdString(), s));
+    }
+
+    // Schemes are registered, not listed: the refusal names every registered one, and the
+    // factory builds a scheme's model from its builder with the text after the prefix.
+    void schemesAreRegistered() {
+        cost::CostModelSpec s;
+        try {
+            cost::parseCostModelKind("roofline", s);
+            QFAIL("roofline was accepted");
+        } catch (const UserError& e) {
+            const QString text = e.what();
+            QVERIFY2(text.contains("store:URL[@DEVICE]") && text.contains("test-scheme:N"),
+                     qPrintable(text));
+        }
+        const ir::Graph g = samples::loadBundledModel("demo_figure2");
+        const auto model = cost::makeCostModel(spec("test-scheme:7"), g);
+        QCOMPARE(model->batch(), 7);
+        s.kind = cost::CostModelKind::Scheme;
+        s.scheme = "never-registered:";
+        QVERIFY_THROWS_EXCEPTION(UserError, cost::makeCostModel(s, g));
     }
 
     void buildsTheSameModelsAsDirectConstruction() {

@@ -66,7 +66,7 @@ struct Fixture {
 };
 
 cost::StageMeasurement entry(const std::string& stage, double ms) {
-    return {"GPU", "inception_v3", 1, stage, ms, 10};
+    return {"GPU", "inception_v3", 1, stage, ms, 10, {}};
 }
 
 } // namespace
@@ -133,9 +133,9 @@ private slots:
         cache.add(entry("parallel:" + f.a.key.substr(9) + "," + f.a.key.substr(9), 9)); // twice
         cache.add(entry("merge:" + f.a.key.substr(9) + "|" + f.b.key.substr(9), 9));
         cache.add(entry("sideways:" + f.a.key.substr(9), 9));
-        cache.add({"GPU", "another_model", 1, f.b.key, 7, 10}); // another model's
-        cache.add({"Other GPU", "inception_v3", 1, f.b.key, 8, 10});
-        cache.add({"GPU", "inception_v3", 2, f.b.key, 6, 10}); // another batch's
+        cache.add({"GPU", "another_model", 1, f.b.key, 7, 10, {}}); // another model's
+        cache.add({"Other GPU", "inception_v3", 1, f.b.key, 8, 10, {}});
+        cache.add({"GPU", "inception_v3", 2, f.b.key, 6, 10, {}}); // another batch's
         cache.add(entry(f.a.key, 1.5));
         const cost::CachedCostModel replay(cache, f.graph, 1, "GPU");
         QCOMPARE(replay.stageLatencyMs(f.dag(f.c), f.c.stage), 1.5);
@@ -205,9 +205,9 @@ private slots:
     void keysThatJoinAlikeAreDifferentEntries() {
         const std::string sep(1, '\x1f');
         cost::MeasurementCache cache;
-        cache.add({"a" + sep + "b", "squeezenet", 1, "parallel:x", 1.0, 3});
-        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.0, 3});
-        cache.add({"a", "b", 1, sep + "squeezenet" + sep + "1" + sep + "parallel:x", 4.0, 3});
+        cache.add({"a" + sep + "b", "squeezenet", 1, "parallel:x", 1.0, 3, {}});
+        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.0, 3, {}});
+        cache.add({"a", "b", 1, sep + "squeezenet" + sep + "1" + sep + "parallel:x", 4.0, 3, {}});
         QCOMPARE(cache.entries().size(), size_t{3});
         // Read back from its own text: the same three entries, each under its own key.
         const cost::MeasurementCache read = cost::MeasurementCache::parse(cache.text(), "c.json");
@@ -219,7 +219,7 @@ private slots:
         QCOMPARE(read.find("a", "b", 1, "parallel:x"), std::nullopt);
         QCOMPARE(read.devices("squeezenet", 1), std::vector<std::string>{"a" + sep + "b"});
         // A second add with equal fields still replaces.
-        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.5, 4});
+        cache.add({"a", "b" + sep + "squeezenet", 1, "parallel:x", 2.5, 4, {}});
         QCOMPARE(cache.entries().size(), size_t{3});
         QCOMPARE(cache.find("a", "b" + sep + "squeezenet", 1, "parallel:x"), std::optional(2.5));
         QCOMPARE(cache.find("a" + sep + "b", "squeezenet", 1, "parallel:x"), std::optional(1.0));

@@ -179,7 +179,7 @@ private slots:
         const std::string journal = dir.filePath("c.json.partial").toStdString();
         if (!before.isEmpty())
             std::ofstream(journal, std::ios::binary) << before.toStdString();
-        const cost::StageMeasurement m{"Mock GPU", "m", 1, "parallel:a", 0.5, 3};
+        const cost::StageMeasurement m{"Mock GPU", "m", 1, "parallel:a", 0.5, 3, {}};
         JournalWriter writer(journal);
         writer.append({m});
         writer.close();

@@ -104,7 +104,7 @@ syntheticCache(const ir::Graph& graph, const cost::CostModel& simulated,
     schedulers::schedulerByName("ios-both").run(prepared, {}, recorder, nullptr);
     cost::MeasurementCache cache;
     for (const auto& [key, entry] : recorder.stages())
-        cache.add({kDevice, graph.name, 1, key, measure(entry.first, entry.second), 1});
+        cache.add({kDevice, graph.name, 1, key, measure(entry.first, entry.second), 1, {}});
     return cache;
 }
 
@@ -263,7 +263,7 @@ private slots:
         const std::string why = reason.toStdString();
         const cost::SimulatedGpuCostModel sim(graph, *cost::findBundledDevice("H100"), 1);
         cost::MeasurementCache cache;
-        cache.add({kDevice, graph.name, 1, stage, 0.01, 1});
+        cache.add({kDevice, graph.name, 1, stage, 0.01, 1, {}});
         try {
             analysis::resolveStages(prepared, cache, kDevice, 1, sim, "c.json");
             QFAIL("a bad stage key was accepted");

@@ -358,7 +358,7 @@ private slots:
         for (size_t i = 0; i < p.met.stages.size(); ++i) {
             const std::string& rep = p.met.stages[classes.members[classes.classOf[i]].front()].key;
             full.add({"Mock GPU", p.graph.name, 1, p.met.stages[i].key,
-                      *compact.find("Mock GPU", p.graph.name, 1, rep), 10});
+                      *compact.find("Mock GPU", p.graph.name, 1, rep), 10, {}});
         }
         QVERIFY(full.entries().size() > compact.entries().size());
         const cost::CachedCostModel byClass(compact, p.graph, 1);
@@ -393,7 +393,7 @@ private slots:
             const std::string& last = p.met.stages[members.back()].key;
             movedClasses += members.size() > 1;
             other.add({"Mock GPU", p.graph.name, 1, last,
-                       *compact.find("Mock GPU", p.graph.name, 1, rep), 10});
+                       *compact.find("Mock GPU", p.graph.name, 1, rep), 10, {}});
         }
         QVERIFY(movedClasses > 0);
         other.save(moved);
@@ -497,7 +497,7 @@ private slots:
         std::filesystem::remove(file);
 
         const std::string journal = journalPath(file).string();
-        const cost::StageMeasurement ok{"Mock GPU", p.graph.name, 1, p.met.stages[0].key, 0.01, 10};
+        const cost::StageMeasurement ok{"Mock GPU", p.graph.name, 1, p.met.stages[0].key, 0.01, 10, {}};
         std::ofstream(journal) << journalLine(ok) << "{not json}\n" << journalLine(ok);
         error = testing::userErrorOf([&] { profile(p, file, {}); });
         QVERIFY2(error.contains(QString::fromStdString(journal + " line 2")), qPrintable(error));

@@ -124,6 +124,14 @@ bool ArgParser::has(const std::string& key) const {
     return false;
 }
 
+std::vector<std::string> ArgParser::values(const std::string& key) const {
+    std::vector<std::string> out;
+    for (const auto& [k, v] : given_)
+        if (k == key)
+            out.push_back(v);
+    return out;
+}
+
 std::optional<std::string> ArgParser::value(const std::string& key) const {
     std::optional<std::string> result;
     for (const auto& [k, v] : given_)

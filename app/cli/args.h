@@ -26,6 +26,7 @@ public:
     bool has(const std::string& key) const;                         // flag given / option given
     std::optional<std::string> value(const std::string& key) const; // option or its default
     std::string get(const std::string& key) const;                  // value or throws
+    std::vector<std::string> values(const std::string& key) const; // every occurrence, in order
     int getInt(const std::string& key, int min, int max) const;
     int64_t getInt64(const std::string& key, int64_t min, int64_t max) const;
     // A byte count as util::parseByteSize reads it ("24MiB", "19.5 MiB", "64MB", "1048576").

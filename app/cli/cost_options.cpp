@@ -1,6 +1,7 @@
 #include "cost_options.h"
 
 #include "cost/cost_model_factory.h"
+#include "util/error.h"
 
 namespace ios::cli {
 
@@ -13,6 +14,21 @@ std::string deviceNames() {
     return names;
 }
 
+// The registered cost-model schemes (cost::costModelSchemes), as the help lists them.
+std::string schemeHelp() {
+    std::string text;
+    for (const cost::CostModelScheme& s : cost::costModelSchemes())
+        text += ", " + s.usage + " (" + s.description + ")";
+    return text;
+}
+
+bool simulatedFallback(const ArgParser& parser) {
+    const std::string value = parser.get("store-fallback");
+    if (value != "none" && value != "simulated")
+        throw UserError("--store-fallback must be none or simulated, not '" + value + "'");
+    return value == "simulated";
+}
+
 } // namespace
 
 void addCostOptions(ArgParser& parser) {
@@ -23,10 +39,17 @@ void addCostOptions(ArgParser& parser) {
     parser.option("--cost-model, --cost", "M",
                   "simulated (kernel-level GPU simulation, docs/cost-model.md; steady waves "
                   "taken in one step), simulated-exact (the same, every CTA wave stepped: the "
-                  "reference, slower at large batches), analytic (roofline per operator), measured (on the CUDA GPU, saved to "
-                  "--measure-cache) or cache:FILE[@DEVICE] (replay saved measurements, no GPU "
-                  "needed; @DEVICE picks one device of a cache that holds several)",
+                  "reference, slower at large batches), analytic (roofline per operator), "
+                  "measured (on the CUDA GPU, saved to --measure-cache), cache:FILE[@DEVICE] "
+                  "(replay saved measurements, no GPU needed; @DEVICE picks one device of a "
+                  "cache that holds several)" +
+                      schemeHelp(),
                   "simulated");
+    parser.option("--store-fallback", "F",
+                  "What a stored-measurement cost model (store:URL) does with a stage the store "
+                  "lacks: none (refuse it, naming the stage) or simulated (price it with the "
+                  "simulated GPU; the result says how many stages were simulated)",
+                  "none");
     parser.option("--measure-cache", "FILE",
                   "Where --cost measured saves its stage measurements (reused when present)",
                   "ios-measurements.json");
@@ -47,6 +70,7 @@ cost::CostModelSpec costModelSpec(const ArgParser& parser, const cost::DevicePro
     spec.device = device;
     spec.batch = batch;
     spec.measureCache = parser.get("measure-cache");
+    spec.simulatedFallback = simulatedFallback(parser);
     return spec;
 }
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 namespace ios::cost {
 
@@ -24,7 +25,38 @@ MeasuredSlot& measuredSlot() {
     return slot;
 }
 
+struct SchemeRegistry {
+    std::mutex mutex;
+    std::vector<CostModelScheme> schemes;
+};
+
+SchemeRegistry& schemeRegistry() {
+    static SchemeRegistry r;
+    return r;
+}
+
+// The registered scheme `text` starts with, if any.
+std::optional<CostModelScheme> schemeOf(std::string_view text) {
+    for (CostModelScheme& scheme : costModelSchemes())
+        if (text.substr(0, scheme.prefix.size()) == scheme.prefix)
+            return std::move(scheme);
+    return std::nullopt;
+}
+
 } // namespace
+
+bool registerCostModelScheme(CostModelScheme scheme) {
+    SchemeRegistry& r = schemeRegistry();
+    const std::lock_guard lock(r.mutex);
+    r.schemes.push_back(std::move(scheme));
+    return true;
+}
+
+std::vector<CostModelScheme> costModelSchemes() {
+    SchemeRegistry& r = schemeRegistry();
+    const std::lock_guard lock(r.mutex);
+    return r.schemes;
+}
 
 void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
     spec.simulation = SimulationMode::Fast;
@@ -51,10 +83,19 @@ void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
             if (spec.cacheFile.empty() || spec.cacheDevice.empty())
                 throw UserError("--cost-model cache:FILE@DEVICE needs both a FILE and a DEVICE");
         }
+    } else if (const std::optional<CostModelScheme> scheme = schemeOf(text)) {
+        if (text.size() == scheme->prefix.size())
+            throw UserError("--cost-model " + scheme->usage + " needs the text after '" +
+                            scheme->prefix + "'");
+        spec.kind = CostModelKind::Scheme;
+        spec.scheme = scheme->prefix;
+        spec.argument = std::string(text.substr(scheme->prefix.size()));
     } else {
-        throw UserError("--cost-model must be simulated, simulated-exact, analytic, measured or "
-                        "cache:FILE, not '" +
-                        std::string(text) + "'");
+        std::string choices = "simulated, simulated-exact, analytic, measured, cache:FILE";
+        for (const CostModelScheme& s : costModelSchemes())
+            choices += ", " + s.usage;
+        throw UserError("--cost-model must be one of " + choices + ", not '" + std::string(text) +
+                        "'");
     }
 }
 
@@ -69,6 +110,8 @@ std::string costModelKindText(const CostModelSpec& spec) {
     case CostModelKind::Cache:
         return std::string(kCachePrefix) + spec.cacheFile +
                (spec.cacheDevice.empty() ? "" : "@" + spec.cacheDevice);
+    case CostModelKind::Scheme:
+        return spec.scheme + spec.argument;
     }
     return "simulated";
 }
@@ -101,6 +144,12 @@ std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Gr
     case CostModelKind::Cache:
         return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph,
                                                  spec.batch, spec.cacheDevice, spec.cacheFile);
+    case CostModelKind::Scheme: {
+        const std::optional<CostModelScheme> scheme = schemeOf(spec.scheme);
+        if (!scheme || scheme->prefix != spec.scheme)
+            throw UserError("the cost model '" + spec.scheme + "' is not built into this program");
+        return scheme->build(spec.argument, spec, graph);
+    }
     }
     throw std::logic_error("makeCostModel: unknown kind");
 }

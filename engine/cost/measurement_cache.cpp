@@ -1,10 +1,10 @@
 #include "cost/measurement_cache.h"
 
+#include "cost/stage_signature.h"
 #include "ir/metrics.h"
 #include "schedule/merge.h"
 #include "util/error.h"
 #include "util/file_util.h"
-#include "util/input_file.h"
 #include "util/json_number.h"
 #include "util/json_text.h"
 
@@ -16,8 +16,8 @@ namespace ios::cost {
 
 namespace {
 
-constexpr const char* kFormat = "ios-explorer-measurements";
-constexpr int kVersion = 1;
+constexpr const char* kFormat = kMeasurementCacheFormat;
+constexpr int kVersion = kMeasurementCacheVersion;
 
 // An operator name in a stage key: a comma, a bar or a backslash is escaped by a backslash, so
 // that a name holding a separator spells no other stage (other names read as they always have).
@@ -205,6 +205,24 @@ std::optional<double> MeasurementCache::find(const std::string& device, const st
     return entries_[it->second].latencyMs;
 }
 
+size_t MeasurementCache::removeOtherContents(const std::string& model,
+                                             const std::string& modelHash) {
+    const auto other = [&](const StageMeasurement& m) {
+        return m.model == model && !m.modelHash.empty() && m.modelHash != modelHash;
+    };
+    const size_t removed =
+        static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), other));
+    if (removed == 0)
+        return 0;
+    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), other), entries_.end());
+    index_.clear();
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const StageMeasurement& m = entries_[i];
+        index_.emplace(EntryKey{m.device, m.model, m.batch, m.stage}, i);
+    }
+    return removed;
+}
+
 std::vector<std::string> MeasurementCache::devices(const std::string& model, int batch) const {
     std::vector<std::string> out;
     for (const StageMeasurement& m : entries_)
@@ -214,69 +232,37 @@ std::vector<std::string> MeasurementCache::devices(const std::string& model, int
     return out;
 }
 
-MeasurementCache MeasurementCache::load(const std::filesystem::path& path) {
-    return parse(util::readInputFile(path, util::InputKind::MeasurementCache), path.string());
+util::Json measurementJson(const StageMeasurement& m) {
+    util::Json j = {{"device", m.device}, {"model", m.model},          {"batch", m.batch},
+                    {"stage", m.stage},   {"latency_ms", m.latencyMs}, {"samples", m.samples}};
+    if (!m.modelHash.empty())
+        j["model_hash"] = m.modelHash;
+    return j;
 }
 
-MeasurementCache MeasurementCache::parse(std::string_view jsonText, const std::string& file) {
-    const util::JsonDocument parsed = util::parseJsonDocument(jsonText, file);
-    const util::Json& doc = parsed.root();
-    if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat)
-        throw UserError(std::string("not a measurement cache (expected \"format\": \"") + kFormat +
-                            "\")",
-                        file);
-    util::requireFormatVersion(doc, kVersion, "measurement cache", file);
-    const auto entries = doc.find("entries");
-    if (entries == doc.end() || !entries->is_array())
-        throw UserError("\"entries\" must be an array", file);
-    MeasurementCache cache;
-    size_t i = 0;
-    for (const util::Json& e : *entries) {
-        const std::string where = "entries[" + std::to_string(i++) + "]";
-        try {
-            StageMeasurement m;
-            m.device = e.at("device").get<std::string>();
-            m.model = e.at("model").get<std::string>();
-            m.batch = static_cast<int>(
-                util::jsonInteger(e.at("batch"), 1, kMaxBatch, where + ".batch", file));
-            m.stage = e.at("stage").get<std::string>();
-            // A measured stage takes some time, and never days: 1e308 would make sums infinite.
-            m.latencyMs = util::jsonNumber(e.at("latency_ms"), 0, kMaxStageLatencyMs,
-                                           where + ".latency_ms", file);
-            if (!(m.latencyMs > 0))
-                throw UserError(where + ".latency_ms must be greater than 0 (got 0)", file);
-            m.samples = e.contains("samples")
-                            ? static_cast<int>(util::jsonInteger(e["samples"], 0, INT32_MAX,
-                                                                 where + ".samples", file))
-                            : 0;
-            if (m.stage.empty())
-                throw UserError(where + ".stage must not be empty", file);
-            cache.add(m);
-        } catch (const util::Json::exception& ex) {
-            throw UserError(where +
-                                " must be an object with strings \"device\", \"model\", "
-                                "\"stage\" and numbers \"batch\", \"latency_ms\" (" +
-                                util::jsonErrorText(ex) + ")",
-                            file);
+// The document dumpJson(doc, 1) would write, built entry by entry: a cache of millions of
+// entries never becomes one JSON tree in memory.
+std::string MeasurementCache::text() const {
+    util::Json head;
+    head["format"] = kFormat;
+    head["version"] = kVersion;
+    head["entries"] = util::Json::array();
+    if (entries_.empty())
+        return util::dumpJson(head, 1) + "\n";
+    std::string out = util::dumpJson(head, 1);
+    out.resize(out.rfind('[') + 1); // "...\n \"entries\": ["
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        out += i == 0 ? "\n" : ",\n";
+        const std::string entry = util::dumpJson(measurementJson(entries_[i]), 1);
+        out += "  ";
+        for (const char c : entry) {
+            out += c;
+            if (c == '\n')
+                out += "  ";
         }
     }
-    return cache;
-}
-
-std::string MeasurementCache::text() const {
-    util::Json doc;
-    doc["format"] = kFormat;
-    doc["version"] = kVersion;
-    util::Json entries = util::Json::array();
-    for (const StageMeasurement& m : entries_)
-        entries.push_back({{"device", m.device},
-                           {"model", m.model},
-                           {"batch", m.batch},
-                           {"stage", m.stage},
-                           {"latency_ms", m.latencyMs},
-                           {"samples", m.samples}});
-    doc["entries"] = std::move(entries);
-    return util::dumpJson(doc, 1) + "\n";
+    out += "\n ]\n}\n";
+    return out;
 }
 
 void MeasurementCache::save(const std::filesystem::path& path) const {
@@ -287,6 +273,15 @@ CachedCostModel::CachedCostModel(MeasurementCache cache, const ir::Graph& graph,
                                  std::string device, std::string source)
     : CachedCostModel(std::move(cache), graph.name, batch, std::move(device), std::move(source)) {
     graph_ = &graph;
+    const std::string own = modelContentHash(graph);
+    for (const StageMeasurement& m : cache_.entries())
+        if (m.model == model_ && !m.modelHash.empty() && m.modelHash != own)
+            throw UserError("the measurements of '" + model_ +
+                                "' are of another model (content hash " + m.modelHash +
+                                ", this model's " + own +
+                                "): profile this model, or replay through a measurement store, "
+                                "which keys by stage contents",
+                            source_);
 }
 
 CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int batch,

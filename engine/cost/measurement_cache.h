@@ -1,8 +1,11 @@
 // Measured stage latencies saved to JSON, so that a measurement taken on a GPU machine can be
 // explored on a laptop (docs/architecture.md "Data flow"), and the CostModel that replays
 // them. Entries are keyed by device name, model, batch size and the stage's kind and contents
-// (operator names per group). A compact cache holds one entry per canonical class (stages that
-// launch the same kernels, cost/stage_memo.h); the replay finds the other members by class.
+// (operator names per group), and carry the model's content hash (modelContentHash), so a
+// model that has another's name never replays its numbers (entries written before the hash
+// have none and are trusted by name). A compact cache holds one entry per canonical class
+// (stages that launch the same kernels, cost/stage_memo.h); the replay finds the other
+// members by class. Caches are read incrementally (entry by entry), of any size.
 #pragma once
 
 #include "cost/cost_model.h"
@@ -10,6 +13,7 @@
 #include "ir/block_dag.h"
 #include "ir/graph.h"
 #include "schedule/schedule.h"
+#include "util/json_text.h"
 
 #include <filesystem>
 #include <memory>
@@ -47,19 +51,32 @@ std::optional<KeyedStage> resolveStageKey(const std::string& key, const Operator
                                           const std::vector<ir::BlockDag>& dags,
                                           const std::string& model, std::string& why);
 
+inline constexpr const char* kMeasurementCacheFormat = "ios-explorer-measurements";
+inline constexpr int kMeasurementCacheVersion = 1;
+
 struct StageMeasurement {
     std::string device;
     std::string model;
     int batch = 1;
     std::string stage; // stageKey
     double latencyMs = 0;
-    int samples = 0; // timed runs the latency is the median of
+    int samples = 0;       // timed runs the latency is the median of
+    std::string modelHash; // modelContentHash of the model; empty in older caches
 };
+
+// One entry as a cache file and the profiling journal write it ("model_hash" only when set).
+util::Json measurementJson(const StageMeasurement& m);
+// Reads one entry back; throws ios::UserError naming `file` and `where` ("entries[3]") for a
+// missing or mistyped field.
+StageMeasurement measurementFromJson(const util::Json& entry, const std::string& where,
+                                     const std::string& file);
 
 class MeasurementCache {
 public:
-    // Reads a cache file ("format": "ios-explorer-measurements"). Throws ios::UserError naming
-    // the file for unreadable or malformed files.
+    // Reads a cache file ("format": "ios-explorer-measurements") entry by entry, with no size
+    // cap: a cache the tool wrote always loads again, whatever its size; memory grows with the
+    // entries, never with the text. Throws ios::UserError naming the file for unreadable or
+    // malformed files.
     static MeasurementCache load(const std::filesystem::path& path);
     // The same from text in memory (`source` names it in errors; the cache fuzz target).
     static MeasurementCache parse(std::string_view jsonText, const std::string& source);
@@ -72,6 +89,9 @@ public:
     void add(const StageMeasurement& m);
     std::optional<double> find(const std::string& device, const std::string& model, int batch,
                                const std::string& stage) const;
+    // Removes the entries of `model` whose content hash is set and is not `modelHash`: the
+    // measurements of another model that had this name. Returns how many.
+    size_t removeOtherContents(const std::string& model, const std::string& modelHash);
     // Devices with entries for (model, batch), in file order.
     std::vector<std::string> devices(const std::string& model, int batch) const;
     const std::vector<StageMeasurement>& entries() const { return entries_; }
@@ -150,7 +170,8 @@ public:
     CachedCostModel(MeasurementCache cache, std::string model, int batch, std::string device = {},
                     std::string source = {});
     // Lookups by name, then by class in `graph` (validated, outliving the model; its name is
-    // the model's).
+    // the model's). Throws ios::UserError when entries of the model's name carry another
+    // content hash than the graph's (they are of another model).
     CachedCostModel(MeasurementCache cache, const ir::Graph& graph, int batch,
                     std::string device = {}, std::string source = {});
 

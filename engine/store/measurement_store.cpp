@@ -62,17 +62,26 @@ std::unique_ptr<MeasurementStore> openStore(const std::string& url, OpenMode mod
     const bool looksLikeUrl = url.find("://") != std::string::npos;
     if (!open && looksLikeUrl)
         throw UserError("measurement store '" + url +
-                        "': no backend for this URL scheme is built in (built: " + [] {
+                        "': no backend for this URL scheme is built in (built: " +
+                        [] {
                             std::string list;
                             for (const std::string& n : storeBackendNames())
                                 list += (list.empty() ? "" : ", ") + n;
                             return list.empty() ? std::string("none") : list;
-                        }() + ")");
+                        }() +
+                        ")");
     if (!open)
         open = fallback;
     if (!open)
         throw UserError("measurement store '" + url + "': no store backend is built in");
     return open(url, mode);
+}
+
+std::vector<Setup> MeasurementStore::setups() {
+    std::vector<Setup> out;
+    for (const StoreInfo::DeviceCount& c : info().setups)
+        out.push_back(Setup{c.device, c.batch, c.dtype});
+    return out;
 }
 
 int64_t measurementTime() {
@@ -85,6 +94,10 @@ int64_t measurementTime() {
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+std::string toolVersion() {
+    return IOS_VERSION;
 }
 
 } // namespace ios::store

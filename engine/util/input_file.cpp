@@ -171,6 +171,62 @@ std::string readInputFile(const std::filesystem::path& path, InputKind kind) {
     return readBounded(fd.get(), static_cast<size_t>(size), limit, path, what, true);
 }
 
+namespace {
+
+// Reads a descriptor through a 64 KiB buffer; owns and closes it.
+class DescriptorBuffer final : public std::streambuf {
+public:
+    DescriptorBuffer(int fd, std::filesystem::path path, const char* what)
+        : fd_(fd), path_(std::move(path)), what_(what) {}
+    DescriptorBuffer(const DescriptorBuffer&) = delete;
+    DescriptorBuffer& operator=(const DescriptorBuffer&) = delete;
+    ~DescriptorBuffer() override { ::close(fd_); }
+
+protected:
+    int_type underflow() override {
+        while (true) {
+            const ssize_t n = ::read(fd_, buffer_, sizeof buffer_);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                throw UserError(std::string("cannot read the ") + what_ +
+                                    " file: " + std::strerror(errno),
+                                path_.string());
+            if (n == 0)
+                return traits_type::eof();
+            setg(buffer_, buffer_, buffer_ + n);
+            return traits_type::to_int_type(buffer_[0]);
+        }
+    }
+
+private:
+    int fd_;
+    std::filesystem::path path_;
+    const char* what_;
+    char buffer_[1 << 16];
+};
+
+class DescriptorStream final : public std::istream {
+public:
+    explicit DescriptorStream(std::unique_ptr<DescriptorBuffer> buffer)
+        : std::istream(buffer.get()), buffer_(std::move(buffer)) {}
+
+private:
+    std::unique_ptr<DescriptorBuffer> buffer_;
+};
+
+} // namespace
+
+std::unique_ptr<std::istream> openInputStream(const std::filesystem::path& path, InputKind kind) {
+    const char* what = inputKindName(kind);
+    struct stat st {};
+    const int fd = openRegular(path, what, st);
+    auto buffer = std::make_unique<DescriptorBuffer>(fd, path, what);
+    auto stream = std::make_unique<DescriptorStream>(std::move(buffer));
+    stream->exceptions(std::ios::badbit); // a read error's UserError reaches the caller
+    return stream;
+}
+
 std::string readInputHead(const std::filesystem::path& path, size_t maxBytes) {
     struct stat st {};
     const FileDescriptor fd(openRegular(path, "input", st));

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <istream>
+#include <memory>
 #include <string>
 
 namespace ios::util {
@@ -31,6 +33,12 @@ const char* inputKindName(InputKind kind);
 // followed, so a link to /dev/zero is a device) and a size over maxInputBytes(kind) before
 // reading one byte, then reads at most that many bytes. Throws ios::UserError naming `path`.
 std::string readInputFile(const std::filesystem::path& path, InputKind kind);
+
+// `path` as a stream, opened and checked as readInputFile does (regular files only, never
+// blocking on a FIFO) but with no size cap: for the tool's own files, read incrementally
+// whatever their size (measurement caches, the profiling journal). A read error throws
+// ios::UserError naming `path`.
+std::unique_ptr<std::istream> openInputStream(const std::filesystem::path& path, InputKind kind);
 
 // The first `maxBytes` bytes (or fewer) of `path`, with the same checks (the GUI's sniffing of
 // a dropped file's kind).
