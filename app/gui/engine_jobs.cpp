@@ -235,10 +235,20 @@ estimate(const views::LoadedModel& model, const JobSettings& settings,
 cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
                                               int batch) {
     cost::CostModelSpec spec;
-    spec.kind = settings.costModel == CostModelChoice::Analytic   ? cost::CostModelKind::Analytic
-                : settings.costModel == CostModelChoice::Cache    ? cost::CostModelKind::Cache
-                : settings.costModel == CostModelChoice::Measured ? cost::CostModelKind::Measured
-                                                                  : cost::CostModelKind::Simulated;
+    if (settings.costModel == CostModelChoice::Store) {
+        // Through the engine's registry of cost-model schemes ("store:URL[@DEVICE]").
+        if (settings.cacheFile.trimmed().isEmpty())
+            throw UserError("choose a measurement store (a .db file or a postgresql:// URL) "
+                            "for the store cost model");
+        cost::parseCostModelKind("store:" + settings.cacheFile.trimmed().toStdString(), spec);
+        spec.simulatedFallback = settings.storeFallback;
+    } else {
+        spec.kind = settings.costModel == CostModelChoice::Analytic ? cost::CostModelKind::Analytic
+                    : settings.costModel == CostModelChoice::Cache  ? cost::CostModelKind::Cache
+                    : settings.costModel == CostModelChoice::Measured
+                        ? cost::CostModelKind::Measured
+                        : cost::CostModelKind::Simulated;
+    }
     if (spec.kind == cost::CostModelKind::Cache && settings.cacheFile.isEmpty())
         throw UserError("choose a measurement cache file for the cache cost model");
     spec.device = cost::loadDevice(device.toStdString());
@@ -339,6 +349,9 @@ JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl&
     const RunResult base =
         runStrategy(model, settings, sequential, 0, 0, false, *cost, {control, 1.0, 1.0});
     result.sequentialLatencyMs = base.latencyMs;
+    // Again after the searches: a model that counts what it did (the store's simulated
+    // fallback) says so in the result.
+    result.costModel = QString::fromStdString(cost->describe());
     return result;
 }
 

@@ -25,6 +25,8 @@ QString costModelKey(CostModelChoice c) {
         return QStringLiteral("analytic");
     case CostModelChoice::Cache:
         return QStringLiteral("cache");
+    case CostModelChoice::Store:
+        return QStringLiteral("store");
     case CostModelChoice::Measured:
         return QStringLiteral("measured");
     }
@@ -33,7 +35,8 @@ QString costModelKey(CostModelChoice c) {
 
 std::optional<CostModelChoice> costModelFromKey(const QString& key) {
     for (CostModelChoice c : {CostModelChoice::Simulated, CostModelChoice::Analytic,
-                              CostModelChoice::Cache, CostModelChoice::Measured})
+                              CostModelChoice::Cache, CostModelChoice::Store,
+                              CostModelChoice::Measured})
         if (costModelKey(c) == key)
             return c;
     return std::nullopt;
@@ -69,8 +72,15 @@ QString searchDifference(const JobSettings& shown, const JobSettings& current) {
            QString::fromUtf8(schedulers::toString(current.endings).data()));
     differ(QObject::tr("cost model"), costModelKey(shown.costModel),
            costModelKey(current.costModel));
-    if (shown.costModel == CostModelChoice::Cache || current.costModel == CostModelChoice::Cache)
-        differ(QObject::tr("cache"), shown.cacheFile, current.cacheFile);
+    auto measurements = [](CostModelChoice c) {
+        return c == CostModelChoice::Cache || c == CostModelChoice::Store;
+    };
+    if (measurements(shown.costModel) || measurements(current.costModel))
+        differ(QObject::tr("measurements"), shown.cacheFile, current.cacheFile);
+    if (shown.costModel == CostModelChoice::Store || current.costModel == CostModelChoice::Store)
+        differ(QObject::tr("missing stages"),
+               shown.storeFallback ? QObject::tr("simulated") : QObject::tr("refused"),
+               current.storeFallback ? QObject::tr("simulated") : QObject::tr("refused"));
     differ(QObject::tr("budget"), number(shown.memoryBudget), number(current.memoryBudget));
     return out.join(QStringLiteral(", "));
 }

@@ -32,8 +32,9 @@ const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias);
 QString strategyLabel(const QString& key);
 
 // Which cost model prices the stages (cost/cost_model_factory.h).
-enum class CostModelChoice { Simulated, Analytic, Cache, Measured };
-QString costModelKey(CostModelChoice c); // "simulated", "analytic", "cache", "measured"
+enum class CostModelChoice { Simulated, Analytic, Cache, Store, Measured };
+// "simulated", "analytic", "cache", "store", "measured"
+QString costModelKey(CostModelChoice c);
 std::optional<CostModelChoice> costModelFromKey(const QString& key);
 
 struct JobSettings {
@@ -46,7 +47,10 @@ struct JobSettings {
     QString device = QStringLiteral("v100");
     schedulers::Endings endings = schedulers::Endings::Reference;
     CostModelChoice costModel = CostModelChoice::Simulated;
-    QString cacheFile; // CostModelChoice::Cache: the measurement cache to replay
+    // CostModelChoice::Cache: the measurement cache to replay; CostModelChoice::Store: the
+    // measurement store's URL (a SQLite file or postgresql://…, optionally @DEVICE).
+    QString cacheFile;
+    bool storeFallback = false; // Store: simulate the stages the store lacks
     bool recordStateSpace = true;
     // Independent searches and DP parts at once (same results for every count).
     int threads = schedulers::defaultThreadCount();

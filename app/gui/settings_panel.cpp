@@ -6,6 +6,7 @@
 #include "schedulers/parallel_jobs.h"
 #include "units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -80,20 +81,31 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     costModel_->addItem(tr("Simulated GPU"), costModelKey(CostModelChoice::Simulated));
     costModel_->addItem(tr("Analytic roofline"), costModelKey(CostModelChoice::Analytic));
     costModel_->addItem(tr("Measurement cache"), costModelKey(CostModelChoice::Cache));
+    costModel_->addItem(tr("Measurement store"), costModelKey(CostModelChoice::Store));
     if (cost::measuredCostModelInstalled() && profiling::cudaDevicePresent())
         costModel_->addItem(tr("Measured on this GPU"), costModelKey(CostModelChoice::Measured));
     costModel_->setToolTip(
         tr("What prices the stages: the simulated GPU (device profile), the analytic roofline "
-           "(the device's peak figures), or measurements replayed from a cache file taken on a "
-           "GPU machine (ios-sched measure / --cost measured)"));
+           "(the device's peak figures), measurements replayed from a cache file taken on a "
+           "GPU machine (ios-sched measure / --cost measured), or a measurement store shared by "
+           "a team (a SQLite file or a postgresql:// server filled by ios-sched profile --store; "
+           "docs/store.md)"));
     cacheFile_ = new QLineEdit(this);
     cacheFile_->setObjectName(QStringLiteral("cacheFile"));
-    cacheFile_->setPlaceholderText(tr("measurement cache (.json)"));
-    cacheFile_->setToolTip(tr("The measurement cache the cache cost model replays"));
+    cacheFile_->setPlaceholderText(tr("cache (.json) or store (.db, postgresql://…)"));
+    cacheFile_->setToolTip(
+        tr("The measurement cache (a .json file) the cache cost model replays, or the "
+           "measurement store the store cost model reads: a SQLite file or a postgresql:// URL, "
+           "with @DEVICE to choose one of its devices (ios-sched store info lists them)"));
+    storeFallback_ = new QCheckBox(tr("Simulate stages the store lacks"), this);
+    storeFallback_->setObjectName(QStringLiteral("storeFallback"));
+    storeFallback_->setToolTip(
+        tr("Price the stages the measurement store has no measurement of with the simulated "
+           "GPU (the result says how many) instead of refusing the search"));
     browseCache_ = new QToolButton(this);
     browseCache_->setObjectName(QStringLiteral("browseCache"));
     browseCache_->setText(QStringLiteral("…"));
-    browseCache_->setToolTip(tr("Choose a measurement cache file"));
+    browseCache_->setToolTip(tr("Choose a measurement cache or store file"));
     auto* cacheRow = new QHBoxLayout;
     cacheRow->setContentsMargins(0, 0, 0, 0);
     cacheRow->addWidget(cacheFile_, 1);
@@ -132,7 +144,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Device"), device_);
     form->addRow(tr("Endings"), endings_);
     form->addRow(tr("Cost model"), costModel_);
-    form->addRow(tr("Cache file"), cacheRow);
+    form->addRow(tr("Measurements"), cacheRow);
+    form->addRow(QString(), storeFallback_);
     form->addRow(tr("Memory budget"), budget_);
     form->addRow(budgetProblem_);
     form->addRow(tr("Threads"), threads_);
@@ -201,6 +214,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* c : {strategy_, device_, endings_, costModel_})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     connect(cacheFile_, &QLineEdit::editingFinished, this, changed);
+    connect(storeFallback_, &QCheckBox::toggled, this, changed);
     connect(budget_, &QLineEdit::editingFinished, this, &SettingsPanel::applyBudgetText);
     connect(budget_, &QLineEdit::textChanged, this, [this](const QString& text) {
         if (text.isEmpty()) // the clear button: no budget at once
@@ -209,12 +223,16 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     connect(useSuggested_, &QPushButton::clicked, this, [this] { chooseBudget(suggestedBudget_); });
     connect(browseCache_, &QToolButton::clicked, this, [this] {
         const QString file =
-            QFileDialog::getOpenFileName(this, tr("Measurement cache"), cacheFile_->text(),
-                                         tr("Measurement caches (*.json);;All files (*)"));
+            QFileDialog::getOpenFileName(this, tr("Measurements"), cacheFile_->text(),
+                                         tr("Measurement caches and stores (*.json *.db "
+                                            "*.sqlite);;All files (*)"));
         if (file.isEmpty())
             return;
         cacheFile_->setText(file);
-        const int cache = costModel_->findData(costModelKey(CostModelChoice::Cache));
+        // A JSON file is a cache; anything else a store (SQLite).
+        const int cache = costModel_->findData(costModelKey(
+            file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? CostModelChoice::Cache
+                                                                        : CostModelChoice::Store));
         const QSignalBlocker block(costModel_);
         costModel_->setCurrentIndex(cache);
         updateEnabled();
@@ -239,6 +257,7 @@ JobSettings SettingsPanel::settings() const {
     s.costModel =
         costModelFromKey(costModel_->currentData().toString()).value_or(CostModelChoice::Simulated);
     s.cacheFile = cacheFile_->text();
+    s.storeFallback = storeFallback_->isChecked();
     s.threads = threads_->value();
     const schedulers::Scheduler* sch = schedulerFor(s.strategy);
     s.memoryBudget =
@@ -262,6 +281,7 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     endings_->setCurrentIndex(endings_->findData(static_cast<int>(s.endings)));
     costModel_->setCurrentIndex(std::max(0, costModel_->findData(costModelKey(s.costModel))));
     cacheFile_->setText(s.cacheFile);
+    storeFallback_->setChecked(s.storeFallback);
     threads_->setValue(s.threads);
     budgetBytes_ = std::max<int64_t>(0, s.memoryBudget);
     budget_->setText(budgetBytes_ > 0 ? views::exactBytes(budgetBytes_) : QString());
@@ -286,7 +306,9 @@ void SettingsPanel::updateEnabled() {
     device_->setEnabled(usesDevice && reads(schedulers::Knob::Device));
     budget_->setEnabled(reads(schedulers::Knob::MemoryBudget));
     const bool cache = costModel == CostModelChoice::Cache;
-    cacheFile_->setEnabled(cache);
+    const bool store = costModel == CostModelChoice::Store;
+    cacheFile_->setEnabled(cache || store);
+    storeFallback_->setEnabled(store);
     browseCache_->setEnabled(true);
 }
 
@@ -470,6 +492,7 @@ void SettingsPanel::load() {
     s.costModel = costModelFromKey(q.value(QStringLiteral("costModel")).toString())
                       .value_or(CostModelChoice::Simulated);
     s.cacheFile = q.value(QStringLiteral("cacheFile")).toString();
+    s.storeFallback = q.value(QStringLiteral("storeFallback"), false).toBool();
     s.threads = intSetting(QStringLiteral("threads"), schedulers::defaultThreadCount());
     // Bytes; a hand-edited value out of [0, 2^50] means none.
     const qlonglong budget = q.value(QStringLiteral("memoryBudget"), 0).toLongLong();
@@ -494,6 +517,7 @@ void SettingsPanel::save() const {
                                               : QStringLiteral("reference"));
     q.setValue(QStringLiteral("costModel"), costModelKey(s.costModel));
     q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
+    q.setValue(QStringLiteral("storeFallback"), s.storeFallback);
     q.setValue(QStringLiteral("threads"), s.threads);
     q.setValue(QStringLiteral("memoryBudget"), static_cast<qlonglong>(budgetBytes_));
     q.setValue(QStringLiteral("autoRunSeconds"), autoRun_->value());

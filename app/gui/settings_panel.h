@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -107,6 +108,7 @@ private:
     QComboBox* costModel_;
     QLineEdit* cacheFile_;
     QToolButton* browseCache_;
+    QCheckBox* storeFallback_;
     QLineEdit* budget_;
     QWidget* budgetProblem_; // the note and its button, hidden when all is well
     QLabel* budgetNote_;

@@ -8,7 +8,11 @@
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
+#include "bundled_models.h"
+#include "store/measurement_store.h"
+#include "store/store_json.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,6 +21,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ios;
@@ -325,6 +330,56 @@ private Q_SLOTS:
         QVERIFY(r.runs.front().latencyMs > 0);
         QVERIFY(r.runs.front().stats);
         QVERIFY(!r.runs.front().timeline); // measurements know stages, not kernels
+    }
+
+    // The committed H100 cache imported into a SQLite measurement store: the store cost model
+    // chosen in the panel gives the cache's numbers; a store lacking stages is refused unless
+    // the fallback is ticked, and then the result says how many stages were simulated.
+    void searchesWithMeasurementStore() {
+        const QString cache =
+            QStringLiteral(IOS_SOURCE_DIR "/sample_models/measured/h100_measured_cache.json");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("team.db"));
+        {
+            auto store = store::openStore(db.toStdString(), store::OpenMode::CreateIfMissing);
+            std::map<std::string, ir::Graph> graphs; // the models the cache names
+            store::importStoreJson(cache.toStdString(), *store,
+                                   [&graphs](const std::string& name) -> const ir::Graph* {
+                                       auto it = graphs.find(name);
+                                       if (it == graphs.end())
+                                           it = graphs
+                                                    .emplace(name,
+                                                             ios::samples::loadBundledModel(name))
+                                                    .first;
+                                       return &it->second;
+                                   });
+        }
+        QSettings().remove(QStringLiteral("search")); // a saved choice of an earlier run
+        SettingsPanel panel;
+        QVERIFY(comboKeys(panel.costModelBox()).contains(QStringLiteral("store")));
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        w.settingsPanel()->cacheFileEdit()->setText(db);
+        choose(w.settingsPanel()->costModelBox(), QStringLiteral("store"));
+        QVERIFY2(waitForCostModel(w, CostModelChoice::Store), qPrintable(w.lastError()));
+        const JobResult& r = *w.lastResult();
+        QVERIFY2(r.costModel.contains(QLatin1String("store:")), qPrintable(r.costModel));
+        QVERIFY2(r.costModel.contains(QLatin1String("H100")), qPrintable(r.costModel));
+        QVERIFY(r.runs.front().latencyMs > 0);
+
+        // A random DAG's stages are not in this store: refused, then simulated when allowed.
+        QVERIFY(w.openModel(QStringLiteral("random_dag:40")));
+        // The up-front estimate prices stages too: it says the search would fail, and why.
+        QTRY_VERIFY_WITH_TIMEOUT(w.settingsPanel()->estimateText().contains(
+                                     QLatin1String("no measurement of stage")),
+                                 20000);
+        w.settingsPanel()->findChild<QCheckBox*>(QStringLiteral("storeFallback"))->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.lastResult() && w.lastResult()->settings.storeFallback &&
+                                     w.lastResult()->costModel.contains(
+                                         QLatin1String("stages simulated")),
+                                 30000);
+        QSettings().remove(QStringLiteral("search"));
     }
 };
 
