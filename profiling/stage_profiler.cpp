@@ -43,6 +43,18 @@ std::vector<std::vector<size_t>> graphBatches(Executor& executor, const ir::Prep
     return out;
 }
 
+void advanceProgress(ProfileProgress& progress, size_t stagesDone, size_t graphsDone,
+                     std::chrono::steady_clock::time_point start) {
+    progress.stagesDone = stagesDone;
+    progress.graphsDone = graphsDone;
+    progress.elapsedSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.etaSeconds = stagesDone == 0 ? -1
+                                          : progress.elapsedSeconds *
+                                                static_cast<double>(progress.stagesTotal - stagesDone) /
+                                                static_cast<double>(stagesDone);
+}
+
 double storedLatencyMs(double ms) {
     return std::max(1e-6, std::round(ms * 1e6) / 1e6);
 }
@@ -171,13 +183,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
         result.measured += graph.size();
         result.replays += times.replays;
         result.busySeconds += times.busyMs / 1000;
-        progress.stagesDone = result.measured;
-        progress.graphsDone = result.graphs;
-        progress.elapsedSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        progress.etaSeconds = progress.elapsedSeconds *
-                              static_cast<double>(progress.stagesTotal - progress.stagesDone) /
-                              static_cast<double>(progress.stagesDone);
+        advanceProgress(progress, result.measured, result.graphs, start);
         if (options.progress)
             options.progress(progress);
     }

@@ -11,6 +11,7 @@
 #include "stage_enumeration.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -27,6 +28,11 @@ struct ProfileProgress {
     double elapsedSeconds = 0; // since measuring began
     double etaSeconds = -1;    // at the rate so far (-1: nothing measured yet)
 };
+
+// After a graph: `stagesDone` and `graphsDone` so far, the time since `start` and the ETA at
+// the rate so far (stages left × seconds per stage measured).
+void advanceProgress(ProfileProgress& progress, size_t stagesDone, size_t graphsDone,
+                     std::chrono::steady_clock::time_point start);
 
 struct ProfileOptions {
     // A graph holds at most this many stages and kernels: big enough that capture and launch

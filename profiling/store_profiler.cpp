@@ -89,12 +89,7 @@ StoreProfileResult profileIntoStore(Executor& executor, const ir::PreparedModel&
         result.measured += graph.size();
         result.replays += times.replays;
         result.busySeconds += times.busyMs / 1000;
-        progress.stagesDone = result.measured;
-        progress.graphsDone = result.graphs;
-        progress.elapsedSeconds = secondsSince(start);
-        progress.etaSeconds = progress.elapsedSeconds *
-                              static_cast<double>(progress.stagesTotal - progress.stagesDone) /
-                              static_cast<double>(progress.stagesDone);
+        advanceProgress(progress, result.measured, result.graphs, start);
         if (options.progress)
             options.progress(progress);
     }
