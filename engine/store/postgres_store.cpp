@@ -464,6 +464,31 @@ std::optional<int64_t> PostgresStore::deviceId(pqxx::transaction_base& tx,
     return knownDevices_.emplace(identity, r[0][0].as<int64_t>()).first->second;
 }
 
+// Operator signatures remembered while the export order is computed, at most.
+constexpr size_t kOperatorMemo = 200000;
+
+std::set<int64_t> allIds(const std::vector<std::vector<std::vector<int64_t>>>& stages) {
+    std::set<int64_t> all;
+    for (const auto& groups : stages)
+        for (const std::vector<int64_t>& group : groups)
+            all.insert(group.begin(), group.end());
+    return all;
+}
+
+// The signatures of operators `ids`, in one IN (...) query per kChunk * 20 ids.
+void loadOperators(pqxx::work& tx, const std::set<int64_t>& ids,
+                   std::unordered_map<int64_t, std::string>& operators) {
+    const std::vector<int64_t> all(ids.begin(), ids.end());
+    for (size_t begin = 0; begin < all.size(); begin += kChunk * 20) {
+        std::string in;
+        for (size_t i = begin; i < std::min(all.size(), begin + kChunk * 20); ++i)
+            in += (i == begin ? "" : ",") + std::to_string(all[i]);
+        for (const pqxx::row& row :
+             tx.exec("SELECT id, signature FROM ios_operators WHERE id IN (" + in + ")"))
+            operators[row[0].as<int64_t>()] = pqxx::binarystring(row[1]).str();
+    }
+}
+
 void PostgresStore::fillSignatureOrder(pqxx::work& tx) {
     std::unordered_map<int64_t, std::string> operators;
     std::vector<std::pair<std::string, std::string>> pending; // stage blob, signature bytes
@@ -482,27 +507,28 @@ void PostgresStore::fillSignatureOrder(pqxx::work& tx) {
         const pqxx::result r = tx.exec("FETCH 10000 FROM ios_stages");
         if (r.empty())
             break;
+        std::vector<std::pair<std::string, cost::StageSignature>> stages; // blob, ids as text
+        std::vector<std::vector<std::vector<int64_t>>> ids;
+        std::set<int64_t> unknown;
         for (const pqxx::row& row : r) {
-            const std::string blob = pqxx::binarystring(row[0]).str();
-            cost::StageSignature s;
-            for (const std::vector<int64_t>& group : decodeStage(blob, s.kind)) {
-                std::vector<std::string>& ops = s.groups.emplace_back();
-                for (int64_t id : group) {
-                    auto it = operators.find(id);
-                    if (it == operators.end())
-                        it =
-                            operators
-                                .emplace(
-                                    id,
-                                    pqxx::binarystring(
-                                        tx.exec1("SELECT signature FROM ios_operators WHERE id = " +
-                                                 std::to_string(id))[0])
-                                        .str())
-                                .first;
-                    ops.push_back(it->second);
-                }
+            stages.emplace_back(pqxx::binarystring(row[0]).str(), cost::StageSignature{});
+            ids.push_back(decodeStage(stages.back().first, stages.back().second.kind));
+            for (const std::vector<int64_t>& group : ids.back())
+                for (int64_t id : group)
+                    if (!operators.count(id))
+                        unknown.insert(id);
+        }
+        if (operators.size() + unknown.size() > kOperatorMemo)
+            operators.clear(); // bounded memory: forget, then look up this chunk's again
+        loadOperators(tx, operators.empty() ? allIds(ids) : unknown, operators);
+        for (size_t i = 0; i < stages.size(); ++i) {
+            cost::StageSignature& sig = stages[i].second;
+            for (const std::vector<int64_t>& group : ids[i]) {
+                std::vector<std::string>& ops = sig.groups.emplace_back();
+                for (int64_t id : group)
+                    ops.push_back(operators.at(id));
             }
-            pending.emplace_back(blob, cost::signatureBytes(s));
+            pending.emplace_back(std::move(stages[i].first), cost::signatureBytes(sig));
             if (pending.size() == kChunk)
                 flush();
         }
