@@ -299,7 +299,7 @@ int runStore(const std::vector<std::string>& args) {
             if (args[0] == sub.name)
                 return sub.run(std::vector<std::string>(args.begin() + 1, args.end()));
     std::ostringstream text;
-    text << "usage: ios-sched store SUBCOMMAND ... (SUBCOMMAND --help for its options)\n\n"
+    text << "Usage: ios-sched store SUBCOMMAND ... (SUBCOMMAND --help for its options)\n\n"
             "The measurement store: stage latencies keyed by stage signature, device identity, "
             "batch and data type (docs/store.md). URL: sqlite:PATH, PATH or "
             "postgresql://...\n\n";
