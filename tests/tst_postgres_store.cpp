@@ -12,12 +12,10 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QtTest>
-
-#include <pqxx/pqxx>
-
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <pqxx/pqxx>
 #include <set>
 #include <thread>
 
@@ -90,13 +88,28 @@ std::string freshDatabase(const std::string& name) {
     return url;
 }
 
+// Opens `url` expecting a UserError that names the store and contains `needle`; its text.
+std::string expectRefusal(const std::string& url, store::OpenMode mode, const std::string& needle) {
+    try {
+        store::openStore(url, mode);
+    } catch (const UserError& e) {
+        const std::string message = e.what();
+        if (message.find("measurement store 'postgres") != 0 ||
+            message.find(needle) == std::string::npos || message.find('\n') != std::string::npos)
+            QTest::qFail(("unexpected refusal: " + message).c_str(), __FILE__, __LINE__);
+        return message;
+    }
+    QTest::qFail(("no refusal for " + url).c_str(), __FILE__, __LINE__);
+    return {};
+}
+
 std::vector<std::string> dump(store::MeasurementStore& s) {
     std::vector<std::string> out;
     s.forEach([&out](const store::Measurement& m) {
         out.push_back(cost::stableHashHex(m.key.signature) + " " + m.key.device.name + " " +
                       std::to_string(m.key.batch) + " " + m.key.dtype + " " +
-                      std::to_string(m.sample.medianMs) + " " +
-                      std::to_string(m.sample.spreadMs) + " " + std::to_string(m.sample.count));
+                      std::to_string(m.sample.medianMs) + " " + std::to_string(m.sample.spreadMs) +
+                      " " + std::to_string(m.sample.count));
     });
     return out;
 }
@@ -122,7 +135,6 @@ int childMain(char** argv) {
 
 class TestPostgresStore : public QObject {
     Q_OBJECT
-
 
 private slots:
     void initTestCase() {
@@ -215,6 +227,40 @@ private slots:
             }
         }
         QVERIFY2(committedInAll > 0, "no writer committed a batch before it was killed");
+    }
+
+    void refusalsAreOneClearLine() {
+        // A database that does not exist: the server's reason, the URL.
+        std::string url = serverUrl();
+        const size_t slash = url.find(":///") + 4;
+        url.replace(slash, url.find('?') - slash, "ios_no_such_database");
+        expectRefusal(url, store::OpenMode::CreateIfMissing, "ios_no_such_database");
+        expectRefusal(url, store::OpenMode::ReadOnly, "does not exist");
+        // A password never reaches the message.
+        const std::string secret =
+            "postgresql://ios:hunter2@/ios_test?host=/nonexistent-ios-socket";
+        const std::string message = expectRefusal(secret, store::OpenMode::ReadOnly, "ios:***@");
+        QVERIFY2(message.find("hunter2") == std::string::npos, message.c_str());
+        // A store of a newer schema than this build reads.
+        const std::string newer = freshDatabase("ios_newer");
+        store::openStore(newer, store::OpenMode::CreateIfMissing)->add({measurement(2)});
+        {
+            pqxx::connection c(newer);
+            pqxx::work tx(c);
+            tx.exec("UPDATE ios_meta SET value = '99' WHERE key = 'schema_version'");
+            tx.commit();
+        }
+        expectRefusal(newer, store::OpenMode::ReadWrite, "schema version 99, newer");
+        expectRefusal(newer, store::OpenMode::CreateIfMissing, "schema version 99, newer");
+    }
+
+    void readOnlyRefusesWrites() {
+        const std::string url = freshDatabase("ios_read_only");
+        store::openStore(url, store::OpenMode::CreateIfMissing)->add({measurement(3)});
+        auto s = store::openStore(url, store::OpenMode::ReadOnly);
+        QVERIFY_THROWS_EXCEPTION(UserError, s->add({measurement(4)}));
+        QVERIFY_THROWS_EXCEPTION(UserError, s->prune(std::nullopt, std::nullopt));
+        QCOMPARE(s->info().samples, int64_t{1});
     }
 
     void errorsNameTheStore() {

@@ -6,11 +6,10 @@
 #include "util/error.h"
 #include "util/json_text.h"
 
-#include <pqxx/pqxx>
-
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <pqxx/pqxx>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -47,8 +46,8 @@ public:
                 return guard("cannot add measurements", [&] { return addOnce(measurements); });
             } catch (const pqxx::transaction_rollback&) {
                 if (attempt == kAddAttempts)
-                    throw UserError(where() + "cannot add measurements: " +
-                                    std::to_string(kAddAttempts) +
+                    throw UserError(where() +
+                                    "cannot add measurements: " + std::to_string(kAddAttempts) +
                                     " attempts lost to concurrent writers");
             }
         }
@@ -62,8 +61,8 @@ public:
             const std::optional<int64_t> device = deviceId(tx, setup.device);
             if (!stage || !device)
                 return std::nullopt;
-            const pqxx::result r = tx.exec_prepared("ios_medians", bytes(*stage), *device,
-                                                    setup.batch, setup.dtype);
+            const pqxx::result r =
+                tx.exec_prepared("ios_medians", bytes(*stage), *device, setup.batch, setup.dtype);
             if (r.empty())
                 return std::nullopt;
             return r[static_cast<pqxx::result::size_type>((r.size() - 1) / 2)][0].as<double>();
@@ -78,11 +77,14 @@ public:
             const std::optional<int64_t> device = deviceId(tx, setup.device);
             if (!device)
                 return out;
+            const std::vector<std::optional<std::string>> stages = findStages(tx, signatures);
+            std::set<std::string> wanted;
+            for (const std::optional<std::string>& stage : stages)
+                if (stage)
+                    wanted.insert(*stage);
+            const std::set<std::string> present = measuredStages(tx, *device, setup, wanted);
             for (size_t i = 0; i < signatures.size(); ++i)
-                if (const std::optional<std::string> stage = findStage(tx, signatures[i]))
-                    out[i] = !tx.exec_prepared("ios_has", bytes(*stage), *device, setup.batch,
-                                               setup.dtype)
-                                  .empty();
+                out[i] = stages[i] && present.count(*stages[i]) > 0;
             tx.commit();
             return out;
         });
@@ -98,7 +100,8 @@ public:
             info.samples = count(tx, "SELECT COUNT(*) FROM ios_samples");
             info.entries = count(tx, "SELECT COUNT(*) FROM (SELECT DISTINCT stage, device, batch, "
                                      "dtype FROM ios_samples) e");
-            info.stages = count(tx, "SELECT COUNT(*) FROM (SELECT DISTINCT stage FROM ios_samples) s");
+            info.stages =
+                count(tx, "SELECT COUNT(*) FROM (SELECT DISTINCT stage FROM ios_samples) s");
             info.operators = count(tx, "SELECT COUNT(*) FROM ios_operators");
             info.bytes = count(tx, postgres_sql::kTotalBytes);
             for (const pqxx::row& row : tx.exec(postgres_sql::kSetupCounts)) {
@@ -133,7 +136,8 @@ public:
             tx.exec("CREATE TEMP TABLE ios_signature_order(stage BYTEA PRIMARY KEY, bytes BYTEA "
                     "NOT NULL) ON COMMIT DROP");
             fillSignatureOrder(tx);
-            tx.exec(std::string("DECLARE ios_all NO SCROLL CURSOR FOR ") + postgres_sql::kAllSamples);
+            tx.exec(std::string("DECLARE ios_all NO SCROLL CURSOR FOR ") +
+                    postgres_sql::kAllSamples);
             std::map<std::string, cost::DeviceIdentity> devices;
             Measurement m;
             for (;;) {
@@ -221,8 +225,6 @@ private:
         conn_->prepare("ios_device", "SELECT id FROM ios_devices WHERE identity = $1");
         conn_->prepare("ios_medians", "SELECT median FROM ios_samples WHERE stage = $1 AND "
                                       "device = $2 AND batch = $3 AND dtype = $4 ORDER BY median");
-        conn_->prepare("ios_has", "SELECT 1 FROM ios_samples WHERE stage = $1 AND device = $2 AND "
-                                  "batch = $3 AND dtype = $4 LIMIT 1");
     }
 
     void createOrCheckSchema(OpenMode mode) {
@@ -276,6 +278,11 @@ private:
     std::map<std::string, int64_t> intern(pqxx::work& tx, const char* table, const char* column,
                                           const std::set<std::string>& values, bool binary);
     std::optional<std::string> findStage(pqxx::transaction_base& tx, std::string_view signature);
+    std::vector<std::optional<std::string>> findStages(pqxx::transaction_base& tx,
+                                                       const std::vector<std::string>& signatures);
+    void learnOperators(pqxx::transaction_base& tx, const std::set<std::string>& operators);
+    std::set<std::string> measuredStages(pqxx::transaction_base& tx, int64_t device,
+                                         const Setup& setup, const std::set<std::string>& stages);
     std::optional<int64_t> deviceId(pqxx::transaction_base& tx, const cost::DeviceIdentity& d);
     void fillSignatureOrder(pqxx::work& tx);
     void collectGarbage(pqxx::work& tx);
@@ -365,8 +372,8 @@ std::map<std::string, int64_t> PostgresStore::intern(pqxx::work& tx, const char*
         std::string in;
         for (size_t i = begin; i < end; ++i)
             in += (i == begin ? "" : ", ") + literal(all[i]);
-        for (const pqxx::row& row : tx.exec(std::string("SELECT ") + column + ", id FROM " +
-                                            table + " WHERE " + column + " IN (" + in + ")"))
+        for (const pqxx::row& row : tx.exec(std::string("SELECT ") + column + ", id FROM " + table +
+                                            " WHERE " + column + " IN (" + in + ")"))
             ids[binary ? pqxx::binarystring(row[0]).str() : row[0].as<std::string>()] =
                 row[1].as<int64_t>();
     }
@@ -375,24 +382,75 @@ std::map<std::string, int64_t> PostgresStore::intern(pqxx::work& tx, const char*
 
 std::optional<std::string> PostgresStore::findStage(pqxx::transaction_base& tx,
                                                     std::string_view signature) {
-    const std::optional<cost::StageSignature> s = cost::parseSignatureBytes(signature);
-    if (!s)
-        return std::nullopt;
-    std::vector<std::vector<int64_t>> groups;
-    for (const std::vector<std::string>& group : s->groups) {
-        std::vector<int64_t>& ids = groups.emplace_back();
-        for (const std::string& op : group) {
-            auto it = knownOperators_.find(op);
-            if (it == knownOperators_.end()) {
-                const pqxx::result r = tx.exec_prepared("ios_operator", bytes(op));
-                if (r.empty())
-                    return std::nullopt;
-                it = knownOperators_.emplace(op, r[0][0].as<int64_t>()).first;
-            }
-            ids.push_back(it->second);
-        }
+    return findStages(tx, {std::string(signature)})[0];
+}
+
+// The stage blobs of `signatures` (nullopt for one with an operator the store has never
+// seen), with the unknown operators looked up in a few IN (...) queries, not one per operator.
+std::vector<std::optional<std::string>>
+PostgresStore::findStages(pqxx::transaction_base& tx, const std::vector<std::string>& signatures) {
+    std::vector<std::optional<cost::StageSignature>> parsed;
+    parsed.reserve(signatures.size());
+    std::set<std::string> unknown;
+    for (const std::string& signature : signatures) {
+        parsed.push_back(cost::parseSignatureBytes(signature));
+        if (parsed.back())
+            for (const std::vector<std::string>& group : parsed.back()->groups)
+                for (const std::string& op : group)
+                    if (!knownOperators_.count(op))
+                        unknown.insert(op);
     }
-    return encodeStage(s->kind, groups);
+    learnOperators(tx, unknown);
+    std::vector<std::optional<std::string>> out(signatures.size());
+    for (size_t i = 0; i < parsed.size(); ++i) {
+        if (!parsed[i])
+            continue;
+        std::vector<std::vector<int64_t>> groups;
+        bool known = true;
+        for (const std::vector<std::string>& group : parsed[i]->groups) {
+            std::vector<int64_t>& ids = groups.emplace_back();
+            for (const std::string& op : group) {
+                const auto it = knownOperators_.find(op);
+                known = known && it != knownOperators_.end();
+                ids.push_back(known ? it->second : 0);
+            }
+        }
+        if (known)
+            out[i] = encodeStage(parsed[i]->kind, groups);
+    }
+    return out;
+}
+
+void PostgresStore::learnOperators(pqxx::transaction_base& tx,
+                                   const std::set<std::string>& operators) {
+    const std::vector<std::string> all(operators.begin(), operators.end());
+    for (size_t begin = 0; begin < all.size(); begin += kChunk) {
+        std::string in;
+        for (size_t i = begin; i < std::min(all.size(), begin + kChunk); ++i)
+            in += (i == begin ? "" : ", ") + postgres_sql::byteaLiteral(all[i]);
+        for (const pqxx::row& row :
+             tx.exec("SELECT signature, id FROM ios_operators WHERE signature IN (" + in + ")"))
+            knownOperators_[pqxx::binarystring(row[0]).str()] = row[1].as<int64_t>();
+    }
+}
+
+// Which of `stages` have a sample under (device, setup's batch and dtype).
+std::set<std::string> PostgresStore::measuredStages(pqxx::transaction_base& tx, int64_t device,
+                                                    const Setup& setup,
+                                                    const std::set<std::string>& stages) {
+    const std::vector<std::string> all(stages.begin(), stages.end());
+    std::set<std::string> present;
+    for (size_t begin = 0; begin < all.size(); begin += kChunk) {
+        std::string in;
+        for (size_t i = begin; i < std::min(all.size(), begin + kChunk); ++i)
+            in += (i == begin ? "" : ", ") + postgres_sql::byteaLiteral(all[i]);
+        for (const pqxx::row& row : tx.exec(
+                 "SELECT DISTINCT stage FROM ios_samples WHERE device = " + std::to_string(device) +
+                 " AND batch = " + std::to_string(setup.batch) +
+                 " AND dtype = " + tx.quote(setup.dtype) + " AND stage IN (" + in + ")"))
+            present.insert(pqxx::binarystring(row[0]).str());
+    }
+    return present;
 }
 
 std::optional<int64_t> PostgresStore::deviceId(pqxx::transaction_base& tx,
@@ -404,6 +462,31 @@ std::optional<int64_t> PostgresStore::deviceId(pqxx::transaction_base& tx,
     if (r.empty())
         return std::nullopt;
     return knownDevices_.emplace(identity, r[0][0].as<int64_t>()).first->second;
+}
+
+// Operator signatures remembered while the export order is computed, at most.
+constexpr size_t kOperatorMemo = 200000;
+
+std::set<int64_t> allIds(const std::vector<std::vector<std::vector<int64_t>>>& stages) {
+    std::set<int64_t> all;
+    for (const auto& groups : stages)
+        for (const std::vector<int64_t>& group : groups)
+            all.insert(group.begin(), group.end());
+    return all;
+}
+
+// The signatures of operators `ids`, in one IN (...) query per kChunk * 20 ids.
+void loadOperators(pqxx::work& tx, const std::set<int64_t>& ids,
+                   std::unordered_map<int64_t, std::string>& operators) {
+    const std::vector<int64_t> all(ids.begin(), ids.end());
+    for (size_t begin = 0; begin < all.size(); begin += kChunk * 20) {
+        std::string in;
+        for (size_t i = begin; i < std::min(all.size(), begin + kChunk * 20); ++i)
+            in += (i == begin ? "" : ",") + std::to_string(all[i]);
+        for (const pqxx::row& row :
+             tx.exec("SELECT id, signature FROM ios_operators WHERE id IN (" + in + ")"))
+            operators[row[0].as<int64_t>()] = pqxx::binarystring(row[1]).str();
+    }
 }
 
 void PostgresStore::fillSignatureOrder(pqxx::work& tx) {
@@ -424,24 +507,28 @@ void PostgresStore::fillSignatureOrder(pqxx::work& tx) {
         const pqxx::result r = tx.exec("FETCH 10000 FROM ios_stages");
         if (r.empty())
             break;
+        std::vector<std::pair<std::string, cost::StageSignature>> stages; // blob, ids as text
+        std::vector<std::vector<std::vector<int64_t>>> ids;
+        std::set<int64_t> unknown;
         for (const pqxx::row& row : r) {
-            const std::string blob = pqxx::binarystring(row[0]).str();
-            cost::StageSignature s;
-            for (const std::vector<int64_t>& group : decodeStage(blob, s.kind)) {
-                std::vector<std::string>& ops = s.groups.emplace_back();
-                for (int64_t id : group) {
-                    auto it = operators.find(id);
-                    if (it == operators.end())
-                        it = operators
-                                 .emplace(id, pqxx::binarystring(tx.exec1(
-                                                  "SELECT signature FROM ios_operators WHERE id = " +
-                                                  std::to_string(id))[0])
-                                                  .str())
-                                 .first;
-                    ops.push_back(it->second);
-                }
+            stages.emplace_back(pqxx::binarystring(row[0]).str(), cost::StageSignature{});
+            ids.push_back(decodeStage(stages.back().first, stages.back().second.kind));
+            for (const std::vector<int64_t>& group : ids.back())
+                for (int64_t id : group)
+                    if (!operators.count(id))
+                        unknown.insert(id);
+        }
+        if (operators.size() + unknown.size() > kOperatorMemo)
+            operators.clear(); // bounded memory: forget, then look up this chunk's again
+        loadOperators(tx, operators.empty() ? allIds(ids) : unknown, operators);
+        for (size_t i = 0; i < stages.size(); ++i) {
+            cost::StageSignature& sig = stages[i].second;
+            for (const std::vector<int64_t>& group : ids[i]) {
+                std::vector<std::string>& ops = sig.groups.emplace_back();
+                for (int64_t id : group)
+                    ops.push_back(operators.at(id));
             }
-            pending.emplace_back(blob, cost::signatureBytes(s));
+            pending.emplace_back(std::move(stages[i].first), cost::signatureBytes(sig));
             if (pending.size() == kChunk)
                 flush();
         }
@@ -455,7 +542,8 @@ void PostgresStore::collectGarbage(pqxx::work& tx) {
     std::set<int64_t> used;
     schedule::StageKind kind{};
     for (const pqxx::row& row : tx.exec("SELECT DISTINCT stage FROM ios_samples"))
-        for (const std::vector<int64_t>& group : decodeStage(pqxx::binarystring(row[0]).str(), kind))
+        for (const std::vector<int64_t>& group :
+             decodeStage(pqxx::binarystring(row[0]).str(), kind))
             used.insert(group.begin(), group.end());
     std::string unused;
     for (const pqxx::row& row : tx.exec("SELECT id FROM ios_operators"))
