@@ -96,6 +96,8 @@ private slots:
         // Another model's stages are not all there: refused, or simulated when allowed.
         expectUserError({"optimize", "inception_v3", "--cost-model", "store:legacy.db"},
                         "has no measurement of stage");
+        expectUserError({"optimize", "inception_v3", "--cost-model", "store:legacy.db"},
+                        "(--store-fallback simulated prices such stages");
         const Run fallback = run({"optimize", "inception_v3", "--cost-model", "store:legacy.db",
                                   "--store-fallback", "simulated"});
         QVERIFY2(fallback.code == 0 && fallback.out.contains("stages simulated"),
