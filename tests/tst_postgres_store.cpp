@@ -201,11 +201,20 @@ private slots:
             writer.start(QCoreApplication::applicationFilePath(),
                          {"--big-writer", QString::fromStdString(url)});
             QVERIFY(writer.waitForStarted());
-            QThread::msleep(300 + random.bounded(1500));
+            // Killed at a random moment after its first commit, however fast this build is
+            // (a sanitizer build is many times slower): some batches are in, and usually one
+            // is in flight.
+            QByteArray out;
+            while (!out.contains("committed 0\n")) {
+                QVERIFY2(writer.waitForReadyRead(120000), "the writer committed nothing in 120 s");
+                out += writer.readAllStandardOutput();
+            }
+            QThread::msleep(random.bounded(800));
             ::kill(static_cast<pid_t>(writer.processId()), SIGKILL);
             QVERIFY(writer.waitForFinished(30000));
+            out += writer.readAllStandardOutput();
             std::set<int> committed;
-            for (const QByteArray& line : writer.readAllStandardOutput().split('\n'))
+            for (const QByteArray& line : out.split('\n'))
                 if (line.startsWith("committed "))
                     committed.insert(line.mid(10).toInt());
             committedInAll += committed.size();
