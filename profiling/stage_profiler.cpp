@@ -179,13 +179,7 @@ ProfileResult profileStages(Executor& executor, const std::string& modelName,
         if (!writer)
             writer.emplace(journal);
         writer->append(lines);
-        ++result.graphs;
-        result.measured += graph.size();
-        result.replays += times.replays;
-        result.busySeconds += times.busyMs / 1000;
-        advanceProgress(progress, result.measured, result.graphs, start);
-        if (options.progress)
-            options.progress(progress);
+        countGraph(result, graph.size(), times, progress, start, options);
     }
     if (writer)
         writer->close();

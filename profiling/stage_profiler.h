@@ -34,6 +34,15 @@ struct ProfileProgress {
 void advanceProgress(ProfileProgress& progress, size_t stagesDone, size_t graphsDone,
                      std::chrono::steady_clock::time_point start);
 
+struct ProfileOptions;
+
+// After a graph of `stages` stages is measured: the counters every profiler's result has
+// (graphs, measured, replays, busySeconds) and the progress, reported to options.progress.
+template <class Result>
+void countGraph(Result& result, size_t stages, const BatchedTimes& times,
+                ProfileProgress& progress, std::chrono::steady_clock::time_point start,
+                const ProfileOptions& options);
+
 struct ProfileOptions {
     // A graph holds at most this many stages and kernels: big enough that capture and launch
     // costs are shared by many stages, small enough that instantiating it stays quick and a
@@ -65,6 +74,19 @@ struct ProfileResult {
     bool complete = false;     // every met stage has a latency and the cache was written
     std::vector<std::string> warnings;
 };
+
+template <class Result>
+void countGraph(Result& result, size_t stages, const BatchedTimes& times,
+                ProfileProgress& progress, std::chrono::steady_clock::time_point start,
+                const ProfileOptions& options) {
+    ++result.graphs;
+    result.measured += stages;
+    result.replays += times.replays;
+    result.busySeconds += times.busyMs / 1000;
+    advanceProgress(progress, result.measured, result.graphs, start);
+    if (options.progress)
+        options.progress(progress);
+}
 
 // A measured latency as stored: rounded to whole nanoseconds (CUDA events resolve about
 // 0.5 µs), so a stage measured in a resumed run and in an uncut one is stored identically

@@ -85,13 +85,7 @@ StoreProfileResult profileIntoStore(Executor& executor, const ir::PreparedModel&
             result.kernels += executor.stageKernelCount(*refs[j].dag, *refs[j].stage);
         }
         result.samplesAdded += store.add(batch); // one transaction: the graph, or nothing
-        ++result.graphs;
-        result.measured += graph.size();
-        result.replays += times.replays;
-        result.busySeconds += times.busyMs / 1000;
-        advanceProgress(progress, result.measured, result.graphs, start);
-        if (options.progress)
-            options.progress(progress);
+        countGraph(result, graph.size(), times, progress, start, options);
     }
     result.measureSeconds = secondsSince(start);
     result.complete = true;

@@ -107,20 +107,10 @@ int profileIntoCache(ProfileRun& run, const std::string& cacheFile) {
     const std::string replay = replayCommand(run, "cache:" + cacheFile);
 
     util::Json j = commonJson(run);
-    j["stages_met"] = result.stagesMet;
-    j["distinct_canonical"] = result.classes;
+    addMeasureCounters(j, run, result);
     j["from_cache"] = result.fromCache;
     j["shared"] = result.shared;
-    j["measured"] = result.measured;
-    j["graphs"] = result.graphs;
-    j["kernels"] = result.kernels;
-    j["replays"] = result.replays;
-    j["gpu_busy_seconds"] = result.busySeconds;
-    j["enumeration_seconds"] = run.met.seconds;
-    j["preparation_seconds"] = result.prepareSeconds;
-    j["measurement_seconds"] = result.measureSeconds;
     j["save_seconds"] = result.saveSeconds;
-    j["complete"] = result.complete;
     j["entries_written"] = result.written;
     j["cache_entries"] = result.cacheEntries;
     j["cache"] = cacheFile;

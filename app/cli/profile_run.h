@@ -68,6 +68,23 @@ std::string replayCommand(const ProfileRun& run, const std::string& costModel);
 // "shard_stages_of", "shard_classes".
 util::Json commonJson(const ProfileRun& run);
 
+// The counters both profilers report (profiling::ProfileResult, profiling::StoreProfileResult),
+// added to `j` under the same keys.
+template <class Result> void addMeasureCounters(util::Json& j, const ProfileRun& run,
+                                                const Result& result) {
+    j["stages_met"] = result.stagesMet;
+    j["distinct_canonical"] = result.classes;
+    j["measured"] = result.measured;
+    j["graphs"] = result.graphs;
+    j["kernels"] = result.kernels;
+    j["replays"] = result.replays;
+    j["gpu_busy_seconds"] = result.busySeconds;
+    j["enumeration_seconds"] = run.met.seconds;
+    j["preparation_seconds"] = result.prepareSeconds;
+    j["measurement_seconds"] = result.measureSeconds;
+    j["complete"] = result.complete;
+}
+
 // Runs every --strategy's search under `cost` (progress labelled "from `source`"), stages
 // --save-schedule for the first, and returns [{"strategy", "latency_ms", "search_seconds"}].
 util::Json runSearches(const ProfileRun& run, const cost::CostModel& cost,
