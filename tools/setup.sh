@@ -14,7 +14,7 @@ packages=(cmake ninja-build g++ pkg-config git
           libonnx-dev libprotobuf-dev protobuf-compiler
           qt6-base-dev qt6-svg-dev libgl-dev libvulkan-dev
           libgraphviz-dev nlohmann-json3-dev libsqlite3-dev libpqxx-dev postgresql
-          python3-yaml
+          python3-yaml lld
           xvfb xauth)
 
 install_missing() {

@@ -18,9 +18,9 @@ uint64_t StageMemo::hashOf(const Key& key) {
 }
 
 const StageMemo::Slot* StageMemo::lookup(const Shard& shard, const Key& key, uint64_t hash) {
-    const size_t mask = shard.slots.size() - 1;
+    const size_t mask = shard.table.size() - 1;
     for (size_t i = (hash >> 5) & mask;; i = (i + 1) & mask) {
-        const Slot& slot = shard.slots[i];
+        const Slot& slot = shard.table[i];
         if (slot.length == 0)
             return &slot; // free: the key is absent, and would go here
         if (slot.hash == hash && slot.length == key.size() &&
@@ -30,15 +30,15 @@ const StageMemo::Slot* StageMemo::lookup(const Shard& shard, const Key& key, uin
 }
 
 void StageMemo::grow(Shard& shard) {
-    std::vector<Slot> old(shard.slots.size() * 2);
-    old.swap(shard.slots);
-    const size_t mask = shard.slots.size() - 1;
+    std::vector<Slot> old(shard.table.size() * 2);
+    old.swap(shard.table);
+    const size_t mask = shard.table.size() - 1;
     for (const Slot& slot : old)
         if (slot.length != 0) {
             size_t i = (slot.hash >> 5) & mask;
-            while (shard.slots[i].length != 0)
+            while (shard.table[i].length != 0)
                 i = (i + 1) & mask;
-            shard.slots[i] = slot;
+            shard.table[i] = slot;
         }
 }
 
@@ -63,7 +63,7 @@ void StageMemo::insert(const Key& key, double ms) {
         return; // an equal key priced concurrently holds the same value
     if (shard.arena.size() + key.size() > UINT32_MAX)
         return; // full: the stage is priced again next time
-    if ((shard.size + 1) * 2 > shard.slots.size())
+    if ((shard.size + 1) * 2 > shard.table.size())
         grow(shard);
     Slot& slot = const_cast<Slot&>(*lookup(shard, key, hash));
     slot = {hash, static_cast<uint32_t>(shard.arena.size()), static_cast<uint32_t>(key.size()), ms};

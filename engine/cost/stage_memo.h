@@ -31,7 +31,7 @@ public:
     size_t size() const;
 
 private:
-    // Open addressing per shard: slots hold the key's hash, where its words start in the
+    // Open addressing per shard: the table holds the key's hash, where its words start in the
     // shard's arena, its length and the latency (no allocation per entry).
     struct Slot {
         uint64_t hash = 0;
@@ -41,7 +41,8 @@ private:
     };
     struct Shard {
         mutable std::mutex mutex;
-        std::vector<Slot> slots = std::vector<Slot>(1024);
+        // (not "slots": a suite may include this after <QtTest>, where that is a Qt macro)
+        std::vector<Slot> table = std::vector<Slot>(1024);
         std::vector<uint32_t> arena;
         size_t size = 0;
     };
