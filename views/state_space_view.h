@@ -13,6 +13,7 @@
 //    (a transition) in the endings list emits operatorsSelected(the operators of that stage).
 #pragma once
 
+#include "result_view.h"
 #include "loaded_model.h"
 #include "schedulers/state_space_index.h"
 
@@ -30,9 +31,14 @@ namespace ios::views {
 
 class StateSpaceCanvas;
 
-class StateSpaceView : public QWidget {
+class StateSpaceView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override { return shortcutHelp(); }
+
     explicit StateSpaceView(QWidget* parent = nullptr);
 
     // Takes an index built off the UI thread (schedulers::indexStateSpace): a pointer swap.

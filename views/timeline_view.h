@@ -4,6 +4,7 @@
 // range's figures and toggles the flow arrows.
 #pragma once
 
+#include "result_view.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
 #include "time_axis.h"
@@ -22,9 +23,14 @@ class QToolButton;
 
 namespace ios::views {
 
-class TimelineView : public QWidget {
+class TimelineView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override { return shortcutHelp(); }
+
     explicit TimelineView(QWidget* parent = nullptr);
 
     // `model` may be null (a measured trace of another model): kernels then keep the neutral

@@ -96,12 +96,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-    delete jobs_; // join the workers before engine_ (a member) goes away
+    // Join the workers before the members their callbacks touch go away.
+    delete jobs_;
     delete estimateJobs_;
-    delete analysisJobs_;
     delete memoryJobs_;
     delete paretoJobs_;
-    delete metaflowJobs_;
 }
 
 void MainWindow::createActions() {

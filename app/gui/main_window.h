@@ -2,11 +2,11 @@
 // settings dock, the views as tabs and docks, and the status bar with the last result.
 #pragma once
 
-#include "engine_jobs.h"
 #include "job.h"
 #include "loaded_model.h"
 #include "selection.h"
 #include "shortcut_help.h"
+#include "stale_overlay.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -93,14 +93,13 @@ public:
     // the panel's auto-run limit.
     void runOptimize();
     JobController* estimateJobs() const { return estimateJobs_; }
-    const JobResultPtr& lastResult() const { return lastResult_; }
+    const SearchResultPtr& lastResult() const { return lastResult_; }
     // Runs an export of the last result; errors go to a message box (or lastError()).
     bool exportTo(const QString& path, const std::function<void(const QString&)>& write);
     SettingsPanel* settingsPanel() const { return settings_; }
     JobController* jobs() const { return jobs_; }
     views::GraphView* graphView() const { return graph_; }
     QTabWidget* tabs() const { return tabs_; }
-    JobController* analysisJobs() const { return analysisJobs_; }
     // The Memory tab's jobs: its report, and the latency–memory trade-off.
     JobController* memoryJobs() const { return memoryJobs_; }
     JobController* paretoJobs() const { return paretoJobs_; }
@@ -116,7 +115,7 @@ Q_SIGNALS:
     void modelChanged();
     void errorOccurred(const QString& message);
     void resultShown(); // the latest optimisation result is on screen
-    void analysisShown(ios::gui::JobKind kind);
+    void analysisShown(); // an analysis tab shows a new result
     void memoryShown(); // a memory report is on the Memory tab
     void paretoShown(); // a trade-off is on the Memory tab
 
@@ -131,24 +130,25 @@ private:
     void createSettingsDock();
     void createStageDock();
     void createCentralViews();
+    // The tabs of view_registry.cpp, after the built-in ones.
+    void addRegisteredViews();
     void connectJobs();
     void createAnalysisTabs();
     void connectMemoryView();
     // Submits the report and the trade-off when what they depend on changed, or when forced.
     void computeMemory(bool forceReport, bool forcePareto);
-    void showMemoryReport(const JobResultPtr& result);
-    void showPareto(const JobResultPtr& result);
+    void showMemoryReport(const std::shared_ptr<const MemoryJobResult>& result);
+    void showPareto(const std::shared_ptr<const ParetoResult>& result);
     void chooseMemoryBudget(qint64 bytes);
     void showSearchFailure(const QString& message, qint64 smallestPeak);
     void computeAnalysis(AnalysisTab* tab, bool force);
-    void showAnalysis(const JobResultPtr& result);
     void createMetaflowTab();
     // A result whose scheduler rewrote the graph (RunResult::rewritten): the views of the open
     // model G0 show no schedule, and a note says why and points to the MetaFlow tab.
-    void showRewrittenResult(const JobResultPtr& result);
+    void showRewrittenResult(const SearchResultPtr& result);
     void setRewrittenNote(const QString& text);
     QString settingsKey(const JobSettings& settings) const;
-    void showResult(const JobResultPtr& result);
+    void showResult(const SearchResultPtr& result);
     void selectStageOperators(const QModelIndex& index);
     void selectOperator(int flatIndex, Selection::Source source);
     void selectTableRow(const QModelIndex& proxyIndex);
@@ -161,7 +161,7 @@ private:
     std::vector<int> withMergePartners(const std::vector<int>& flat) const;
     // A settings change or a new model: estimate, and run when the estimate is quick.
     void settingsEdited();
-    void showEstimate(const JobResultPtr& result);
+    void showEstimate(const std::shared_ptr<const EstimateResult>& result);
     void updateStaleness();
     void clearResultViews();
     // Empties the views that show a schedule of the open model (selection, stages, state
@@ -178,15 +178,10 @@ private:
     void openTraceDialog();
 
     views::LoadedModelPtr model_;
-    EngineJobs engine_;
     JobController* jobs_ = nullptr;
-    JobController* analysisJobs_ = nullptr;
     std::vector<AnalysisTab*> analysisTabs_;
-    AnalysisTab* runningAnalysis_ = nullptr;
-    QString runningKey_;
     JobController* memoryJobs_ = nullptr;
     JobController* paretoJobs_ = nullptr;
-    JobController* metaflowJobs_ = nullptr;
     MetaflowPanel* metaflow_ = nullptr;
     std::vector<StaleOverlay*> rewrittenNotes_; // over the views of G0 (setRewrittenNote)
     QString memoryShownKey_, memoryRunningKey_; // model, batch, DP limit
@@ -196,10 +191,11 @@ private:
     JobController* estimateJobs_ = nullptr;
     JobSettings runningSettings_; // the Optimize job in flight (jobs_->isRunning())
     QElapsedTimer runClock_;
-    JobResultPtr lastResult_;
+    SearchResultPtr lastResult_;
     Selection* selection_ = nullptr;
     std::vector<int> graphHighlight_;
     std::vector<StaleOverlay*> overlays_;
+    std::vector<std::pair<QWidget*, StaleOverlay::Mode>> registered_; // addRegisteredViews
     QAction* allowOpaqueAction_ = nullptr;
     views::LoadedModelPtr timelineModel_; // the model the timeline's kernels link to
     QTabWidget* tabs_ = nullptr;

@@ -24,63 +24,29 @@
 namespace ios::gui {
 
 void MainWindow::createAnalysisTabs() {
-    analysisJobs_ = new JobController(&engine_, this);
-    auto add = [this](JobKind kind, views::ChartWidget* chart, const QString& title,
-                      const QString& description, const QString& name) {
-        auto* tab = new AnalysisTab(kind, chart, description, tabs_);
-        tab->setObjectName(name);
-        tabs_->setTabToolTip(tabs_->addTab(tab, title), description);
+    const std::pair<AnalysisTab*, QString> tabs[] = {
+        {new ComparisonTab(tabs_), tr("Comparison")},
+        {new SweepTab(tabs_), tr("Sweep")},
+        {new SpecializeTab(tabs_), tr("Specialize")}};
+    const char* names[] = {"comparisonTab", "sweepTab", "specializeTab"};
+    for (size_t i = 0; i < std::size(tabs); ++i) {
+        AnalysisTab* tab = tabs[i].first;
+        tab->setObjectName(QLatin1String(names[i]));
+        tabs_->setTabToolTip(tabs_->addTab(tab, tabs[i].second), tab->description());
         analysisTabs_.push_back(tab);
-        connect(tab, &AnalysisTab::computeRequested, this,
-                [this, tab] { computeAnalysis(tab, true); });
-        connect(tab, &AnalysisTab::cancelRequested, this, [this, tab] {
-            if (runningAnalysis_ == tab)
-                analysisJobs_->cancel(); // emits cancelled at once; the worker stops in 100 ms
-        });
-    };
-    add(JobKind::Compare, new views::ComparisonChart, tr("Comparison"),
-        tr("Every registered scheduler under the current cost model (ios-sched strategies)."),
-        QStringLiteral("comparisonTab"));
-    add(JobKind::Sweep, new views::SweepChart, tr("Sweep"),
-        tr("Pruning sweep: latency and the DP's transitions (its deterministic search cost) for r "
-           "= 1…4 and "
-           "s = 1…8 (IOS paper Figure 9); hover a point for the wall-clock search time."),
-        QStringLiteral("sweepTab"));
-    add(JobKind::Specialize, new views::HeatMapChart, tr("Specialize"),
-        tr("Specialization: a schedule optimised for one batch size / device, run on the others "
-           "(IOS paper "
-           "Table 3)."),
-        QStringLiteral("specializeTab"));
+        connect(tab, &AnalysisTab::computeRequested, this, [this, tab] { computeAnalysis(tab, true); });
+        connect(tab, &AnalysisTab::shown, this, &MainWindow::analysisShown);
+        connect(this, &MainWindow::modelChanged, tab, [this, tab] { tab->setModel(model_); });
+    }
     createMetaflowTab();
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
             computeAnalysis(tab, false);
     });
-    connect(analysisJobs_, &JobController::progressDetail, this,
-            [this](quint64, double f, quint64, quint64, double elapsed) {
-                if (runningAnalysis_)
-                    runningAnalysis_->setProgress(f, elapsed);
-            });
-    connect(analysisJobs_, &JobController::cancelled, this, [this] {
-        if (runningAnalysis_)
-            runningAnalysis_->showCancelled(tr("Cancelled."));
-        runningAnalysis_ = nullptr;
-    });
-    connect(analysisJobs_, &JobController::failed, this, [this](quint64, const QString& message) {
-        if (runningAnalysis_) {
-            runningAnalysis_->setRunning(false);
-            runningAnalysis_->chart()->setPlaceholder(message);
-            runningAnalysis_->setShownKey(runningKey_); // the error is this settings' result
-        }
-        runningAnalysis_ = nullptr;
-    });
-    connect(analysisJobs_, &JobController::finished, this,
-            [this](quint64, const JobResultPtr& result) { showAnalysis(result); });
 }
 
 void MainWindow::createMetaflowTab() {
-    metaflowJobs_ = new JobController(&engine_, this);
-    metaflow_ = new MetaflowPanel(metaflowJobs_, tabs_);
+    metaflow_ = new MetaflowPanel(tabs_);
     metaflow_->setObjectName(QStringLiteral("metaflowTab"));
     tabs_->setTabToolTip(tabs_->addTab(metaflow_, tr("MetaFlow")),
                          tr("MetaFlow: rewrite the graph (relaxed substitutions), then compare "
@@ -93,6 +59,8 @@ void MainWindow::createMetaflowTab() {
     for (QWidget* view : {static_cast<QWidget*>(graph_), static_cast<QWidget*>(memory_),
                           static_cast<QWidget*>(operatorTable_)})
         rewrittenNotes_.push_back(new StaleOverlay(view, StaleOverlay::Mode::Banner));
+    for (const auto& [view, mode] : registered_)
+        rewrittenNotes_.push_back(new StaleOverlay(view, mode));
     connect(metaflow_, &MetaflowPanel::runRequested, this, [this] {
         JobSettings settings = settings_->settings();
         settings.model = modelForSettings(settings);
@@ -106,7 +74,7 @@ void MainWindow::createMetaflowTab() {
     });
 }
 
-void MainWindow::showRewrittenResult(const JobResultPtr& result) {
+void MainWindow::showRewrittenResult(const SearchResultPtr& result) {
     const RunResult& run = result->runs.front();
     clearScheduleViews();
     if (!showsMeasuredTrace()) {
@@ -168,82 +136,8 @@ void MainWindow::computeAnalysis(AnalysisTab* tab, bool force) {
     JobSettings settings = settings_->settings();
     settings.model = modelForSettings(settings);
     settings.recordStateSpace = false;
-    const QString key = settingsKey(settings);
-    if (!force && (tab->shownKey() == key || (runningAnalysis_ == tab && runningKey_ == key)))
-        return;
-    if (runningAnalysis_ && runningAnalysis_ != tab)
-        runningAnalysis_->showCancelled(tr("Interrupted by another analysis."));
-    runningAnalysis_ = tab;
-    runningKey_ = key;
-    tab->setRunning(true);
-    analysisJobs_->submit(tab->kind(), settings);
-}
-
-void MainWindow::showAnalysis(const JobResultPtr& result) {
-    AnalysisTab* tab = runningAnalysis_;
-    runningAnalysis_ = nullptr;
-    if (tab)
-        tab->setRunning(false);
-    if (!tab || !result || result->settings.model != model_)
-        return;
-    tab->setShownKey(runningKey_);
-    const QString model = QString::fromStdString(model_->graph().name);
-    const QString where = tr("%1, batch %2, simulated %3")
-                              .arg(model)
-                              .arg(result->settings.batch)
-                              .arg(result->settings.device);
-    switch (result->kind) {
-    case JobKind::Compare: {
-        std::vector<views::ComparisonEntry> entries;
-        for (const RunResult& run : result->runs)
-            entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
-                               run.stats ? static_cast<double>(run.stats->states) : 0.0,
-                               run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
-                               static_cast<double>(run.peakBytes)});
-        const int64_t budget = result->settings.memoryBudget;
-        static_cast<views::ComparisonChart*>(tab->chart())
-            ->setData(tr("Strategies on %1 (r = %2, s = %3%4)")
-                          .arg(where)
-                          .arg(result->settings.r)
-                          .arg(result->settings.s)
-                          .arg(budget > 0
-                                   ? tr(", memory budget %1")
-                                         .arg(views::formatBytes(static_cast<double>(budget)))
-                                   : QString()),
-                      std::move(entries), result->sequentialLatencyMs, static_cast<double>(budget));
-        break;
-    }
-    case JobKind::Sweep: {
-        // The DP's transitions are the search cost the paper plots: deterministic, unlike the
-        // wall clock (which goes in the tooltip).
-        std::vector<double> latency, transitions, seconds;
-        for (const RunResult& run : result->runs) {
-            latency.push_back(run.latencyMs);
-            transitions.push_back(run.stats ? static_cast<double>(run.stats->transitions) : 0.0);
-            seconds.push_back(run.searchSeconds);
-        }
-        const QString s = result->runs.empty() ? kDefaultStrategy : result->runs.front().strategy;
-        static_cast<views::SweepChart*>(tab->chart())
-            ->setData(tr("Pruning sweep, %1 on %2").arg(strategyLabel(s), where), result->sweepR,
-                      result->sweepS, std::move(latency), std::move(transitions),
-                      std::move(seconds));
-        break;
-    }
-    case JobKind::Specialize: {
-        std::vector<views::HeatMatrix> matrices;
-        for (const SpecializeMatrix& m : result->specialize)
-            matrices.push_back({m.title, m.labels, m.latencyMs});
-        static_cast<views::HeatMapChart*>(tab->chart())->setData(std::move(matrices));
-        break;
-    }
-    case JobKind::Optimize:
-    case JobKind::Memory:
-    case JobKind::Pareto:
-    case JobKind::Estimate:
-    case JobKind::Metaflow:
-        break;
-    }
-    Q_EMIT analysisShown(tab->kind());
+    tab->setModel(model_);
+    tab->compute(settings, settingsKey(settings), force);
 }
 
 bool MainWindow::isAnalysisCurrent(int tabIndex) const {

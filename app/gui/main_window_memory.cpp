@@ -2,6 +2,7 @@
 // run on their own job controllers when the tab is shown and what they depend on changed; a
 // step selected there highlights the operators producing its live tensors in the graph; a
 // budget picked on the trade-off chart goes to the settings, which re-run the search.
+#include "engine_jobs.h"
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
@@ -16,8 +17,8 @@
 namespace ios::gui {
 
 void MainWindow::connectMemoryView() {
-    memoryJobs_ = new JobController(&engine_, this);
-    paretoJobs_ = new JobController(&engine_, this);
+    memoryJobs_ = new JobController(this);
+    paretoJobs_ = new JobController(this);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         if (tabs_->currentWidget() == memory_)
             computeMemory(false, false);
@@ -49,11 +50,8 @@ void MainWindow::connectMemoryView() {
         connect(jobs, &JobController::progressChanged, this,
                 [this](quint64, double f) { memory_->setProgress(f); });
     }
-    connect(memoryJobs_, &JobController::finished, this,
-            [this, running](quint64, const JobResultPtr& result) {
-                running();
-                showMemoryReport(result);
-            });
+    connect(memoryJobs_, &JobController::finished, this, running);
+    connect(paretoJobs_, &JobController::finished, this, running);
     connect(memoryJobs_, &JobController::failed, this,
             [this, running](quint64, const QString& message) {
                 running();
@@ -65,11 +63,6 @@ void MainWindow::connectMemoryView() {
         memory_->setPlaceholder(tr("Cancelled: press Recompute."));
         memoryShownKey_.clear();
     });
-    connect(paretoJobs_, &JobController::finished, this,
-            [this, running](quint64, const JobResultPtr& result) {
-                running();
-                showPareto(result);
-            });
     connect(paretoJobs_, &JobController::failed, this,
             [this, running](quint64, const QString& message) {
                 running();
@@ -102,7 +95,7 @@ void MainWindow::computeMemory(bool forceReport, bool forcePareto) {
                         !(memoryJobs_->isRunning() && memoryRunningKey_ == memoryKey))) {
         memoryRunningKey_ = memoryKey;
         memory_->setPlaceholder(tr("Computing the memory report (Serenity's DP per block)…"));
-        memoryJobs_->submit(JobKind::Memory, settings);
+        memoryJobs_->start(memoryJob(settings), [this](const auto& r) { showMemoryReport(r); });
     }
     JobSettings unbudgeted = settings;
     unbudgeted.memoryBudget = 0;
@@ -115,24 +108,24 @@ void MainWindow::computeMemory(bool forceReport, bool forcePareto) {
         memory_->setParetoPlaceholder(tr("Computing the trade-off: %1 under %2 budgets…")
                                           .arg(strategyLabel(unbudgeted.strategy))
                                           .arg(kParetoPoints));
-        paretoJobs_->submit(JobKind::Pareto, unbudgeted);
+        paretoJobs_->start(paretoJob(unbudgeted), [this](const auto& r) { showPareto(r); });
     }
 }
 
-void MainWindow::showMemoryReport(const JobResultPtr& result) {
-    if (!result || !result->memory || result->settings.model != model_)
+void MainWindow::showMemoryReport(const std::shared_ptr<const MemoryJobResult>& result) {
+    if (!result || !result->report || result->settings.model != model_)
         return;
     memoryShownKey_ = memoryRunningKey_;
-    memory_->setReport(model_, result->memory);
+    memory_->setReport(model_, result->report);
     Q_EMIT memoryShown();
 }
 
-void MainWindow::showPareto(const JobResultPtr& result) {
-    if (!result || !result->pareto || result->settings.model != model_)
+void MainWindow::showPareto(const std::shared_ptr<const ParetoResult>& result) {
+    if (!result || !result->front || result->settings.model != model_)
         return;
     paretoShownKey_ = paretoRunningKey_;
-    paretoStrategy_ = result->paretoStrategy;
-    memory_->setPareto(result->pareto, strategyLabel(result->paretoStrategy));
+    paretoStrategy_ = result->strategy;
+    memory_->setPareto(result->front, strategyLabel(result->strategy));
     Q_EMIT paretoShown();
 }
 

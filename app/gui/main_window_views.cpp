@@ -1,6 +1,7 @@
 // MainWindow: the views, the settings dock and the job wiring (menus and files are in
 // main_window.cpp, measured traces in main_window_trace.cpp).
 #include "analysis_tab.h"
+#include "engine_jobs.h"
 #include "graph_view.h"
 #include "job_controller.h"
 #include "main_window.h"
@@ -15,6 +16,7 @@
 #include "timeline_view.h"
 #include "units.h"
 #include "util/error.h"
+#include "view_registry.h"
 
 #include <QDockWidget>
 #include <QFileInfo>
@@ -50,6 +52,7 @@ void MainWindow::createCentralViews() {
     memory_ = new views::MemoryView(tabs_);
     memory_->setObjectName(QStringLiteral("memoryView"));
     tabs_->addTab(memory_, tr("Memory"));
+    addRegisteredViews();
     // A click on a kernel or a launch selects its operator everywhere, but only through the
     // model the view shows: after a model switch an old kernel's index means nothing.
     connect(timeline_, &views::TimelineView::operatorSelected, this, [this](int flat) {
@@ -89,6 +92,17 @@ void MainWindow::createCentralViews() {
         overlays_.push_back(new StaleOverlay(view, StaleOverlay::Mode::Cover));
     for (QWidget* view : {static_cast<QWidget*>(graph_), static_cast<QWidget*>(memory_)})
         overlays_.push_back(new StaleOverlay(view, StaleOverlay::Mode::Banner));
+    for (const auto& [view, mode] : registered_)
+        overlays_.push_back(new StaleOverlay(view, mode));
+}
+
+void MainWindow::addRegisteredViews() {
+    for (const ViewRegistration& r : registeredViews()) {
+        QWidget* view = r.make(*this, tabs_)->widget();
+        view->setObjectName(QLatin1String(r.key));
+        tabs_->setTabToolTip(tabs_->addTab(view, tr(r.title)), tr(r.toolTip));
+        registered_.push_back({view, r.stale});
+    }
 }
 
 void MainWindow::createSettingsDock() {
@@ -127,8 +141,8 @@ void MainWindow::createStageDock() {
 }
 
 void MainWindow::connectJobs() {
-    jobs_ = new JobController(&engine_, this);
-    estimateJobs_ = new JobController(&engine_, this);
+    jobs_ = new JobController(this);
+    estimateJobs_ = new JobController(this);
     connect(settings_, &SettingsPanel::settingsChanged, this, [this] {
         settings_->save();
         settingsEdited();
@@ -155,12 +169,6 @@ void MainWindow::connectJobs() {
                 showSearchFailure(message, smallestPeak);
                 updateStaleness();
             });
-    connect(jobs_, &JobController::finished, this, [this](quint64, const JobResultPtr& result) {
-        settings_->setRunning(false);
-        showResult(result);
-    });
-    connect(estimateJobs_, &JobController::finished, this,
-            [this](quint64, const JobResultPtr& result) { showEstimate(result); });
     connect(estimateJobs_, &JobController::failed, this,
             [this](quint64, const QString& message, qint64 smallestPeak) {
                 // The search would fail the same way: say so as it would.
@@ -185,10 +193,10 @@ void MainWindow::settingsEdited() {
         return;
     }
     settings_->setEstimateText(tr("Estimating the search…"));
-    estimateJobs_->submit(JobKind::Estimate, current);
+    estimateJobs_->start(estimateJob(current), [this](const auto& r) { showEstimate(r); });
 }
 
-void MainWindow::showEstimate(const JobResultPtr& result) {
+void MainWindow::showEstimate(const std::shared_ptr<const EstimateResult>& result) {
     JobSettings current = settings_->settings();
     if (!result || result->settings.model != model_ || !sameSearch(result->settings, current))
         return; // the settings moved on; their own estimate follows
@@ -294,7 +302,10 @@ void MainWindow::runOptimize() {
     JobSettings settings = settings_->settings();
     settings.model = modelForSettings(settings);
     runningSettings_ = settings;
-    jobs_->submit(JobKind::Optimize, settings);
+    jobs_->start(optimizeJob(settings), [this](const SearchResultPtr& result) {
+        settings_->setRunning(false);
+        showResult(result);
+    });
     if (auto* tab = qobject_cast<AnalysisTab*>(tabs_->currentWidget()))
         computeAnalysis(tab, false);
     if (tabs_->currentWidget() == memory_)
@@ -314,7 +325,7 @@ void MainWindow::showSearchFailure(const QString& message, qint64 smallestPeak) 
     Q_EMIT errorOccurred(message);
 }
 
-void MainWindow::showResult(const JobResultPtr& result) {
+void MainWindow::showResult(const SearchResultPtr& result) {
     if (!result || result->runs.empty() || result->settings.model != model_)
         return;
     lastResult_ = result;
