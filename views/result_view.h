@@ -8,6 +8,7 @@
 #include <QRect>
 #include <QSize>
 #include <QString>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,16 @@ public:
     // The keys the view handles in its own event handlers (its buttons' and menus' shortcuts
     // are read from the widgets).
     virtual ShortcutTable shortcuts() const { return {}; }
+    // What the tab shows, for its tooltip.
+    virtual QString description() const { return {}; }
+
+    // Whether it shows what the current settings give (a tab computing on demand: its own
+    // check, set by whoever wires it); true by default.
+    bool isCurrent() const { return !currentCheck_ || currentCheck_(); }
+    void setCurrentCheck(std::function<bool()> check) { currentCheck_ = std::move(check); }
+
+private:
+    std::function<bool()> currentCheck_;
 };
 
 // `widget` as a ResultView, or nullptr.

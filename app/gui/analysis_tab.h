@@ -28,7 +28,7 @@ public:
     AnalysisTab(views::ChartWidget* chart, const QString& description, QWidget* parent = nullptr);
 
     JobController* jobs() const { return jobs_; }
-    const QString& description() const { return description_; }
+    QString description() const override { return description_; }
     // Starts the tab's job for `settings` (identified by `key`) unless the chart shows that key
     // or its job computes it already; `force`: always. Results of another model than
     // `settings.model` at delivery are dropped (setModel).

@@ -1,10 +1,16 @@
 // The analysis tabs: strategy comparison, pruning sweep, specialization, each starting its own
-// typed job (engine_jobs.h) and drawing its result.
+// typed job (engine_jobs.h) and drawing its result; their factories wire them to the Session.
 #include "analysis_tab.h"
+#include "builtin_tabs.h"
 #include "charts.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
+#include "main_window.h"
+#include "session.h"
+#include "settings_panel.h"
 #include "units.h"
+
+#include <QTabWidget>
 
 namespace ios::gui {
 
@@ -85,6 +91,50 @@ void SpecializeTab::startJob(const JobSettings& settings) {
                       static_cast<views::HeatMapChart*>(chart())->setData(std::move(matrices));
                       markShown();
                   });
+}
+
+namespace {
+
+// Shown, or a search started while shown: computed when the settings or model changed since.
+template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWidget* parent) {
+    auto* tab = new Tab(parent);
+    Session* session = window.session();
+    auto compute = [tab, session](bool force) {
+        if (!session->model())
+            return;
+        JobSettings settings = session->currentSettings();
+        settings.recordStateSpace = false;
+        tab->setModel(session->model());
+        tab->compute(settings, session->settingsKey(settings), force);
+    };
+    auto computeWhenShown = [tab, &window, compute] {
+        if (window.tabs()->currentWidget() == tab)
+            compute(false);
+    };
+    QObject::connect(tab, &AnalysisTab::computeRequested, tab, [compute] { compute(true); });
+    QObject::connect(window.tabs(), &QTabWidget::currentChanged, tab, computeWhenShown);
+    QObject::connect(session, &Session::searchStarted, tab, computeWhenShown);
+    QObject::connect(session, &Session::modelChanged, tab,
+                     [tab, session] { tab->setModel(session->model()); });
+    QObject::connect(tab, &AnalysisTab::shown, &window, &MainWindow::analysisShown);
+    tab->setCurrentCheck([tab, session] {
+        return tab->shownKey() == session->settingsKey(session->settingsPanel()->settings());
+    });
+    return tab;
+}
+
+} // namespace
+
+views::ResultView* makeComparisonTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<ComparisonTab>(window, parent);
+}
+
+views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<SweepTab>(window, parent);
+}
+
+views::ResultView* makeSpecializeTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<SpecializeTab>(window, parent);
 }
 
 } // namespace ios::gui

@@ -2,6 +2,7 @@
 
 #include "exports.h"
 #include "main_window.h"
+#include "session.h"
 #include "units.h"
 #include "util/error.h"
 #include "util/output_file.h"
@@ -80,17 +81,16 @@ KernelsTab::KernelsTab(QWidget* parent)
 
 views::ResultView* KernelsTab::create(MainWindow& window, QWidget* parent) {
     auto* tab = new KernelsTab(parent);
-    connect(&window, &MainWindow::resultShown, tab,
-            [tab, &window] { tab->setResult(window.lastResult()); });
-    connect(&window, &MainWindow::modelChanged, tab, [tab] { tab->setResult({}); });
-    connect(tab, &KernelsTab::operatorsSelected, &window, [&window](std::vector<int> ops) {
-        if (window.model() && window.lastResult() && window.lastResult()->settings.model ==
-                                                         window.model())
-            window.selection()->select(std::move(ops), {}, kSource);
+    Session* session = window.session();
+    connect(session, &Session::resultChanged, tab,
+            [tab, session] { tab->setResult(session->lastResult()); });
+    connect(tab, &KernelsTab::operatorsSelected, session, [session](std::vector<int> ops) {
+        if (session->shownRun() != nullptr)
+            session->selection()->select(std::move(ops), {}, kSource);
     });
-    connect(window.selection(), &Selection::changed, tab, [tab, &window] {
-        if (!(window.selection()->source() == kSource))
-            tab->selectOperators(window.selection()->operators());
+    connect(session->selection(), &Selection::changed, tab, [tab, session] {
+        if (!(session->selection()->source() == kSource))
+            tab->selectOperators(session->selection()->operators());
     });
     return tab;
 }
@@ -171,6 +171,11 @@ void KernelsTab::chooseCsvFile() {
     } catch (const std::exception& e) {
         header_->setText(tr("Export failed: %1").arg(QString::fromUtf8(e.what())));
     }
+}
+
+QString KernelsTab::description() const {
+    return tr("Kernel summary of the shown result: per kernel or operator type, count, total "
+              "and mean time, share of all kernel time");
 }
 
 views::ShortcutTable KernelsTab::shortcuts() const {

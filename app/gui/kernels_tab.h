@@ -24,7 +24,7 @@ class KernelsTab : public QWidget, public views::ResultView {
     Q_OBJECT
 public:
     explicit KernelsTab(QWidget* parent = nullptr);
-    // The registry's factory: a tab following `window`'s result and selection.
+    // The registry's factory: a tab following the window's Session (its result, the selection).
     static views::ResultView* create(MainWindow& window, QWidget* parent);
 
     // Shows `result`'s first run's timeline (nothing for null or one without a timeline).
@@ -44,6 +44,7 @@ public:
 
     QWidget* widget() override { return this; }
     views::ShortcutTable shortcuts() const override;
+    QString description() const override;
 
 Q_SIGNALS:
     // A row was chosen: its operators (flat indices).

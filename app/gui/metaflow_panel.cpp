@@ -548,4 +548,9 @@ void MetaflowPanel::clear() {
     status_->setText(tr("Not run yet."));
 }
 
+QString MetaflowPanel::description() const {
+    return tr("MetaFlow: rewrite the graph (relaxed substitutions), then compare Sequential and "
+              "IOS-Both on the original and the rewritten graph");
+}
+
 } // namespace ios::gui

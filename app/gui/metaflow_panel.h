@@ -39,7 +39,9 @@ class StaleOverlay;
 class MetaflowPanel : public QWidget, public views::ResultView {
     Q_OBJECT
 public:
-    QWidget* widget() override { return this; } // views::ResultView
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    QString description() const override;
     // `jobs` runs the searches (owned by the caller, which must outlive the engine it holds).
     explicit MetaflowPanel(QWidget* parent = nullptr); // owns its job controller
 

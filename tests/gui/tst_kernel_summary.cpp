@@ -185,11 +185,16 @@ private Q_SLOTS:
         QCOMPARE(w.selection()->operators(), std::vector<int>(ops.begin(), ops.end()));
         QCOMPARE(QString::fromLatin1(w.selection()->source().key()),
                  QStringLiteral("kernelsTab"));
-        // Another view's selection selects the rows of its operators.
-        const int other = ops.front();
+        // Another view's selection selects the rows of its operator (not the first row's).
+        const QModelIndex last = tab->proxy()->index(tab->proxy()->rowCount() - 1, 0);
+        const auto lastOps = last.data(KernelSummaryModel::OperatorsRole).value<QList<int>>();
+        QVERIFY(!lastOps.isEmpty());
+        const int other = lastOps.back();
+        QVERIFY(!ops.contains(other));
         w.selection()->select({other}, {}, Selection::Source::Graph);
         const QModelIndexList rows = tab->table()->selectionModel()->selectedRows();
         QVERIFY(!rows.isEmpty());
+        QVERIFY(!tab->table()->selectionModel()->isRowSelected(0, {}));
         for (const QModelIndex& r : rows)
             QVERIFY(r.data(KernelSummaryModel::OperatorsRole).value<QList<int>>().contains(other));
 
