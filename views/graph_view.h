@@ -4,10 +4,10 @@
 // name, and linked selection with distinct "selected" and "in highlighted stage" styles.
 #pragma once
 
-#include "result_view.h"
 #include "graph_layout.h"
 #include "loaded_model.h"
 #include "model_graph.h"
+#include "result_view.h"
 #include "schedule_index.h"
 
 #include <QFutureWatcher>

@@ -10,8 +10,8 @@ namespace ios::views {
 
 namespace {
 
-QString groupOf(const eval::TimelineKernel& k, const LoadedModel* model,
-                KernelGrouping grouping, int* flat) {
+QString groupOf(const eval::TimelineKernel& k, const LoadedModel* model, KernelGrouping grouping,
+                int* flat) {
     *flat = -1;
     if (model != nullptr && k.op >= 0 && k.block >= 0 &&
         static_cast<size_t>(k.block) < model->dags().size() &&
@@ -19,8 +19,7 @@ QString groupOf(const eval::TimelineKernel& k, const LoadedModel* model,
         *flat = model->flatIndex({k.block, k.op});
     if (grouping == KernelGrouping::Kernel)
         return QString::fromStdString(k.kernel.empty() ? k.opName : k.kernel);
-    return *flat >= 0 ? kindLabel(model->node({k.block, k.op}).kind)
-                      : QObject::tr("unlinked");
+    return *flat >= 0 ? kindLabel(model->node({k.block, k.op}).kind) : QObject::tr("unlinked");
 }
 
 QString csvField(const QString& text) {
@@ -59,9 +58,8 @@ std::vector<KernelSummaryRow> summarizeKernels(const eval::Timeline& timeline,
                             row.operators.end());
         rows.push_back(std::move(row));
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-        return a.totalUs > b.totalUs;
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return a.totalUs > b.totalUs; });
     return rows;
 }
 
@@ -133,18 +131,18 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const {
     case OperatorsRole:
         return QVariant::fromValue(QList<int>(r.operators.begin(), r.operators.end()));
     case Qt::TextAlignmentRole:
-        return index.column() == Name ? QVariant()
-                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Name ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
-        return QObject::tr("%1: %2 kernels, %3 operators").arg(r.name).arg(r.count).arg(
-            r.operators.size());
+        return QObject::tr("%1: %2 kernels, %3 operators")
+            .arg(r.name)
+            .arg(r.count)
+            .arg(r.operators.size());
     default:
         return {};
     }
 }
 
-QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation,
-                                        int role) const {
+QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

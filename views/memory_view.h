@@ -6,9 +6,9 @@
 // (app/gui/memory_jobs.cpp) and walks only the current schedule's block itself.
 #pragma once
 
-#include "result_view.h"
 #include "loaded_model.h"
 #include "memory_report.h"
+#include "result_view.h"
 #include "schedule/schedule.h"
 #include "schedulers/pareto.h"
 

@@ -13,8 +13,8 @@
 //    (a transition) in the endings list emits operatorsSelected(the operators of that stage).
 #pragma once
 
-#include "result_view.h"
 #include "loaded_model.h"
+#include "result_view.h"
 #include "schedulers/state_space_index.h"
 
 #include <QString>

@@ -5,9 +5,9 @@
 // a block selector, Ctrl+wheel zoom, drag pan, fit, tooltips and linked operator selection.
 #pragma once
 
-#include "result_view.h"
 #include "cost/program_simulator.h"
 #include "loaded_model.h"
+#include "result_view.h"
 #include "schedule/stream_program.h"
 #include "stream_layout.h"
 #include "time_axis.h"

@@ -4,9 +4,9 @@
 // range's figures and toggles the flow arrows.
 #pragma once
 
-#include "result_view.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
+#include "result_view.h"
 #include "time_axis.h"
 #include "timeline_canvas.h"
 

@@ -5,16 +5,15 @@
 #include "settings_panel.h"
 
 #include <QHBoxLayout>
-#include <QPainter>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace ios::gui {
 
-AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description,
-                         QWidget* parent)
+AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description, QWidget* parent)
     : QWidget(parent), chart_(chart), jobs_(new JobController(this)), description_(description) {
     compute_ = new QPushButton(tr("Compute"), this);
     compute_->setToolTip(tr("Recompute with the current settings"));
@@ -46,10 +45,9 @@ AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description,
     chart_->setPlaceholder(tr("Not computed yet."));
     connect(compute_, &QPushButton::clicked, this, &AnalysisTab::computeRequested);
     connect(cancel_, &QPushButton::clicked, jobs_, &JobController::cancel);
-    connect(jobs_, &JobController::progressDetail, this,
-            [this](quint64, double f, quint64, quint64, double elapsed) {
-                setProgress(f, elapsed);
-            });
+    connect(
+        jobs_, &JobController::progressDetail, this,
+        [this](quint64, double f, quint64, quint64, double elapsed) { setProgress(f, elapsed); });
     connect(jobs_, &JobController::cancelled, this, [this] { showCancelled(tr("Cancelled.")); });
     connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
         setRunning(false);

@@ -32,16 +32,15 @@ void ComparisonTab::startJob(const JobSettings& settings) {
                                static_cast<double>(run.peakBytes)});
         const JobSettings& s = result->settings;
         const int64_t budget = s.memoryBudget;
-        static_cast<views::ComparisonChart*>(chart())
-            ->setData(tr("Strategies on %1 (r = %2, s = %3%4)")
-                          .arg(where(s))
-                          .arg(s.r)
-                          .arg(s.s)
-                          .arg(budget > 0
-                                   ? tr(", memory budget %1")
-                                         .arg(views::formatBytes(static_cast<double>(budget)))
-                                   : QString()),
-                      std::move(entries), result->sequentialLatencyMs, static_cast<double>(budget));
+        static_cast<views::ComparisonChart*>(chart())->setData(
+            tr("Strategies on %1 (r = %2, s = %3%4)")
+                .arg(where(s))
+                .arg(s.r)
+                .arg(s.s)
+                .arg(budget > 0 ? tr(", memory budget %1")
+                                      .arg(views::formatBytes(static_cast<double>(budget)))
+                                : QString()),
+            std::move(entries), result->sequentialLatencyMs, static_cast<double>(budget));
         markShown();
     });
 }

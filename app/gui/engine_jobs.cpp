@@ -303,12 +303,11 @@ Job<SearchResult> optimizeJob(JobSettings settings) {
     return {[settings](JobControl& control) {
         const Prepared p = prepare(settings);
         SearchResult result;
-        result.runs.push_back(runStrategy(
-            p.model, settings, p.chosen, settings.r, settings.s, settings.recordStateSpace,
-            *p.cost, {control, 0.0, 1.0},
-            [&](const schedulers::Outcome& outcome, RunResult& run) {
-                addOptimizeDetails(p.model, *p.cost, outcome, run);
-            }));
+        result.runs.push_back(runStrategy(p.model, settings, p.chosen, settings.r, settings.s,
+                                          settings.recordStateSpace, *p.cost, {control, 0.0, 1.0},
+                                          [&](const schedulers::Outcome& outcome, RunResult& run) {
+                                              addOptimizeDetails(p.model, *p.cost, outcome, run);
+                                          }));
         finishSearch(p, settings, control, result);
         return result;
     }};
@@ -334,10 +333,9 @@ Job<SweepResult> sweepJob(JobSettings settings) {
         const Prepared p = prepare(settings);
         // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
         // choice (the chart's title names the strategy that ran).
-        const schedulers::Scheduler& scheduler =
-            p.chosen.reads(schedulers::Knob::MaxGroupSize)
-                ? p.chosen
-                : schedulers::schedulerByName("ios-both");
+        const schedulers::Scheduler& scheduler = p.chosen.reads(schedulers::Knob::MaxGroupSize)
+                                                     ? p.chosen
+                                                     : schedulers::schedulerByName("ios-both");
         SweepResult result;
         for (int r = 1; r <= EngineJobs::kSweepMaxR; ++r)
             result.r.push_back(r);

@@ -19,8 +19,9 @@ views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
         graph->setSchedule(run ? views::ScheduleIndex(*session->model(), run->schedule)
                                : views::ScheduleIndex());
     });
-    QObject::connect(graph, &views::GraphView::operatorSelected, session,
-                     [session](int flat) { session->selectOperator(flat, Selection::Source::Graph); });
+    QObject::connect(graph, &views::GraphView::operatorSelected, session, [session](int flat) {
+        session->selectOperator(flat, Selection::Source::Graph);
+    });
     // Selected operators in one style, the rest of their stage in another; the graph's own
     // click is not scrolled to (it is under the pointer).
     QObject::connect(session->selection(), &Selection::changed, graph, [&window, session] {

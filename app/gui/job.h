@@ -115,7 +115,7 @@ struct SpecializeMatrix {
 // the grid, r-major) and what it was computed for.
 struct SearchResult {
     JobSettings settings;
-    QString costModel;              // CostModel::describe()
+    QString costModel; // CostModel::describe()
     std::vector<RunResult> runs;
     double sequentialLatencyMs = 0; // for speedups
 

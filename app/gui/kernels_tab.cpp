@@ -63,8 +63,7 @@ KernelsTab::KernelsTab(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(header_);
     layout->addWidget(table_, 1);
-    connect(filter_, &QLineEdit::textChanged, proxy_,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &KernelsTab::refresh);
     connect(csv, &QPushButton::clicked, this, &KernelsTab::chooseCsvFile);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -122,12 +121,11 @@ void KernelsTab::refresh() {
     const views::LoadedModel* model = result_->settings.model.get();
     model_->setRows(views::summarizeKernels(*run->timeline, model, grouping()));
     table_->resizeColumnsToContents();
-    header_->setText(tr("%1 · %2 — %3 kernels, latency %4 · %5")
-                         .arg(QString::fromStdString(model->graph().name),
-                              strategyLabel(run->strategy))
-                         .arg(run->timeline->kernels.size())
-                         .arg(views::formatMs(run->timeline->latencyUs / 1000.0),
-                              result_->costModel));
+    header_->setText(
+        tr("%1 · %2 — %3 kernels, latency %4 · %5")
+            .arg(QString::fromStdString(model->graph().name), strategyLabel(run->strategy))
+            .arg(run->timeline->kernels.size())
+            .arg(views::formatMs(run->timeline->latencyUs / 1000.0), result_->costModel));
 }
 
 QString KernelsTab::header() const {
@@ -159,10 +157,10 @@ void KernelsTab::exportCsv(const QString& path) const {
 
 void KernelsTab::chooseCsvFile() {
     QString selected = tr("CSV (*.csv)");
-    const QString path = withFilterSuffix(
-        QFileDialog::getSaveFileName(this, tr("Export Kernel Summary"), QString(), selected,
-                                     &selected),
-        selected);
+    const QString path =
+        withFilterSuffix(QFileDialog::getSaveFileName(this, tr("Export Kernel Summary"), QString(),
+                                                      selected, &selected),
+                         selected);
     if (path.isEmpty())
         return;
     try {

@@ -118,7 +118,8 @@ void MainWindow::createDocks() {
     for (QDockWidget* d : {dock, static_cast<QDockWidget*>(stages_)})
         addDockWidget(Qt::LeftDockWidgetArea, d);
     addDockWidget(Qt::RightDockWidgetArea, operators);
-    for (QDockWidget* d : {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators)})
+    for (QDockWidget* d :
+         {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators)})
         viewMenu_->addAction(d->toggleViewAction());
     // Notes over the docks' views: the stage tree shows the result, the table the model.
     staleNotes_.push_back(new StaleOverlay(stages_->tree(), StaleOverlay::Mode::Cover));

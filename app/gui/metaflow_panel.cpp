@@ -74,8 +74,7 @@ QTableWidget* table(const QStringList& headers, QWidget* parent, const QString& 
 
 } // namespace
 
-MetaflowPanel::MetaflowPanel(QWidget* parent)
-    : QWidget(parent), jobs_(new JobController(this)) {
+MetaflowPanel::MetaflowPanel(QWidget* parent) : QWidget(parent), jobs_(new JobController(this)) {
     // The controls in a bar above the results: at 1280×800 the charts need the width.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -26,8 +26,7 @@ OperatorDock::OperatorDock(Session* session, QWidget* parent)
     proxy_->setSortRole(views::OperatorTableModel::SortRole);
     proxy_->setFilterRole(views::OperatorTableModel::FilterRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    connect(filter, &QLineEdit::textChanged, proxy_,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(filter, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     table_ = new QTableView(box);
     table_->setObjectName(QStringLiteral("operatorTable"));
     table_->setModel(proxy_);

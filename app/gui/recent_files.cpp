@@ -31,9 +31,9 @@ void RecentFiles::update() {
     const QStringList files = QSettings().value(QLatin1String(kRecentKey)).toStringList();
     for (int i = 0; i < files.size(); ++i) {
         const QString path = files[i];
-        QAction* a = menu_->addAction(
-            QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
-            [this, path] { Q_EMIT openRequested(path); });
+        QAction* a =
+            menu_->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()),
+                             this, [this, path] { Q_EMIT openRequested(path); });
         a->setStatusTip(path);
     }
     menu_->addSeparator();

@@ -54,12 +54,11 @@ views::ResultView* makeStateSpaceTab(MainWindow& window, QWidget* parent) {
     });
     // A state or an ending clicked: its operators (the overlay swallows clicks while the state
     // space is out of date).
-    QObject::connect(space, &views::StateSpaceView::operatorsSelected, session,
-                     [session](std::vector<int> ops) {
-                         if (session->model())
-                             session->selection()->select(std::move(ops), {},
-                                                          Selection::Source::StateSpace);
-                     });
+    QObject::connect(
+        space, &views::StateSpaceView::operatorsSelected, session, [session](std::vector<int> ops) {
+            if (session->model())
+                session->selection()->select(std::move(ops), {}, Selection::Source::StateSpace);
+        });
     QObject::connect(session->selection(), &Selection::changed, space, [space, session] {
         if (!(session->selection()->source() == Selection::Source::StateSpace))
             space->selectOperators(session->selection()->operators());

@@ -10,8 +10,8 @@
 namespace ios::gui {
 
 StageDock::StageDock(Session* session, QWidget* parent)
-    : QDockWidget(tr("Stages"), parent), session_(session),
-      model_(new views::StageTreeModel(this)), tree_(new QTreeView(this)) {
+    : QDockWidget(tr("Stages"), parent), session_(session), model_(new views::StageTreeModel(this)),
+      tree_(new QTreeView(this)) {
     setObjectName(QStringLiteral("stagesDock"));
     tree_->setObjectName(QStringLiteral("stageTree"));
     tree_->setModel(model_);

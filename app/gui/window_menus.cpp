@@ -8,9 +8,9 @@
 
 #include <QAction>
 #include <QDockWidget>
-#include <QMainWindow>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -26,15 +26,16 @@ constexpr auto kStateVersionKey = "window/stateVersion";
 
 void addExportMenu(MainWindow& window, QMenu* menu) {
     MainWindow* w = &window;
-    auto addExport = [w, menu](const QString& text, const QKeySequence& key,
-                               const QString& filters, auto write) {
+    auto addExport = [w, menu](const QString& text, const QKeySequence& key, const QString& filters,
+                               auto write) {
         QAction* a = menu->addAction(text, w, [w, text, filters, write] {
             // Suggest the model's name with the first format's suffix; a bare name typed in
             // the dialog gets the suffix of the format chosen there.
             QString selected = filters.section(QStringLiteral(";;"), 0, 0);
-            const QString suggested = w->model() ? QString::fromStdString(w->model()->graph().name) +
-                                                       filterSuffixes(selected).value(0)
-                                                 : QString();
+            const QString suggested = w->model()
+                                          ? QString::fromStdString(w->model()->graph().name) +
+                                                filterSuffixes(selected).value(0)
+                                          : QString();
             const QString path = withFilterSuffix(
                 QFileDialog::getSaveFileName(w, text, suggested, filters, &selected), selected);
             if (!path.isEmpty())
@@ -42,16 +43,16 @@ void addExportMenu(MainWindow& window, QMenu* menu) {
         });
         a->setShortcut(key);
     };
-    addExport(MainWindow::tr("Schedule…"), QKeySequence(MainWindow::tr("Ctrl+E")),
-              MainWindow::tr("IOS JSON (*.ios.json);;Native JSON (*.json)"),
-              [w](const QString& path) {
-                  exportSchedule(*w->lastResult(), path, w->exportWarnings());
-              });
+    addExport(
+        MainWindow::tr("Schedule…"), QKeySequence(MainWindow::tr("Ctrl+E")),
+        MainWindow::tr("IOS JSON (*.ios.json);;Native JSON (*.json)"),
+        [w](const QString& path) { exportSchedule(*w->lastResult(), path, w->exportWarnings()); });
     addExport(MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
               MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"),
               [w](const QString& path) { exportTrace(*w->lastResult(), path); });
     addExport(MainWindow::tr("Picture of Current View…"),
-              QKeySequence(MainWindow::tr("Ctrl+Shift+P")), MainWindow::tr("SVG (*.svg);;PNG (*.png)"),
+              QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
+              MainWindow::tr("SVG (*.svg);;PNG (*.png)"),
               [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
 }
 
@@ -72,8 +73,8 @@ void addModelsMenu(MainWindow& window, QMenu* menu) {
 }
 
 void addHelpMenu(MainWindow& window, QMenu* menu) {
-    QAction* keys =
-        menu->addAction(MainWindow::tr("&Keyboard Shortcuts…"), &window, &MainWindow::showShortcuts);
+    QAction* keys = menu->addAction(MainWindow::tr("&Keyboard Shortcuts…"), &window,
+                                    &MainWindow::showShortcuts);
     keys->setShortcut(QKeySequence::HelpContents);
     keys->setObjectName(QStringLiteral("shortcutsAction"));
     menu->addAction(MainWindow::tr("&About IOS Explorer"), &window, [&window] {

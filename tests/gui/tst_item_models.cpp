@@ -56,7 +56,9 @@ private Q_SLOTS:
         w.operatorTable()->sortByColumn(views::OperatorTableModel::Flops, Qt::DescendingOrder);
         // The last operator's full name: few rows, that one among them.
         const QString name =
-            operators->index(operators->rowCount() - 1, views::OperatorTableModel::Name).data().toString();
+            operators->index(operators->rowCount() - 1, views::OperatorTableModel::Name)
+                .data()
+                .toString();
         proxy->setFilterFixedString(name);
         QVERIFY(proxy->rowCount() > 0);
         QVERIFY(proxy->rowCount() < operators->rowCount());

@@ -123,14 +123,14 @@ private Q_SLOTS:
     // sorting and filtering.
     void modelAndProxyPassTheTester() {
         KernelSummaryModel model;
-        QAbstractItemModelTester modelTester(&model,
-                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester modelTester(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(KernelSummaryModel::SortRole);
         proxy.setFilterRole(KernelSummaryModel::FilterRole);
-        QAbstractItemModelTester proxyTester(&proxy,
-                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRows(views::summarizeKernels(handMade(), nullptr, KernelGrouping::Kernel));
         QCOMPARE(model.rowCount(), 2);
         proxy.sort(KernelSummaryModel::Total, Qt::AscendingOrder);
@@ -183,8 +183,7 @@ private Q_SLOTS:
         QVERIFY(!ops.isEmpty());
         tab->table()->setCurrentIndex(first);
         QCOMPARE(w.selection()->operators(), std::vector<int>(ops.begin(), ops.end()));
-        QCOMPARE(QString::fromLatin1(w.selection()->source().key()),
-                 QStringLiteral("kernelsTab"));
+        QCOMPARE(QString::fromLatin1(w.selection()->source().key()), QStringLiteral("kernelsTab"));
         // Another view's selection selects the rows of its operator (not the first row's).
         const QModelIndex last = tab->proxy()->index(tab->proxy()->rowCount() - 1, 0);
         const auto lastOps = last.data(KernelSummaryModel::OperatorsRole).value<QList<int>>();

@@ -4,9 +4,9 @@
 // result stale; the registered `metaflow` scheduler in the main strategy box and the Compare
 // tab never draws G*'s schedule over G0.
 #include "analysis_tab.h"
-#include "engine_jobs.h"
 #include "chart_fixtures.h"
 #include "charts.h"
+#include "engine_jobs.h"
 #include "exports.h"
 #include "graph_diff_view.h"
 #include "graph_view.h"
