@@ -483,4 +483,13 @@ void GraphView::updateLegend() {
     legend_->setEntries(std::move(entries));
 }
 
+void GraphView::renderPicture(QPainter& painter, const QRect& area) {
+    scene_->render(&painter, QRectF(area), scene_->itemsBoundingRect());
+}
+
+QSize GraphView::pictureSize() {
+    const QSizeF s = scene_->itemsBoundingRect().size();
+    return s.isEmpty() ? ResultView::pictureSize() : s.toSize();
+}
+
 } // namespace ios::views

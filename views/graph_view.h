@@ -7,6 +7,7 @@
 #include "graph_layout.h"
 #include "loaded_model.h"
 #include "model_graph.h"
+#include "result_view.h"
 #include "schedule_index.h"
 
 #include <QFutureWatcher>
@@ -45,9 +46,15 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 };
 
-class GraphView : public QWidget {
+class GraphView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView: the whole graph (its scene), not only what is on screen.
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override;
+    QSize pictureSize() override;
+    ShortcutTable shortcuts() const override { return shortcutHelp(); }
+
     enum class ColorMode { Kind, Stage };
 
     explicit GraphView(QWidget* parent = nullptr);

@@ -555,4 +555,10 @@ void MemoryView::render(QPainter& p, const QRect& area) const {
     }
 }
 
+ShortcutTable MemoryView::shortcuts() const {
+    return {{tr("← / →"), tr("Previous / next step of the walk")},
+            {tr("Home / End"), tr("First / last step")},
+            {tr("P"), tr("The peak step")}};
+}
+
 } // namespace ios::views

@@ -8,6 +8,7 @@
 
 #include "loaded_model.h"
 #include "memory_report.h"
+#include "result_view.h"
 #include "schedule/schedule.h"
 #include "schedulers/pareto.h"
 
@@ -32,9 +33,14 @@ class ParetoChart;
 class PeakDistributionChart;
 class TauTraceChart;
 
-class MemoryView : public QWidget {
+class MemoryView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override;
+
     enum class Order { File, Serenity, Schedule };
 
     explicit MemoryView(QWidget* parent = nullptr);

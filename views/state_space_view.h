@@ -14,6 +14,7 @@
 #pragma once
 
 #include "loaded_model.h"
+#include "result_view.h"
 #include "schedulers/state_space_index.h"
 
 #include <QString>
@@ -30,9 +31,14 @@ namespace ios::views {
 
 class StateSpaceCanvas;
 
-class StateSpaceView : public QWidget {
+class StateSpaceView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override { return shortcutHelp(); }
+
     explicit StateSpaceView(QWidget* parent = nullptr);
 
     // Takes an index built off the UI thread (schedulers::indexStateSpace): a pointer swap.

@@ -487,4 +487,12 @@ QString StreamsView::tooltipAt(const QPointF& pos) const {
     return {};
 }
 
+ShortcutTable StreamsView::shortcuts() const {
+    return {{tr("+ / −"), tr("Zoom in / out")},
+            {tr("F, 0, double-click"), tr("Fit the program")},
+            {tr("← / →"), tr("Pan")},
+            {tr("Ctrl+wheel"), tr("Zoom around the cursor")},
+            {tr("Wheel, Shift+wheel"), tr("Scroll the lanes, pan in time")}};
+}
+
 } // namespace ios::views

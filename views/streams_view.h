@@ -7,6 +7,7 @@
 
 #include "cost/program_simulator.h"
 #include "loaded_model.h"
+#include "result_view.h"
 #include "schedule/stream_program.h"
 #include "stream_layout.h"
 #include "time_axis.h"
@@ -23,9 +24,14 @@ namespace ios::views {
 
 class StreamsCanvas;
 
-class StreamsView : public QWidget {
+class StreamsView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override;
+
     explicit StreamsView(QWidget* parent = nullptr);
 
     // `runs` simulates `program` block by block (may be empty: issue order only, `note` says

@@ -6,6 +6,7 @@
 
 #include "eval/timeline.h"
 #include "loaded_model.h"
+#include "result_view.h"
 #include "time_axis.h"
 #include "timeline_canvas.h"
 
@@ -22,9 +23,14 @@ class QToolButton;
 
 namespace ios::views {
 
-class TimelineView : public QWidget {
+class TimelineView : public QWidget, public ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
+    ShortcutTable shortcuts() const override { return shortcutHelp(); }
+
     explicit TimelineView(QWidget* parent = nullptr);
 
     // `model` may be null (a measured trace of another model): kernels then keep the neutral

@@ -1,19 +1,20 @@
 #include "analysis_tab.h"
 
 #include "charts.h"
+#include "job_controller.h"
 #include "settings_panel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace ios::gui {
 
-AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString& description,
-                         QWidget* parent)
-    : QWidget(parent), kind_(kind), chart_(chart) {
+AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description, QWidget* parent)
+    : QWidget(parent), chart_(chart), jobs_(new JobController(this)), description_(description) {
     compute_ = new QPushButton(tr("Compute"), this);
     compute_->setToolTip(tr("Recompute with the current settings"));
     cancel_ = new QPushButton(tr("Cancel"), this);
@@ -41,9 +42,48 @@ AnalysisTab::AnalysisTab(JobKind kind, views::ChartWidget* chart, const QString&
     layout->addLayout(bar);
     chart_->setParent(this);
     layout->addWidget(chart_, 1);
-    connect(compute_, &QPushButton::clicked, this, &AnalysisTab::computeRequested);
-    connect(cancel_, &QPushButton::clicked, this, &AnalysisTab::cancelRequested);
     chart_->setPlaceholder(tr("Not computed yet."));
+    connect(compute_, &QPushButton::clicked, this, &AnalysisTab::computeRequested);
+    connect(cancel_, &QPushButton::clicked, jobs_, &JobController::cancel);
+    connect(
+        jobs_, &JobController::progressDetail, this,
+        [this](quint64, double f, quint64, quint64, double elapsed) { setProgress(f, elapsed); });
+    connect(jobs_, &JobController::cancelled, this, [this] { showCancelled(tr("Cancelled.")); });
+    connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
+        setRunning(false);
+        chart_->setPlaceholder(message);
+        shownKey_ = runningKey_; // the error is this settings' result
+    });
+}
+
+void AnalysisTab::compute(const JobSettings& settings, const QString& key, bool force) {
+    if (!force && (shownKey_ == key || (jobs_->isRunning() && runningKey_ == key)))
+        return;
+    runningKey_ = key;
+    setRunning(true);
+    startJob(settings);
+}
+
+bool AnalysisTab::accept(const JobSettings& settings) {
+    setRunning(false);
+    return settings.model && settings.model == model_;
+}
+
+void AnalysisTab::markShown() {
+    shownKey_ = runningKey_;
+    Q_EMIT shown();
+}
+
+void AnalysisTab::renderPicture(QPainter& painter, const QRect& area) {
+    painter.fillRect(area, Qt::white);
+    chart_->render(painter, area.adjusted(16, 12, -16, -12));
+}
+
+QString AnalysisTab::where(const JobSettings& settings) {
+    return tr("%1, batch %2, simulated %3")
+        .arg(QString::fromStdString(settings.model->graph().name))
+        .arg(settings.batch)
+        .arg(settings.device);
 }
 
 void AnalysisTab::setRunning(bool running) {

@@ -264,95 +264,156 @@ std::unique_ptr<cost::CostModel> EngineJobs::makeCostModel(const views::LoadedMo
     return cost::makeCostModel(costModelSpec(settings, device, batch), model.graph());
 }
 
-JobResult EngineJobs::run(JobKind kind, const JobSettings& settings, JobControl& control) const {
+namespace {
+
+// What every search job starts from: the open model, its cost model and the chosen scheduler.
+struct Prepared {
+    const views::LoadedModel& model;
+    std::unique_ptr<cost::CostModel> cost;
+    const schedulers::Scheduler& chosen;
+};
+
+Prepared prepare(const JobSettings& settings) {
     if (!settings.model)
         throw UserError("no model is open");
     const views::LoadedModel& model = *settings.model;
-    const auto cost = makeCostModel(model, settings, settings.device, settings.batch);
+    auto cost = EngineJobs::makeCostModel(model, settings, settings.device, settings.batch);
     const schedulers::Scheduler* chosen = schedulerFor(settings.strategy);
     if (chosen == nullptr)
         throw UserError("unknown strategy '" + settings.strategy.toStdString() +
                         "' (expected one of " + schedulers::schedulerKeyList() + ")");
+    return {model, std::move(cost), *chosen};
+}
 
-    JobResult result;
-    result.kind = kind;
-    result.settings = settings;
-    result.costModel = QString::fromStdString(cost->describe());
-    // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
-    // choice (the chart's title names the strategy that ran).
-    const schedulers::Scheduler& sweepScheduler = chosen->reads(schedulers::Knob::MaxGroupSize)
-                                                      ? *chosen
-                                                      : schedulers::schedulerByName("ios-both");
+// The sequential baseline after the searches, and the cost model's description (again after
+// the searches: a model that counts what it did, the store's simulated fallback, says so).
+void finishSearch(const Prepared& p, const JobSettings& settings, JobControl& control,
+                  SearchResult& result) {
     const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
+    result.settings = settings;
+    result.sequentialLatencyMs =
+        runStrategy(p.model, settings, sequential, 0, 0, false, *p.cost, {control, 1.0, 1.0})
+            .latencyMs;
+    result.costModel = QString::fromStdString(p.cost->describe());
+}
 
-    switch (kind) {
-    case JobKind::Estimate:
-        result.estimate = estimate(model, settings, *chosen, *cost, control);
-        return result; // no sequential baseline: nothing is searched
-    case JobKind::Metaflow:
-        result.metaflow = runMetaflowJob(settings, control);
-        result.sequentialLatencyMs = result.metaflow->rows.front().latencyMs;
-        return result;
-    case JobKind::Optimize: {
-        result.runs.push_back(runStrategy(model, settings, *chosen, settings.r, settings.s,
-                                          settings.recordStateSpace, *cost, {control, 0.0, 1.0},
+} // namespace
+
+Job<SearchResult> optimizeJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        SearchResult result;
+        result.runs.push_back(runStrategy(p.model, settings, p.chosen, settings.r, settings.s,
+                                          settings.recordStateSpace, *p.cost, {control, 0.0, 1.0},
                                           [&](const schedulers::Outcome& outcome, RunResult& run) {
-                                              addOptimizeDetails(model, *cost, outcome, run);
+                                              addOptimizeDetails(p.model, *p.cost, outcome, run);
                                           }));
-        break;
-    }
-    case JobKind::Compare: {
+        finishSearch(p, settings, control, result);
+        return result;
+    }};
+}
+
+Job<SearchResult> compareJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        SearchResult result;
         const auto all = schedulers::registeredSchedulers();
         result.runs = runAll(all.size(), settings, {control, 0.0, 1.0},
                              [&](size_t i, int threads, schedulers::SearchControl& job) {
-                                 return runOn(model, settings, *all[i], settings.r, settings.s,
-                                              false, threads, *cost, job);
+                                 return runOn(p.model, settings, *all[i], settings.r, settings.s,
+                                              false, threads, *p.cost, job);
                              });
-        break;
-    }
-    case JobKind::Sweep: {
-        for (int r = 1; r <= kSweepMaxR; ++r)
-            result.sweepR.push_back(r);
-        for (int s = 1; s <= kSweepMaxS; ++s)
-            result.sweepS.push_back(s);
+        finishSearch(p, settings, control, result);
+        return result;
+    }};
+}
+
+Job<SweepResult> sweepJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
+        // choice (the chart's title names the strategy that ran).
+        const schedulers::Scheduler& scheduler = p.chosen.reads(schedulers::Knob::MaxGroupSize)
+                                                     ? p.chosen
+                                                     : schedulers::schedulerByName("ios-both");
+        SweepResult result;
+        for (int r = 1; r <= EngineJobs::kSweepMaxR; ++r)
+            result.r.push_back(r);
+        for (int s = 1; s <= EngineJobs::kSweepMaxS; ++s)
+            result.s.push_back(s);
         // Cell (r, s) at index (r - 1) * kSweepMaxS + (s - 1).
-        result.runs = runAll(
-            static_cast<size_t>(kSweepMaxR * kSweepMaxS), settings, {control, 0.0, 1.0},
-            [&](size_t cell, int threads, schedulers::SearchControl& job) {
-                const int r = static_cast<int>(cell) / kSweepMaxS + 1;
-                const int s = static_cast<int>(cell) % kSweepMaxS + 1;
-                return runOn(model, settings, sweepScheduler, r, s, false, threads, *cost, job);
+        result.search.runs = runAll(
+            static_cast<size_t>(EngineJobs::kSweepMaxR * EngineJobs::kSweepMaxS), settings,
+            {control, 0.0, 1.0}, [&](size_t cell, int threads, schedulers::SearchControl& job) {
+                const int r = static_cast<int>(cell) / EngineJobs::kSweepMaxS + 1;
+                const int s = static_cast<int>(cell) % EngineJobs::kSweepMaxS + 1;
+                return runOn(p.model, settings, scheduler, r, s, false, threads, *p.cost, job);
             });
-        break;
-    }
-    case JobKind::Specialize:
-        result.specialize = specialize(model, settings, *chosen, control);
-        break;
-    case JobKind::Memory:
+        finishSearch(p, settings, control, result.search);
+        return result;
+    }};
+}
+
+Job<SpecializeResult> specializeJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        SpecializeResult result;
+        result.settings = settings;
+        result.matrices = specialize(p.model, settings, p.chosen, control);
+        return result;
+    }};
+}
+
+Job<MemoryJobResult> memoryJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        MemoryJobResult result;
+        result.settings = settings;
         // Tensors sized as every outcome's peak is (Scheduler::run: the cost model's batch).
-        result.memory = std::make_shared<const views::MemoryReport>(
-            buildMemoryReport(model, schedulers::memoryOptions(schedulers::Params{}, *cost),
+        result.report = std::make_shared<const views::MemoryReport>(
+            buildMemoryReport(p.model, schedulers::memoryOptions(schedulers::Params{}, *p.cost),
                               settings.memoryDpLimit, control));
-        break;
-    case JobKind::Pareto: {
+        return result;
+    }};
+}
+
+Job<ParetoResult> paretoJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
         const schedulers::Scheduler& scheduler = paretoScheduler(settings.strategy);
-        result.paretoStrategy = QString::fromUtf8(scheduler.key().data(),
-                                                  static_cast<qsizetype>(scheduler.key().size()));
+        ParetoResult result;
+        result.settings = settings;
+        result.strategy = QString::fromUtf8(scheduler.key().data(),
+                                            static_cast<qsizetype>(scheduler.key().size()));
         ProgressSlice{control, 0.0, 1.0}.install();
-        result.pareto = std::make_shared<const schedulers::ParetoFront>(schedulers::paretoFront(
-            model.prepared(), scheduler,
-            searchParams(settings, settings.r, settings.s, false, settings.threads), *cost,
+        result.front = std::make_shared<const schedulers::ParetoFront>(schedulers::paretoFront(
+            p.model.prepared(), scheduler,
+            searchParams(settings, settings.r, settings.s, false, settings.threads), *p.cost,
             kParetoPoints, &control.search));
-        break;
-    }
-    }
-    const RunResult base =
-        runStrategy(model, settings, sequential, 0, 0, false, *cost, {control, 1.0, 1.0});
-    result.sequentialLatencyMs = base.latencyMs;
-    // Again after the searches: a model that counts what it did (the store's simulated
-    // fallback) says so in the result.
-    result.costModel = QString::fromStdString(cost->describe());
-    return result;
+        return result;
+    }};
+}
+
+Job<EstimateResult> estimateJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings);
+        EstimateResult result; // no sequential baseline: nothing is searched
+        result.settings = settings;
+        result.estimate = estimate(p.model, settings, p.chosen, *p.cost, control);
+        return result;
+    }};
+}
+
+Job<MetaflowJobResult> metaflowJob(JobSettings settings) {
+    return {[settings](JobControl& control) {
+        const Prepared p = prepare(settings); // the same refusals as every job
+        MetaflowJobResult result;
+        result.settings = settings;
+        result.costModel = QString::fromStdString(p.cost->describe());
+        result.metaflow = runMetaflowJob(settings, control);
+        result.sequentialLatencyMs = result.metaflow->rows.front().latencyMs;
+        return result;
+    }};
 }
 
 } // namespace ios::gui

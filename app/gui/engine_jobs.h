@@ -1,5 +1,6 @@
-// The real JobEngine: runs the engine's registered schedulers under the cost model the settings
-// choose (cost::makeCostModel) for the GUI's jobs.
+// The GUI's job kinds (job.h: Job<R>): each runs the engine's registered schedulers under the
+// cost model the settings choose (cost::makeCostModel) and returns its own result type. A new
+// kind is one more function here returning Job<ItsResult>; nothing else lists the kinds.
 #pragma once
 
 #include "cost/cost_model.h"
@@ -10,10 +11,27 @@
 
 namespace ios::gui {
 
-class EngineJobs final : public JobEngine {
-public:
-    JobResult run(JobKind kind, const JobSettings& settings, JobControl& control) const override;
+// One strategy, with state-space recording (settings.recordStateSpace), stage latencies,
+// timeline and program simulation: the main result.
+Job<SearchResult> optimizeJob(JobSettings settings);
+// Every registered scheduler.
+Job<SearchResult> compareJob(JobSettings settings);
+// The pruning grid r × s (IOS paper Figure 9).
+Job<SweepResult> sweepJob(JobSettings settings);
+// The batch × device matrices (IOS paper Table 3).
+Job<SpecializeResult> specializeJob(JobSettings settings);
+// The Memory view's report: Serenity per block, walks, peak distributions.
+Job<MemoryJobResult> memoryJob(JobSettings settings);
+// Latency against peak memory (schedulers::paretoFront).
+Job<ParetoResult> paretoJob(JobSettings settings);
+// What an Optimize with these settings will cost (schedulers::estimateSearch).
+Job<EstimateResult> estimateJob(JobSettings settings);
+// The MetaFlow tab: rewrite, then compare schedulers on G0 and G*.
+Job<MetaflowJobResult> metaflowJob(JobSettings settings);
 
+// The cost-model choices and the grids the jobs use.
+class EngineJobs final {
+public:
     // The cost-model choice of `settings` at another device / batch (specialization).
     static cost::CostModelSpec costModelSpec(const JobSettings& settings, const QString& device,
                                              int batch);

@@ -1,22 +1,17 @@
 #include "exports.h"
 
-#include "charts.h"
-#include "graph_view.h"
 #include "io/model_file.h"
 #include "io/trace_export.h"
-#include "memory_view.h"
+#include "result_view.h"
 #include "schedule/ios_stages.h"
-#include "state_space_view.h"
-#include "streams_view.h"
-#include "timeline_view.h"
 #include "util/error.h"
 #include "util/output_file.h"
 
 #include <QBuffer>
-#include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QWidget>
 
 namespace ios::gui {
 
@@ -50,54 +45,29 @@ QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
 
 namespace {
 
-const RunResult& firstRun(const JobResult& result) {
+const RunResult& firstRun(const SearchResult& result) {
     if (result.runs.empty() || !result.settings.model)
         throw UserError("no schedule to export: run a search first");
     return result.runs.front();
 }
 
-// Renders `view` as the user sees it, or its whole content where that is larger (graph).
+// Renders `view` through its views::ResultView (every tab is one), else as on screen.
 void paintView(QWidget* view, QPainter& painter, const QRect& area) {
-    if (auto* graph = qobject_cast<views::GraphView*>(view)) {
-        graph->scene()->render(&painter, QRectF(area), graph->scene()->itemsBoundingRect());
-        return;
-    }
-    if (auto* timeline = qobject_cast<views::TimelineView*>(view)) {
-        timeline->render(painter, area);
-        return;
-    }
-    if (auto* streams = qobject_cast<views::StreamsView*>(view)) {
-        streams->render(painter, area);
-        return;
-    }
-    if (auto* memory = qobject_cast<views::MemoryView*>(view)) {
-        memory->render(painter, area);
-        return;
-    }
-    if (auto* space = qobject_cast<views::StateSpaceView*>(view)) {
-        space->render(painter, area);
-        return;
-    }
-    if (auto* chart = view->findChild<views::ChartWidget*>()) {
-        painter.fillRect(area, Qt::white);
-        chart->render(painter, area.adjusted(16, 12, -16, -12));
-        return;
-    }
-    view->render(&painter);
+    if (views::ResultView* result = views::asResultView(view))
+        result->renderPicture(painter, area);
+    else
+        view->render(&painter);
 }
 
 QSize exportSize(QWidget* view) {
-    if (auto* graph = qobject_cast<views::GraphView*>(view)) {
-        const QSizeF s = graph->scene()->itemsBoundingRect().size();
-        if (!s.isEmpty())
-            return s.toSize();
-    }
+    if (views::ResultView* result = views::asResultView(view))
+        return result->pictureSize();
     return view->size().expandedTo(QSize(800, 500));
 }
 
 } // namespace
 
-void exportSchedule(const JobResult& result, const QString& path, QStringList* warnings) {
+void exportSchedule(const SearchResult& result, const QString& path, QStringList* warnings) {
     const RunResult& run = firstRun(result);
     if (run.rewritten)
         throw UserError("this result schedules a rewritten graph (MetaFlow), not the open model: "
@@ -115,7 +85,7 @@ void exportSchedule(const JobResult& result, const QString& path, QStringList* w
             warnings->append(QString::fromStdString(w));
 }
 
-void exportTrace(const JobResult& result, const QString& path) {
+void exportTrace(const SearchResult& result, const QString& path) {
     const RunResult& run = firstRun(result);
     if (!run.timeline)
         throw UserError(run.rewritten ? "this result schedules a rewritten graph (MetaFlow): "

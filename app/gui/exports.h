@@ -25,9 +25,10 @@ QString withFilterSuffix(const QString& path, const QString& selectedFilter);
 
 // By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError. What the
 // format could not express (in-place terms in IOS JSON) is appended to `warnings`.
-void exportSchedule(const JobResult& result, const QString& path, QStringList* warnings = nullptr);
+void exportSchedule(const SearchResult& result, const QString& path,
+                    QStringList* warnings = nullptr);
 // By extension: ".csv" → CSV, else Chrome trace JSON. Throws ios::UserError.
-void exportTrace(const JobResult& result, const QString& path);
+void exportTrace(const SearchResult& result, const QString& path);
 // ".svg" → vector drawing of the whole view, else a PNG. Throws ios::UserError.
 void exportPicture(QWidget* view, const QString& path);
 

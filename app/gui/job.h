@@ -18,6 +18,7 @@
 
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -66,17 +67,6 @@ struct JobSettings {
     MetaflowSettings metaflow;
 };
 
-enum class JobKind {
-    Optimize,   // one strategy, with state-space recording and timeline
-    Compare,    // every registered scheduler
-    Sweep,      // pruning grid r × s (IOS paper Figure 9)
-    Specialize, // batch × device matrix (IOS paper Table 3)
-    Memory,     // the Memory view's report: Serenity per block, walks, peak distributions
-    Pareto,     // latency against peak memory (schedulers::paretoFront)
-    Estimate,   // what an Optimize with these settings will cost (schedulers::estimateSearch)
-    Metaflow,   // the MetaFlow tab: rewrite, then compare schedulers on G0 and G*
-};
-
 // The settings that decide a search's result (everything but the model, the threads, the
 // state-space recording and the Memory view's DP limit): a result is current when these equal
 // the panel's and its model is the open one.
@@ -121,31 +111,62 @@ struct SpecializeMatrix {
     std::vector<std::vector<double>> latencyMs; // [optimised for][executed at]
 };
 
-struct JobResult {
-    JobKind kind = JobKind::Optimize;
+// What a search job gives (Optimize: one run; Compare: one per registered scheduler; Sweep:
+// the grid, r-major) and what it was computed for.
+struct SearchResult {
     JobSettings settings;
-    QString costModel;              // CostModel::describe()
-    std::vector<RunResult> runs;    // Optimize: 1; Compare: one per scheduler; Sweep: r-major
+    QString costModel; // CostModel::describe()
+    std::vector<RunResult> runs;
     double sequentialLatencyMs = 0; // for speedups
-    std::vector<int> sweepR, sweepS;
-    std::vector<SpecializeMatrix> specialize;          // by batch size, by device
-    std::shared_ptr<const views::MemoryReport> memory; // Memory
-    // Pareto: the front and the strategy searched (the chosen one when it reads the budget,
-    // else IOS-Both).
-    std::shared_ptr<const schedulers::ParetoFront> pareto;
-    QString paretoStrategy;
-    // Estimate: the IOS DP's up-front estimate; empty for strategies that are not the IOS DP
-    // (baselines, RAF's policies, Serenity: they take milliseconds to seconds, no estimate).
-    std::optional<schedulers::SearchEstimate> estimate;
-    std::shared_ptr<const MetaflowResult> metaflow; // Metaflow
 
     // True when this result is what the current model and settings would give.
     bool matches(const views::LoadedModelPtr& model, const JobSettings& current) const {
         return settings.model == model && sameSearch(settings, current);
     }
 };
+using SearchResultPtr = std::shared_ptr<const SearchResult>;
 
-using JobResultPtr = std::shared_ptr<const JobResult>;
+// The pruning sweep (IOS paper Figure 9): cell (r, s) of the grid at runs[(r - 1) * s.size() +
+// (s - 1)].
+struct SweepResult {
+    SearchResult search;
+    std::vector<int> r, s;
+};
+
+// The specialization matrices (IOS paper Table 3): by batch size, by device.
+struct SpecializeResult {
+    JobSettings settings;
+    std::vector<SpecializeMatrix> matrices;
+};
+
+// The Memory view's report.
+struct MemoryJobResult {
+    JobSettings settings;
+    std::shared_ptr<const views::MemoryReport> report;
+};
+
+// The latency–memory trade-off and the strategy searched (the chosen one when it reads the
+// budget, else IOS-Both).
+struct ParetoResult {
+    JobSettings settings;
+    std::shared_ptr<const schedulers::ParetoFront> front;
+    QString strategy;
+};
+
+// The IOS DP's up-front estimate; empty for strategies that are not the IOS DP (baselines,
+// RAF's policies, Serenity: they take milliseconds to seconds, no estimate).
+struct EstimateResult {
+    JobSettings settings;
+    std::optional<schedulers::SearchEstimate> estimate;
+};
+
+// The MetaFlow tab's job: rewrite, then compare schedulers on G0 and G*.
+struct MetaflowJobResult {
+    JobSettings settings;
+    QString costModel; // CostModel::describe()
+    std::shared_ptr<const MetaflowResult> metaflow;
+    double sequentialLatencyMs = 0;
+};
 
 // Progress and cancellation as the engine sees them (the DP's SearchControl is driven from it).
 // One SearchControl serves every search of a job, so a cancel reaches whichever runs.
@@ -173,13 +194,15 @@ struct ProgressSlice {
     void install() const;
 };
 
-// The computation behind the GUI; the real one calls the engine, tests use a fake.
-class JobEngine {
-public:
-    virtual ~JobEngine() = default;
-    // Runs on a worker thread; throws ios::Cancelled when control.cancel is set (within
-    // 100 ms), ios::UserError for bad settings.
-    virtual JobResult run(JobKind kind, const JobSettings& settings, JobControl& control) const = 0;
+// A typed job (hotspot's job tracker): what it computes from the inputs `run` holds (copied
+// into it when the job is made), on a worker thread, and its result type R. JobController::start
+// hands the result to a callback typed on R on the UI thread; a new job kind is a function that
+// returns a Job<ItsResult> (engine_jobs.h), never a case in a switch.
+// `run` throws ios::Cancelled when control.cancelled() (within 100 ms), ios::UserError for bad
+// settings.
+template <class R> struct Job {
+    using Result = R;
+    std::function<R(JobControl&)> run;
 };
 
 } // namespace ios::gui

@@ -9,10 +9,7 @@
 
 namespace ios::gui {
 
-JobController::JobController(const JobEngine* engine, QObject* parent)
-    : QObject(parent), engine_(engine) {
-    qRegisterMetaType<ios::gui::JobResultPtr>("ios::gui::JobResultPtr");
-    qRegisterMetaType<ios::gui::JobKind>("ios::gui::JobKind");
+JobController::JobController(QObject* parent) : QObject(parent) {
     progressTimer_.setInterval(kProgressIntervalMs);
     connect(&progressTimer_, &QTimer::timeout, this, &JobController::pollProgress);
 }
@@ -23,7 +20,7 @@ JobController::~JobController() {
     waitForIdle();
 }
 
-quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
+quint64 JobController::startErased(Work work, Deliver done) {
     if (current_)
         current_->cancel(); // superseded: its result will be dropped
     const quint64 id = nextId_++;
@@ -34,13 +31,13 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
     std::erase_if(futures_, [](const QFuture<void>& f) { return f.isFinished(); });
 
     QPointer<JobController> self(this);
-    const JobEngine* engine = engine_;
-    futures_.push_back(QtConcurrent::run([self, engine, kind, settings, control, id] {
-        JobResultPtr result;
+    futures_.push_back(QtConcurrent::run([self, work = std::move(work), done = std::move(done),
+                                          control, id] {
+        std::shared_ptr<const void> result;
         Failure error;
         bool wasCancelled = false;
         try {
-            result = std::make_shared<const JobResult>(engine->run(kind, settings, *control));
+            result = work(*control);
         } catch (const Cancelled&) {
             wasCancelled = true;
         } catch (const schedulers::MemoryBudgetTooSmall& e) {
@@ -56,15 +53,15 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
         // Back to the UI thread; the QPointer guard skips delivery if the controller is gone.
         QMetaObject::invokeMethod(
             self.data(),
-            [self, id, result, error, wasCancelled] {
+            [self, id, result, done, error, wasCancelled] {
                 if (self)
-                    self->deliver(id, result, error, wasCancelled);
+                    self->deliver(id, result, done, error, wasCancelled);
             },
             Qt::QueuedConnection);
     }));
     progressTimer_.start();
     clock_.start();
-    Q_EMIT started(id, kind);
+    Q_EMIT started(id);
     Q_EMIT progressChanged(id, 0.0);
     return id;
 }
@@ -78,8 +75,8 @@ void JobController::cancel() {
     Q_EMIT cancelled(currentId_);
 }
 
-void JobController::deliver(quint64 id, JobResultPtr result, const Failure& failure,
-                            bool wasCancelled) {
+void JobController::deliver(quint64 id, const std::shared_ptr<const void>& result,
+                            const Deliver& done, const Failure& failure, bool wasCancelled) {
     if (id != currentId_ || !current_) {
         ++dropped_; // superseded or cancelled: latest request wins
         return;
@@ -92,7 +89,8 @@ void JobController::deliver(quint64 id, JobResultPtr result, const Failure& fail
         Q_EMIT failed(id, failure.message, failure.smallestPeak);
     else {
         Q_EMIT progressChanged(id, 1.0);
-        Q_EMIT finished(id, std::move(result));
+        done(result);
+        Q_EMIT finished(id);
     }
 }
 

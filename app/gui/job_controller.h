@@ -1,7 +1,8 @@
 // The one front end for background work (docs/architecture.md "Data flow", hotspot's
-// pattern): copies the settings into a job, runs it with QtConcurrent, polls its progress
-// (throttled), cancels it, and drops results of superseded jobs (latest request wins). The UI
-// thread never runs a search.
+// pattern): runs a typed job (job.h: Job<R>, its inputs copied into it) with QtConcurrent,
+// polls its progress (throttled), cancels it, drops results of superseded jobs (latest request
+// wins) and hands the latest's result to its typed callback. The UI thread never runs a search.
+// Each view owns the controllers of its jobs.
 #pragma once
 
 #include "job.h"
@@ -10,6 +11,7 @@
 #include <QFuture>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -18,13 +20,22 @@ namespace ios::gui {
 class JobController : public QObject {
     Q_OBJECT
 public:
-    // `engine` must outlive the controller (the destructor waits for running jobs).
-    explicit JobController(const JobEngine* engine, QObject* parent = nullptr);
-    ~JobController() override;
+    explicit JobController(QObject* parent = nullptr);
+    ~JobController() override; // cancels the running job and waits for every worker
 
-    // Starts a job; a job still running is cancelled and its result will be dropped.
-    // Returns the job id.
-    quint64 submit(JobKind kind, const JobSettings& settings);
+    // Starts `job`; a job still running is cancelled and its result will be dropped. When it
+    // finishes and is still the latest, `done` gets its result on the UI thread (then
+    // `finished` is emitted). Returns the job id.
+    template <class R, class Done> quint64 start(Job<R> job, Done&& done) {
+        std::function<void(std::shared_ptr<const R>)> typed(std::forward<Done>(done));
+        return startErased(
+            [run = std::move(job.run)](JobControl& control) -> std::shared_ptr<const void> {
+                return std::make_shared<const R>(run(control));
+            },
+            [typed = std::move(typed)](const std::shared_ptr<const void>& result) {
+                typed(std::static_pointer_cast<const R>(result));
+            });
+    }
     // Cancels the current job; `cancelled` is emitted at once, the worker stops within 100 ms.
     void cancel();
     bool isRunning() const { return current_ != nullptr; }
@@ -38,27 +49,30 @@ public:
     static constexpr int kProgressIntervalMs = 50;
 
 Q_SIGNALS:
-    void started(quint64 id, ios::gui::JobKind kind);
+    void started(quint64 id);
     void progressChanged(quint64 id, double fraction);
     // With the search's own counts (JobControl::done of total, 0 of 0 when it reports none)
     // and the seconds since the job started: what the progress bar's rate and ETA need.
     void progressDetail(quint64 id, double fraction, quint64 done, quint64 total,
                         double elapsedSeconds);
-    void finished(quint64 id, ios::gui::JobResultPtr result);
+    void finished(quint64 id); // after the job's callback got its result
     // smallestPeak > 0: the job's memory budget is below the least peak any schedule
     // reaches (schedulers::MemoryBudgetTooSmall), which it is.
     void failed(quint64 id, const QString& message, qint64 smallestPeak);
     void cancelled(quint64 id);
 
 private:
+    using Work = std::function<std::shared_ptr<const void>(JobControl&)>;
+    using Deliver = std::function<void(const std::shared_ptr<const void>&)>;
     struct Failure {
         QString message; // empty: none
         qint64 smallestPeak = 0;
     };
-    void deliver(quint64 id, JobResultPtr result, const Failure& failure, bool wasCancelled);
+    quint64 startErased(Work work, Deliver done);
+    void deliver(quint64 id, const std::shared_ptr<const void>& result, const Deliver& done,
+                 const Failure& failure, bool wasCancelled);
     void pollProgress();
 
-    const JobEngine* engine_;
     std::shared_ptr<JobControl> current_;
     quint64 currentId_ = 0;
     quint64 nextId_ = 1;

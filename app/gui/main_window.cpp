@@ -1,118 +1,87 @@
 #include "main_window.h"
 
-#include "bundled_models.h"
 #include "exports.h"
 #include "graph_view.h"
 #include "io/model_options.h"
-#include "job_controller.h"
+#include "memory_tab.h"
 #include "memory_view.h"
-#include "operator_table_model.h"
+#include "metaflow_panel.h"
+#include "operator_dock.h"
+#include "recent_files.h"
+#include "session.h"
 #include "settings_panel.h"
+#include "stage_dock.h"
 #include "streams_view.h"
+#include "timeline_tab.h"
+#include "timeline_view.h"
 #include "units.h"
 #include "util/error.h"
 #include "util/input_file.h"
 #include "util/message_text.h"
+#include "view_registry.h"
+#include "window_menus.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
-#include <QVBoxLayout>
 #include <new>
 
 namespace ios::gui {
 
 namespace {
-constexpr auto kRecentKey = "recentFiles";
-constexpr auto kGeometryKey = "window/geometry";
-constexpr auto kStateKey = "window/state";
-constexpr auto kStateVersionKey = "window/stateVersion";
 constexpr auto kAllowOpaqueKey = "import/allowOpaque";
-
-// The ONNX importer's error for operators the IR cannot describe names the CLI's flag; the
-// GUI's way is the File menu's option (or the error dialog's button).
-bool isUnsupportedOperatorError(const QString& message) {
-    return message.contains(QLatin1String("--allow-opaque"));
-}
-QString forGuiUsers(QString message) {
-    message.replace(QLatin1String("(import them as opaque operators with --allow-opaque)"),
-                    QObject::tr("(open it with File ▸ Import Unsupported ONNX Operators as "
-                                "Opaque to import them as opaque operators)"));
-    return message;
-}
-
-// A dropped file is a trace, not a model, when named *.trace.json or when a .json file's
-// head holds the Chrome trace key (our exporter writes "traceEvents" first).
-bool looksLikeChromeTrace(const QString& path) {
-    if (path.endsWith(QLatin1String(".trace.json"), Qt::CaseInsensitive))
-        return true;
-    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return false;
-    // Through the input layer: a FIFO or a device named *.json must not block the UI thread.
-    try {
-        return util::readInputHead(path.toStdString(), 4096).find("\"traceEvents\"") !=
-               std::string::npos;
-    } catch (const UserError&) {
-        return false; // opening it as a model reports the problem
-    }
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("IOS Explorer"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
-    createActions();
-    createCentralViews();
-    createSettingsDock();
-    createStageDock();
-    createOperatorDock();
-    connectJobs();
-    createAnalysisTabs();
-    connectMemoryView();
-    createHelpMenu();
+    createMenus();
+    createDocks();
+    createTabs();
+    addHelpMenu(*this, menuBar()->addMenu(tr("&Help")));
+    connectSession();
     modelLabel_ = new QLabel(this);
     resultLabel_ = new QLabel(this);
     statusBar()->addWidget(modelLabel_);
     statusBar()->addPermanentWidget(resultLabel_);
     statusBar()->showMessage(tr("Open a model (File ▸ Open, Models menu, or drop a file)."));
-    restoreLayout();
+    restoreWindowLayout(*this, kWindowStateVersion);
 }
 
 MainWindow::~MainWindow() {
-    delete jobs_; // join the workers before engine_ (a member) goes away
-    delete estimateJobs_;
-    delete analysisJobs_;
-    delete memoryJobs_;
-    delete paretoJobs_;
-    delete metaflowJobs_;
+    delete tabs_; // the tabs' jobs end before the session they read
 }
 
-void MainWindow::createActions() {
+void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Model…"), this, &MainWindow::openFileDialog);
+    QAction* open = file->addAction(tr("&Open Model…"), this, [this] {
+        const QString path = chooseFile(this, tr("Open Model"), "lastOpenDir", modelFileFilter());
+        if (!path.isEmpty())
+            openModel(path);
+    });
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open an IOS JSON (.ios.json), native (.json) or ONNX (.onnx) model file"));
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    updateRecentMenu();
-    QAction* trace =
-        file->addAction(tr("Open Measured &Trace…"), this, &MainWindow::openTraceDialog);
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openModel);
+    QAction* trace = file->addAction(tr("Open Measured &Trace…"), this, [this] {
+        const QString path = chooseFile(this, tr("Open Measured Trace"), "lastTraceDir",
+                                        tr("Chrome traces (*.trace.json *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openMeasuredTrace(path);
+    });
     trace->setToolTip(tr("Show a Chrome trace (measured on a GPU, or exported) in the timeline"));
     simulatedTimelineAction_ =
         file->addAction(tr("Show &Simulated Timeline"), this, &MainWindow::showSimulatedTimeline);
@@ -128,97 +97,96 @@ void MainWindow::createActions() {
     connect(allowOpaqueAction_, &QAction::toggled, this,
             [](bool on) { QSettings().setValue(QLatin1String(kAllowOpaqueKey), on); });
     file->addSeparator();
-    QMenu* exportMenu = file->addMenu(tr("&Export"));
-    auto addExport = [this, exportMenu](const QString& text, const QKeySequence& key,
-                                        const QString& filters, auto write) {
-        QAction* a = exportMenu->addAction(text, this, [this, text, filters, write] {
-            // Suggest the model's name with the first format's suffix; a bare name typed in
-            // the dialog gets the suffix of the format chosen there.
-            QString selected = filters.section(QStringLiteral(";;"), 0, 0);
-            const QString suggested = model_ ? QString::fromStdString(model_->graph().name) +
-                                                   filterSuffixes(selected).value(0)
-                                             : QString();
-            const QString path = withFilterSuffix(
-                QFileDialog::getSaveFileName(this, text, suggested, filters, &selected), selected);
-            if (!path.isEmpty())
-                exportTo(path, write);
-        });
-        a->setShortcut(key);
-    };
-    addExport(tr("Schedule…"), QKeySequence(tr("Ctrl+E")),
-              tr("IOS JSON (*.ios.json);;Native JSON (*.json)"), [this](const QString& path) {
-                  exportSchedule(*lastResult_, path, &exportWarnings_);
-              });
-    addExport(tr("Trace…"), QKeySequence(tr("Ctrl+Shift+T")),
-              tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"),
-              [this](const QString& path) { exportTrace(*lastResult_, path); });
-    addExport(tr("Picture of Current View…"), QKeySequence(tr("Ctrl+Shift+P")),
-              tr("SVG (*.svg);;PNG (*.png)"),
-              [this](const QString& path) { exportPicture(tabs_->currentWidget(), path); });
+    addExportMenu(*this, file->addMenu(tr("&Export")));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* models = menuBar()->addMenu(tr("&Models"));
-    bool demoSeparator = false;
-    for (const samples::BundledModel& m : samples::bundledModels()) {
-        if (!m.benchmark && !demoSeparator) {
-            models->addSection(tr("Demos"));
-            demoSeparator = true;
-        }
-        const QString name =
-            QString::fromUtf8(m.name.data(), static_cast<qsizetype>(m.name.size()));
-        QAction* a = models->addAction(name, this, [this, name] { openModel(name); });
-        a->setStatusTip(
-            QString::fromUtf8(m.description.data(), static_cast<qsizetype>(m.description.size())));
-        a->setObjectName(QStringLiteral("model_") + name);
-    }
+    addModelsMenu(*this, menuBar()->addMenu(tr("&Models")));
     viewMenu_ = menuBar()->addMenu(tr("&View"));
 }
 
-void MainWindow::createOperatorDock() {
-    auto* dock = new QDockWidget(tr("Operators"), this);
-    dock->setObjectName(QStringLiteral("operatorsDock"));
-    auto* box = new QWidget(dock);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(2, 2, 2, 2);
-    auto* filter = new QLineEdit(box);
-    filter->setPlaceholderText(tr("Filter operators by name…"));
-    filter->setClearButtonEnabled(true);
-    operatorModel_ = new views::OperatorTableModel(this);
-    operatorProxy_ = new QSortFilterProxyModel(this);
-    operatorProxy_->setSourceModel(operatorModel_);
-    operatorProxy_->setSortRole(views::OperatorTableModel::SortRole);
-    operatorProxy_->setFilterRole(views::OperatorTableModel::FilterRole);
-    operatorProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    connect(filter, &QLineEdit::textChanged, operatorProxy_,
-            &QSortFilterProxyModel::setFilterFixedString);
-    operatorTable_ = new QTableView(box);
-    operatorTable_->setObjectName(QStringLiteral("operatorTable"));
-    operatorTable_->setModel(operatorProxy_);
-    operatorTable_->setSortingEnabled(true);
-    operatorTable_->sortByColumn(views::OperatorTableModel::Name, Qt::AscendingOrder);
-    operatorTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    operatorTable_->setAlternatingRowColors(true);
-    operatorTable_->verticalHeader()->hide();
-    operatorTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    operatorTable_->horizontalHeader()->setStretchLastSection(true);
-    operatorTable_->setSelectionMode(QAbstractItemView::SingleSelection);
-    operatorTable_->setToolTip(tr("Select a row to select the operator in every view"));
-    connect(operatorTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { selectTableRow(current); });
-    // A click on the current row after the selection moved elsewhere changes the selection
-    // only: it selects that operator again.
-    connect(operatorTable_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        const QModelIndex current = operatorTable_->currentIndex();
-        if (operatorTable_->selectionModel()->isSelected(current))
-            selectTableRow(current);
+void MainWindow::createDocks() {
+    auto* dock = new QDockWidget(tr("Search"), this);
+    dock->setObjectName(QStringLiteral("settingsDock"));
+    settings_ = new SettingsPanel(dock);
+    settings_->load();
+    dock->setWidget(settings_);
+    session_ = new Session(settings_, this);
+    stages_ = new StageDock(session_, this);
+    auto* operators = new OperatorDock(session_, this);
+    operatorTable_ = operators->table();
+    for (QDockWidget* d : {dock, static_cast<QDockWidget*>(stages_)})
+        addDockWidget(Qt::LeftDockWidgetArea, d);
+    addDockWidget(Qt::RightDockWidgetArea, operators);
+    for (QDockWidget* d :
+         {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators)})
+        viewMenu_->addAction(d->toggleViewAction());
+    // Notes over the docks' views: the stage tree shows the result, the table the model.
+    staleNotes_.push_back(new StaleOverlay(stages_->tree(), StaleOverlay::Mode::Cover));
+    rewrittenNotes_.push_back(new StaleOverlay(stages_->tree(), StaleOverlay::Mode::Cover));
+    rewrittenNotes_.push_back(new StaleOverlay(operatorTable_, StaleOverlay::Mode::Banner));
+}
+
+void MainWindow::createTabs() {
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("views"));
+    tabs_->setDocumentMode(true);
+    setCentralWidget(tabs_);
+    for (const ViewRegistration& r : registeredViews()) {
+        views::ResultView* view = r.make(*this, tabs_);
+        QWidget* w = view->widget();
+        w->setObjectName(QLatin1String(r.key));
+        tabs_->setTabToolTip(tabs_->addTab(w, tr(r.title)), view->description());
+        if (r.overlay == ViewRegistration::Overlay::None)
+            continue;
+        const auto mode = r.overlay == ViewRegistration::Overlay::Cover
+                              ? StaleOverlay::Mode::Cover
+                              : StaleOverlay::Mode::Banner;
+        staleNotes_.push_back(new StaleOverlay(w, mode));
+        rewrittenNotes_.push_back(new StaleOverlay(w, mode));
+    }
+    timeline_ = timelineView()->findChild<TimelineTab*>();
+}
+
+void MainWindow::connectSession() {
+    connect(session_, &Session::modelChanged, this, [this] {
+        graphHighlight_.clear();
+        Q_EMIT modelChanged();
     });
-    layout->addWidget(filter);
-    layout->addWidget(operatorTable_);
-    dock->setWidget(box);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    viewMenu_->addAction(dock->toggleViewAction());
+    connect(session_, &Session::resultShown, this, &MainWindow::resultShown);
+    for (auto signal : {&Session::stalenessChanged, &Session::resultChanged})
+        connect(session_, signal, this, &MainWindow::updateOverlays);
+    connect(timeline_, &TimelineTab::sourceChanged, this, [this] {
+        simulatedTimelineAction_->setEnabled(showsMeasuredTrace());
+        updateOverlays();
+    });
+    connect(session_, &Session::statusMessage, this, [this](const QString& text, int ms) {
+        if (text.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(text, ms);
+    });
+    connect(session_, &Session::errorRaised, this, &MainWindow::showError);
+    connect(session_, &Session::searchFailed, this, [this](const QString& message, qint64 peak) {
+        if (peak <= 0)
+            return showError(tr("Search failed"), message);
+        // A budget below every schedule's peak: said under the budget field, with the least
+        // feasible peak to take, rather than in a dialog.
+        lastError_ = message;
+        statusBar()->showMessage(message, 10000);
+        Q_EMIT errorOccurred(message);
+    });
+}
+
+void MainWindow::updateOverlays() {
+    const QString stale = staleMessage();
+    for (StaleOverlay* note : staleNotes_) // a measured trace is not a result of the settings
+        note->setMessage(note->parentWidget() == timelineView() && showsMeasuredTrace() ? QString()
+                                                                                        : stale);
+    const QString rewritten = rewrittenNote();
+    for (StaleOverlay* note : rewrittenNotes_)
+        note->setMessage(rewritten);
+    resultLabel_->setText(session_->resultSummary());
 }
 
 bool MainWindow::allowOpaque() const {
@@ -270,34 +238,23 @@ bool MainWindow::openModel(const QString& pathOrName) {
                   tr("%1: internal error: %2").arg(pathOrName, QString::fromStdString(e.what())));
         return false;
     }
-    jobs_->cancel(); // a search of the old model is moot
-    model_ = std::move(loaded);
     lastError_.clear();
-    operatorModel_->setModel(model_);
-    operatorTable_->resizeColumnsToContents();
-    graph_->setModel(model_);
-    graphHighlight_.clear();
-    // Nothing of the old model's result stays on screen: its indices mean other operators here.
-    clearResultViews();
-    memoryShownKey_.clear();
-    paretoShownKey_.clear();
-    const QString name = QString::fromStdString(model_->graph().name);
+    const QString name = QString::fromStdString(loaded->graph().name);
     setWindowTitle(tr("%1 — IOS Explorer").arg(name.isEmpty() ? pathOrName : name));
     modelLabel_->setText(tr("%1: %2 operators in %3 blocks, %4")
                              .arg(name.isEmpty() ? pathOrName : name)
-                             .arg(model_->operatorCount())
-                             .arg(model_->dags().size())
-                             .arg(views::formatFlops(model_->totalFlops())));
+                             .arg(loaded->operatorCount())
+                             .arg(loaded->dags().size())
+                             .arg(views::formatFlops(loaded->totalFlops())));
     statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
     if (QFileInfo::exists(pathOrName))
-        addRecentFile(QFileInfo(pathOrName).absoluteFilePath());
-    Q_EMIT modelChanged();
-    settingsEdited(); // runs when the estimate is under the auto-run limit
+        recent_->add(QFileInfo(pathOrName).absoluteFilePath());
+    session_->setModel(std::move(loaded)); // the views follow; estimated, run when quick
     return true;
 }
 
 bool MainWindow::exportTo(const QString& path, const std::function<void(const QString&)>& write) {
-    if (!lastResult_) {
+    if (!lastResult()) {
         showError(tr("Export"), tr("Nothing to export yet: open a model and run a search."));
         return false;
     }
@@ -327,79 +284,12 @@ void MainWindow::showError(const QString& title, const QString& rawMessage) {
         QMessageBox::critical(this, title, message);
 }
 
-void MainWindow::createHelpMenu() {
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* keys = help->addAction(tr("&Keyboard Shortcuts…"), this, &MainWindow::showShortcuts);
-    keys->setShortcut(QKeySequence::HelpContents);
-    keys->setObjectName(QStringLiteral("shortcutsAction"));
-    help->addAction(tr("&About IOS Explorer"), this, [this] {
-        QMessageBox::about(
-            this, tr("About IOS Explorer"),
-            tr("<b>IOS Explorer</b><br>Inter-operator scheduling of CNN inference: the IOS "
-               "dynamic program, its baselines and RAF's stream policies, priced on a simulated "
-               "or measured GPU.<br>Built with Qt %1.")
-                .arg(QString::fromLatin1(qVersion())));
-    });
-}
-
 std::vector<ShortcutHelp> MainWindow::shortcuts() const {
     return collectShortcuts(this);
 }
 
 void MainWindow::showShortcuts() {
     showShortcutDialog(this, shortcuts());
-}
-
-void MainWindow::openFileDialog() {
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("lastOpenDir")).toString();
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Model"), dir, modelFileFilter());
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
-    openModel(path);
-}
-
-void MainWindow::openTraceDialog() {
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("lastTraceDir")).toString();
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Measured Trace"), dir,
-                                     tr("Chrome traces (*.trace.json *.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("lastTraceDir"), QFileInfo(path).absolutePath());
-    openMeasuredTrace(path);
-}
-
-void MainWindow::addRecentFile(const QString& path) {
-    QSettings settings;
-    QStringList files = settings.value(QLatin1String(kRecentKey)).toStringList();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QLatin1String(kRecentKey), files);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu() {
-    recentMenu_->clear();
-    const QStringList files = QSettings().value(QLatin1String(kRecentKey)).toStringList();
-    for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
-        QAction* a = recentMenu_->addAction(
-            QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
-            [this, path] { openModel(path); });
-        a->setStatusTip(path);
-    }
-    recentMenu_->addSeparator();
-    QAction* clear = recentMenu_->addAction(tr("Clear List"), this, [this] {
-        QSettings().remove(QLatin1String(kRecentKey));
-        updateRecentMenu();
-    });
-    clear->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -409,45 +299,97 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        event->acceptProposedAction();
-        const QString path = urls.first().toLocalFile();
-        if (looksLikeChromeTrace(path))
-            openMeasuredTrace(path);
-        else
-            openModel(path);
-    }
-}
-
-void MainWindow::restoreLayout() {
-    QSettings settings;
-    resize(1400, 900);
-    // First start: the left docks wide enough for the stage table's latency columns.
-    const auto all = findChildren<QDockWidget*>();
-    QList<QDockWidget*> docks;
-    QList<int> widths;
-    for (QDockWidget* dock : all)
-        if (dockWidgetArea(dock) == Qt::LeftDockWidgetArea) {
-            docks << dock;
-            widths << 340;
-        }
-    resizeDocks(docks, widths, Qt::Horizontal);
-    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
-    if (settings.value(QLatin1String(kStateVersionKey)).toInt() == kWindowStateVersion)
-        restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kWindowStateVersion);
-}
-
-void MainWindow::saveLayout() const {
-    QSettings settings;
-    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
-    settings.setValue(QLatin1String(kStateKey), saveState(kWindowStateVersion));
-    settings.setValue(QLatin1String(kStateVersionKey), kWindowStateVersion);
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    const QString path = urls.first().toLocalFile();
+    if (looksLikeChromeTrace(path))
+        openMeasuredTrace(path);
+    else
+        openModel(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    saveLayout();
+    saveWindowLayout(*this, kWindowStateVersion);
     settings_->save();
     QMainWindow::closeEvent(event);
+}
+
+// The shared state and the widgets, for the tabs, tests and the screenshot mode.
+Selection* MainWindow::selection() const {
+    return session_->selection();
+}
+const views::LoadedModelPtr& MainWindow::model() const {
+    return session_->model();
+}
+const SearchResultPtr& MainWindow::lastResult() const {
+    return session_->lastResult();
+}
+bool MainWindow::isResultCurrent() const {
+    return session_->isResultCurrent();
+}
+QString MainWindow::staleMessage() const {
+    return session_->staleMessage();
+}
+QString MainWindow::rewrittenNote() const {
+    return session_->rewrittenNote();
+}
+void MainWindow::runOptimize() {
+    session_->runOptimize();
+}
+JobController* MainWindow::jobs() const {
+    return session_->jobs();
+}
+JobController* MainWindow::estimateJobs() const {
+    return session_->estimateJobs();
+}
+bool MainWindow::openMeasuredTrace(const QString& path) {
+    return timeline_->openMeasuredTrace(path);
+}
+void MainWindow::showSimulatedTimeline() {
+    timeline_->showSimulatedTimeline();
+}
+bool MainWindow::showsMeasuredTrace() const {
+    return timeline_->showsMeasuredTrace();
+}
+void MainWindow::highlightInGraph(const std::vector<int>& flat, const std::vector<int>& context,
+                                  bool center) {
+    graphHighlight_ = flat;
+    graphView()->setSelection(flat, context, center);
+}
+void MainWindow::selectStage(int block, int stage) {
+    stages_->selectStage(block, stage);
+}
+QTreeView* MainWindow::stageTree() const {
+    return stages_->tree();
+}
+QTableView* MainWindow::operatorTable() const {
+    return operatorTable_;
+}
+views::GraphView* MainWindow::graphView() const {
+    return tabs_->findChild<views::GraphView*>(QStringLiteral("graphView"));
+}
+views::TimelineView* MainWindow::timelineView() const {
+    return tabs_->findChild<views::TimelineView*>(QStringLiteral("timelineView"));
+}
+views::StreamsView* MainWindow::streamsView() const {
+    return tabs_->findChild<views::StreamsView*>(QStringLiteral("streamsView"));
+}
+views::MemoryView* MainWindow::memoryView() const {
+    return tabs_->findChild<views::MemoryView*>(QStringLiteral("memoryView"));
+}
+MetaflowPanel* MainWindow::metaflowPanel() const {
+    return tabs_->findChild<MetaflowPanel*>(QStringLiteral("metaflowTab"));
+}
+JobController* MainWindow::memoryJobs() const {
+    return memoryView()->findChild<MemoryTab*>()->reportJobs();
+}
+JobController* MainWindow::paretoJobs() const {
+    return memoryView()->findChild<MemoryTab*>()->paretoJobs();
+}
+bool MainWindow::isAnalysisCurrent(int tabIndex) const {
+    const views::ResultView* view = views::asResultView(tabs_->widget(tabIndex));
+    return view == nullptr || view->isCurrent();
 }
 
 } // namespace ios::gui

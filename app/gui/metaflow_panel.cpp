@@ -1,6 +1,7 @@
 #include "metaflow_panel.h"
 
 #include "charts.h"
+#include "engine_jobs.h"
 #include "graph_diff_view.h"
 #include "job_controller.h"
 #include "metaflow_search_chart.h"
@@ -73,7 +74,7 @@ QTableWidget* table(const QStringList& headers, QWidget* parent, const QString& 
 
 } // namespace
 
-MetaflowPanel::MetaflowPanel(JobController* jobs, QWidget* parent) : QWidget(parent), jobs_(jobs) {
+MetaflowPanel::MetaflowPanel(QWidget* parent) : QWidget(parent), jobs_(new JobController(this)) {
     // The controls in a bar above the results: at 1280×800 the charts need the width.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -87,8 +88,6 @@ MetaflowPanel::MetaflowPanel(JobController* jobs, QWidget* parent) : QWidget(par
     connect(
         jobs_, &JobController::progressDetail, this,
         [this](quint64, double f, quint64, quint64, double elapsed) { showProgress(f, elapsed); });
-    connect(jobs_, &JobController::finished, this,
-            [this](quint64, const JobResultPtr& result) { showResult(result); });
     connect(jobs_, &JobController::cancelled, this, [this] {
         setRunning(false);
         status_->setText(tr("Cancelled. Run starts the search again."));
@@ -360,7 +359,7 @@ void MetaflowPanel::run(JobSettings main) {
     setRunning(true);
     searchChart_->setData(tr("Search progress"), {});
     status_->setText(tr("Searching…"));
-    jobs_->submit(JobKind::Metaflow, main);
+    jobs_->start(metaflowJob(main), [this](const auto& result) { showResult(result); });
 }
 
 void MetaflowPanel::cancel() {
@@ -410,7 +409,7 @@ QString MetaflowPanel::progressText() const {
     return status_->text();
 }
 
-void MetaflowPanel::showResult(const JobResultPtr& result) {
+void MetaflowPanel::showResult(const std::shared_ptr<const MetaflowJobResult>& result) {
     setRunning(false);
     if (!result || !result->metaflow)
         return;
@@ -546,6 +545,11 @@ void MetaflowPanel::clear() {
     numbersOverlay_->setMessage({});
     graphsOverlay_->setMessage({});
     status_->setText(tr("Not run yet."));
+}
+
+QString MetaflowPanel::description() const {
+    return tr("MetaFlow: rewrite the graph (relaxed substitutions), then compare Sequential and "
+              "IOS-Both on the original and the rewritten graph");
 }
 
 } // namespace ios::gui

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "job.h"
+#include "result_view.h"
 
 #include <QWidget>
 #include <optional>
@@ -35,11 +36,14 @@ namespace ios::gui {
 class JobController;
 class StaleOverlay;
 
-class MetaflowPanel : public QWidget {
+class MetaflowPanel : public QWidget, public views::ResultView {
     Q_OBJECT
 public:
+    // views::ResultView
+    QWidget* widget() override { return this; }
+    QString description() const override;
     // `jobs` runs the searches (owned by the caller, which must outlive the engine it holds).
-    explicit MetaflowPanel(JobController* jobs, QWidget* parent = nullptr);
+    explicit MetaflowPanel(QWidget* parent = nullptr); // owns its job controller
 
     MetaflowSettings settings() const;
     void setSettings(const MetaflowSettings& settings); // and persists them
@@ -53,7 +57,7 @@ public:
     // A new model was opened: nothing of the old one's result stays.
     void clear();
 
-    const JobResultPtr& result() const { return result_; }
+    const std::shared_ptr<const MetaflowJobResult>& result() const { return result_; }
     QString staleMessage() const;
     QString progressText() const;
     JobController* jobs() const { return jobs_; }
@@ -85,12 +89,12 @@ private:
     void edited(); // a control changed: persist, and say whether the result is still current
     void applyPreset(const QString& name);
     void showProgress(double fraction, double elapsed);
-    void showResult(const JobResultPtr& result);
+    void showResult(const std::shared_ptr<const MetaflowJobResult>& result);
     void showStep(int row);
     void setRunning(bool running);
 
     JobController* jobs_;
-    JobResultPtr result_;
+    std::shared_ptr<const MetaflowJobResult> result_;
     QComboBox* preset_;
     QDoubleSpinBox* alpha_;
     QSpinBox* budget_;

@@ -91,7 +91,7 @@ QString showStrategy(MainWindow& window, const QString& key) {
     QElapsedTimer waited;
     waited.start();
     auto shown = [&window, &key] {
-        const JobResultPtr& r = window.lastResult();
+        const SearchResultPtr& r = window.lastResult();
         return r && !r->runs.empty() && r->runs.front().strategy == key &&
                !window.jobs()->isRunning();
     };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QObject>
+#include <string_view>
 #include <vector>
 
 namespace ios::gui {
@@ -11,16 +12,22 @@ namespace ios::gui {
 class Selection : public QObject {
     Q_OBJECT
 public:
-    // Who set the selection: that view already shows it and is not updated again.
-    enum class Source {
-        None,
-        Graph,
-        StageTree,
-        OperatorTable,
-        Timeline,
-        Streams,
-        Memory,
-        StateSpace
+    // Who set the selection: that view already shows it and is not updated again. A view's
+    // key (its tab's object name, or its dock's); a new view names its own, Selection is not
+    // edited for it.
+    class Source {
+    public:
+        constexpr Source() = default;
+        constexpr explicit Source(const char* key) : key_(key) {}
+        constexpr const char* key() const { return key_; }
+        friend bool operator==(Source a, Source b) { return std::string_view(a.key_) == b.key_; }
+
+        // The built-in views'.
+        static const Source None, Graph, StageTree, OperatorTable, Timeline, Streams, Memory,
+            StateSpace;
+
+    private:
+        const char* key_ = "";
     };
 
     explicit Selection(QObject* parent = nullptr) : QObject(parent) {}
@@ -44,5 +51,14 @@ private:
     std::vector<int> stageContext_;
     Source source_ = Source::None;
 };
+
+inline constexpr Selection::Source Selection::Source::None{""};
+inline constexpr Selection::Source Selection::Source::Graph{"graph"};
+inline constexpr Selection::Source Selection::Source::StageTree{"stageTree"};
+inline constexpr Selection::Source Selection::Source::OperatorTable{"operatorTable"};
+inline constexpr Selection::Source Selection::Source::Timeline{"timelineView"};
+inline constexpr Selection::Source Selection::Source::Streams{"streamsView"};
+inline constexpr Selection::Source Selection::Source::Memory{"memoryView"};
+inline constexpr Selection::Source Selection::Source::StateSpace{"stateSpaceView"};
 
 } // namespace ios::gui

@@ -1,8 +1,6 @@
 #include "shortcut_help.h"
 
-#include "graph_view.h"
-#include "state_space_view.h"
-#include "timeline_view.h"
+#include "result_view.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -11,6 +9,7 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -20,39 +19,9 @@ namespace ios::gui {
 
 namespace {
 
-// The keys the views handle in their own keyPressEvent / wheelEvent / mouse handlers. Views
-// that publish their table (GraphView, TimelineView, StateSpaceView::shortcutHelp) are read from
-// it; the others are listed here. addShortcutHelp adds more at run time.
-struct ViewKey {
-    const char* section;
-    const char* keys;
-    const char* description;
-};
-constexpr ViewKey kViewKeys[] = {
-    {"Streams", "+ / −", "Zoom in / out"},
-    {"Streams", "F, 0, double-click", "Fit the program"},
-    {"Streams", "← / →", "Pan"},
-    {"Streams", "Ctrl+wheel", "Zoom around the cursor"},
-    {"Streams", "Wheel, Shift+wheel", "Scroll the lanes, pan in time"},
-    {"Memory", "← / →", "Previous / next step of the walk"},
-    {"Memory", "Home / End", "First / last step"},
-    {"Memory", "P", "The peak step"},
-};
-
+// Keys declared at run time (addShortcutHelp); the tabs' own come from views::ResultView.
 std::vector<ShortcutHelp>& registry() {
-    static std::vector<ShortcutHelp> entries = [] {
-        std::vector<ShortcutHelp> out;
-        for (const ViewKey& k : kViewKeys)
-            out.push_back({QString::fromUtf8(k.section), QString::fromUtf8(k.keys),
-                           QString::fromUtf8(k.description)});
-        for (const auto& [keys, what] : views::GraphView::shortcutHelp())
-            out.push_back({QStringLiteral("Graph"), keys, what});
-        for (const auto& [keys, what] : views::TimelineView::shortcutHelp())
-            out.push_back({QStringLiteral("Timeline"), keys, what});
-        for (const auto& [keys, what] : views::StateSpaceView::shortcutHelp())
-            out.push_back({QStringLiteral("State space"), keys, what});
-        return out;
-    }();
+    static std::vector<ShortcutHelp> entries;
     return entries;
 }
 
@@ -99,8 +68,14 @@ std::vector<ShortcutHelp> collectShortcuts(const QWidget* window) {
         if (!b->shortcut().isEmpty())
             out.push_back({QObject::tr("Search"), b->shortcut().toString(QKeySequence::NativeText),
                            b->toolTip().isEmpty() ? plain(b->text()) : b->toolTip()});
-    const auto& views = viewShortcutHelp();
-    out.insert(out.end(), views.begin(), views.end());
+    // Each tab's own keys (views::ResultView::shortcuts), under the tab's title.
+    for (const QTabWidget* tabs : window->findChildren<QTabWidget*>())
+        for (int i = 0; i < tabs->count(); ++i)
+            if (const views::ResultView* view = views::asResultView(tabs->widget(i)))
+                for (const auto& [keys, what] : view->shortcuts())
+                    out.push_back({plain(tabs->tabText(i)), keys, what});
+    const auto& declared = viewShortcutHelp();
+    out.insert(out.end(), declared.begin(), declared.end());
     return out;
 }
 

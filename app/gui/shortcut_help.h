@@ -1,6 +1,7 @@
 // Help ▸ Keyboard Shortcuts: generated from the shortcuts actually registered (the main
-// window's menu actions and buttons) plus the keys views handle themselves, which each view
-// declares here once (addShortcutHelp), so the list cannot drift from the code.
+// window's menu actions and buttons) plus the keys the tabs handle themselves, which each tab
+// publishes through views::ResultView::shortcuts (or, for a panel that is no tab, declares here
+// once with addShortcutHelp), so the list cannot drift from the code.
 #pragma once
 
 #include <QString>
@@ -25,7 +26,8 @@ const std::vector<ShortcutHelp>& viewShortcutHelp();
 
 // Every QAction with a shortcut under `window` (its menu title as the section, the action's
 // text without '&' and '…' as the description; a button: its tooltip), every button with one
-// (section "Search"), then viewShortcutHelp().
+// (section "Search"), every tab's ResultView::shortcuts (its title as the section), then
+// viewShortcutHelp().
 std::vector<ShortcutHelp> collectShortcuts(const QWidget* window);
 
 // A dialog listing `entries` by section (object name "shortcutList" for its tree), owned by

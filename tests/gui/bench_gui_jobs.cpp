@@ -19,9 +19,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string kind = argv[2];
-    const JobKind job = kind == "compare" ? JobKind::Compare
-                        : kind == "sweep" ? JobKind::Sweep
-                                          : JobKind::Specialize;
     try {
         JobSettings settings;
         settings.model = views::loadModel(QString::fromUtf8(argv[1]));
@@ -29,7 +26,13 @@ int main(int argc, char** argv) {
             settings.threads = std::stoi(argv[3]);
         JobControl control;
         const auto t0 = std::chrono::steady_clock::now();
-        const JobResult r = EngineJobs().run(job, settings, control);
+        SearchResult r;
+        if (kind == "compare")
+            r = compareJob(settings).run(control);
+        else if (kind == "sweep")
+            r = sweepJob(settings).run(control).search;
+        else
+            specializeJob(settings).run(control); // no runs, no baseline: reads 0 and 0
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%s %s threads %d: %.3f s (%zu runs, sequential %.4f ms)\n", argv[1],

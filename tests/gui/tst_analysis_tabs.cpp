@@ -63,7 +63,7 @@ private Q_SLOTS:
     // The tab's bar said nothing (no text, squeezed by the description): it reads percent and
     // ETA, and is wide enough for them at 1280 × 800.
     void progressReadsPercentAndEta() {
-        AnalysisTab tab(JobKind::Sweep, new ios::views::SweepChart,
+        AnalysisTab tab(new ios::views::SweepChart,
                         QStringLiteral("A long description of what the tab computes, long "
                                        "enough to wrap beside the buttons at this width."));
         tab.resize(700, 500);
@@ -90,22 +90,22 @@ private Q_SLOTS:
         AnalysisTab* sweep = tabOf(w, "sweepTab");
         QVERIFY(sweep);
         QVERIFY(!sweep->cancelButton()->isEnabled());
-        QSignalSpy started(w.analysisJobs(), &JobController::started);
-        QSignalSpy cancelled(w.analysisJobs(), &JobController::cancelled);
-        QSignalSpy finished(w.analysisJobs(), &JobController::finished);
+        QSignalSpy started(sweep->jobs(), &JobController::started);
+        QSignalSpy cancelled(sweep->jobs(), &JobController::cancelled);
+        QSignalSpy finished(sweep->jobs(), &JobController::finished);
         w.tabs()->setCurrentWidget(sweep); // computes on show
         QCOMPARE(started.size(), 1);
-        QVERIFY(w.analysisJobs()->isRunning());
+        QVERIFY(sweep->jobs()->isRunning());
         QVERIFY(sweep->isRunning());
         QVERIFY(sweep->cancelButton()->isEnabled());
         QTest::qWait(300); // let its searches get going
-        QVERIFY(w.analysisJobs()->isRunning());
+        QVERIFY(sweep->jobs()->isRunning());
         QElapsedTimer stopping;
         stopping.start();
         QTest::mouseClick(sweep->cancelButton(), Qt::LeftButton);
         QCOMPARE(cancelled.size(), 1);
-        QVERIFY(!w.analysisJobs()->isRunning());
-        w.analysisJobs()->waitForIdle(); // the worker really stops (Cancelled reaches it)
+        QVERIFY(!sweep->jobs()->isRunning());
+        sweep->jobs()->waitForIdle(); // the worker really stops (Cancelled reaches it)
         qInfo("sweep worker returned %lld ms after Cancel",
               static_cast<long long>(stopping.elapsed()));
         QCoreApplication::processEvents();
@@ -118,10 +118,10 @@ private Q_SLOTS:
         QVERIFY(!w.isAnalysisCurrent(w.tabs()->indexOf(sweep)));
         // Compute runs it again.
         QTest::mouseClick(sweep->computeButton(), Qt::LeftButton);
-        QVERIFY(w.analysisJobs()->isRunning());
+        QVERIFY(sweep->jobs()->isRunning());
         QTest::mouseClick(sweep->cancelButton(), Qt::LeftButton);
         QCOMPARE(cancelled.size(), 2);
-        w.analysisJobs()->waitForIdle();
+        sweep->jobs()->waitForIdle();
     }
 
     void chartsFitTheirTab_data() {

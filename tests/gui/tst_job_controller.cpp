@@ -1,4 +1,4 @@
-// The job controller with a fake engine: delivery, progress, cancel, latest request wins,
+// The job controller with fake typed jobs: delivery, progress, cancel, latest request wins,
 // errors (a too-small memory budget with the least feasible peak), and the UI event loop
 // staying responsive while a job runs.
 #include "job_controller.h"
@@ -15,15 +15,20 @@ namespace {
 
 constexpr int64_t kSmallestPeak = 4096;
 
-// Takes `steps` × 2 ms; its result carries settings.r so tests can tell jobs apart. A memory
-// budget below kSmallestPeak fails as the IOS search does.
-class FakeEngine : public JobEngine {
+// Fake typed jobs (Job<SearchResult>): each takes `steps` × 2 ms; its result carries
+// settings.r so tests can tell jobs apart. A memory budget below kSmallestPeak fails as the IOS
+// search does.
+class FakeEngine {
 public:
     int steps = 20;
     mutable std::atomic<int> sawCancel{0};
     mutable std::atomic<int> runs{0};
 
-    JobResult run(JobKind kind, const JobSettings& settings, JobControl& control) const override {
+    Job<SearchResult> job(const JobSettings& settings) const {
+        return {[this, settings](JobControl& control) { return run(settings, control); }};
+    }
+
+    SearchResult run(const JobSettings& settings, JobControl& control) const {
         ++runs;
         if (settings.r < 0)
             throw ios::UserError("r must be positive", "fake.json", "node7");
@@ -37,8 +42,7 @@ public:
             control.progress = static_cast<double>(i) / steps;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
-        JobResult result;
-        result.kind = kind;
+        SearchResult result;
         result.settings = settings;
         RunResult run;
         run.latencyMs = settings.r;
@@ -53,6 +57,15 @@ JobSettings withR(int r) {
     return s;
 }
 
+// Starts the fake job on `jobs`; its typed callback collects the results delivered.
+quint64 submit(JobController& jobs, const FakeEngine& engine, const JobSettings& settings,
+               std::vector<SearchResultPtr>* delivered = nullptr) {
+    return jobs.start(engine.job(settings), [delivered](const SearchResultPtr& result) {
+        if (delivered)
+            delivered->push_back(result);
+    });
+}
+
 } // namespace
 
 class TestJobController : public QObject {
@@ -60,13 +73,15 @@ class TestJobController : public QObject {
 private Q_SLOTS:
     void deliversResult() {
         FakeEngine engine;
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy finished(&jobs, &JobController::finished);
-        const quint64 id = jobs.submit(JobKind::Optimize, withR(3));
+        std::vector<SearchResultPtr> delivered;
+        const quint64 id = submit(jobs, engine, withR(3), &delivered);
         QVERIFY(jobs.isRunning());
         QVERIFY(finished.wait(5000));
         QCOMPARE(finished.at(0).at(0).value<quint64>(), id);
-        const auto result = finished.at(0).at(1).value<JobResultPtr>();
+        QCOMPARE(delivered.size(), size_t(1));
+        const auto result = delivered.front();
         QVERIFY(result);
         QCOMPARE(result->runs.size(), size_t(1));
         QCOMPARE(result->runs[0].latencyMs, 3.0);
@@ -76,10 +91,10 @@ private Q_SLOTS:
     void forwardsProgress() {
         FakeEngine engine;
         engine.steps = 100; // 200 ms: several 50 ms polls
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy progress(&jobs, &JobController::progressChanged);
         QSignalSpy finished(&jobs, &JobController::finished);
-        jobs.submit(JobKind::Optimize, withR(1));
+        submit(jobs, engine, withR(1));
         QVERIFY(finished.wait(5000));
         bool sawIntermediate = false;
         double last = -1;
@@ -96,10 +111,10 @@ private Q_SLOTS:
     void cancelStopsWorkerAndDropsResult() {
         FakeEngine engine;
         engine.steps = 5000; // 10 s unless cancelled
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy finished(&jobs, &JobController::finished);
         QSignalSpy cancelled(&jobs, &JobController::cancelled);
-        const quint64 id = jobs.submit(JobKind::Optimize, withR(1));
+        const quint64 id = submit(jobs, engine, withR(1));
         QTest::qWait(20);
         jobs.cancel();
         QCOMPARE(cancelled.size(), 1); // reported at once, not when the worker returns
@@ -115,25 +130,27 @@ private Q_SLOTS:
     void latestRequestWins() {
         FakeEngine engine;
         engine.steps = 50;
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy finished(&jobs, &JobController::finished);
-        jobs.submit(JobKind::Optimize, withR(1));
-        jobs.submit(JobKind::Optimize, withR(2));
-        const quint64 last = jobs.submit(JobKind::Optimize, withR(3));
+        std::vector<SearchResultPtr> delivered;
+        submit(jobs, engine, withR(1), &delivered);
+        submit(jobs, engine, withR(2), &delivered);
+        const quint64 last = submit(jobs, engine, withR(3), &delivered);
         QVERIFY(finished.wait(5000));
         jobs.waitForIdle();
         QCoreApplication::processEvents();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.at(0).at(0).value<quint64>(), last);
-        QCOMPARE(finished.at(0).at(1).value<JobResultPtr>()->runs[0].latencyMs, 3.0);
+        QCOMPARE(delivered.size(), size_t(1));
+        QCOMPARE(delivered.front()->runs[0].latencyMs, 3.0);
         QCOMPARE(jobs.droppedResults(), 2);
     }
 
     void reportsErrors() {
         FakeEngine engine;
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy failed(&jobs, &JobController::failed);
-        jobs.submit(JobKind::Optimize, withR(-1));
+        submit(jobs, engine, withR(-1));
         QVERIFY(failed.wait(5000));
         const QString message = failed.at(0).at(1).toString();
         QVERIFY2(message.contains(QLatin1String("fake.json")) &&
@@ -146,11 +163,11 @@ private Q_SLOTS:
     // A budget below every schedule's peak fails with that peak, for the GUI to offer.
     void reportsTheSmallestPeak() {
         FakeEngine engine;
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy failed(&jobs, &JobController::failed);
         JobSettings settings = withR(1);
         settings.memoryBudget = 1000;
-        jobs.submit(JobKind::Optimize, settings);
+        submit(jobs, engine, settings);
         QVERIFY(failed.wait(5000));
         QCOMPARE(failed.at(0).at(2).toLongLong(), kSmallestPeak);
         QVERIFY(failed.at(0).at(1).toString().contains(QLatin1String("memory budget")));
@@ -159,13 +176,13 @@ private Q_SLOTS:
     void eventLoopRunsDuringJob() {
         FakeEngine engine;
         engine.steps = 100;
-        JobController jobs(&engine);
+        JobController jobs;
         QSignalSpy finished(&jobs, &JobController::finished);
         int ticks = 0;
         QTimer timer;
         connect(&timer, &QTimer::timeout, this, [&ticks] { ++ticks; });
         timer.start(5);
-        jobs.submit(JobKind::Compare, withR(1));
+        submit(jobs, engine, withR(1));
         QVERIFY(finished.wait(5000));
         QVERIFY2(ticks > 3, "the UI thread did not process timer events while the job ran");
     }
@@ -174,8 +191,8 @@ private Q_SLOTS:
         FakeEngine engine;
         engine.steps = 5000;
         {
-            JobController jobs(&engine);
-            jobs.submit(JobKind::Optimize, withR(1));
+            JobController jobs;
+            submit(jobs, engine, withR(1));
             QTest::qWait(10);
         } // must cancel and join, not leave a worker reading a dead engine
         QCOMPARE(engine.sawCancel.load(), 1);

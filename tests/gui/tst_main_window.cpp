@@ -2,6 +2,7 @@
 // timeline and Streams view, settings changes, cancel, every export format read back, bad
 // files, and an event-loop latency probe while an unpruned NasNet search runs.
 #include "bundled_models.h"
+#include "engine_jobs.h"
 #include "exports.h"
 #include "graph_view.h"
 #include "io/model_file.h"
@@ -117,7 +118,7 @@ private Q_SLOTS:
                                      w.lastResult()->runs.front().strategy ==
                                          QLatin1String("raf-asap"),
                                  60000);
-        const JobResult& result = *w.lastResult();
+        const SearchResult& result = *w.lastResult();
         const RunResult& run = result.runs.front();
         QVERIFY(run.ownProgram);
         QVERIFY(run.timeline);
@@ -257,7 +258,7 @@ private Q_SLOTS:
         QVERIFY(w.openModel(QStringLiteral("inception_v3")));
         QVERIFY(waitForResult(w));
         QTemporaryDir dir;
-        const JobResult& result = *w.lastResult();
+        const SearchResult& result = *w.lastResult();
         const QString iosJson = dir.filePath(QStringLiteral("s.ios.json"));
         const QString native = dir.filePath(QStringLiteral("s.json"));
         QVERIFY(w.exportTo(iosJson, [&](const QString& p) { exportSchedule(result, p); }));

@@ -48,16 +48,16 @@ using ios::gui::test::waitFor;
 
 namespace {
 
-JobResult runJob(JobKind kind, JobSettings settings) {
+template <class R> R runJob(Job<R> (*kind)(JobSettings), JobSettings settings) {
     settings.recordStateSpace = false;
     JobControl control;
-    return EngineJobs().run(kind, settings, control);
+    return kind(settings).run(control);
 }
 
 std::shared_ptr<const views::MemoryReport> report(const views::LoadedModelPtr& model) {
     JobSettings settings;
     settings.model = model;
-    return runJob(JobKind::Memory, settings).memory;
+    return runJob(&memoryJob, settings).report;
 }
 
 std::vector<int> fileOrder(const ir::MemoryProblem& p) {
@@ -206,7 +206,7 @@ private Q_SLOTS:
         const auto r = report(model);
         JobSettings settings;
         settings.model = model;
-        const JobResult optimized = runJob(JobKind::Optimize, settings);
+        const SearchResult optimized = runJob(&optimizeJob, settings);
         const RunResult& run = optimized.runs.front();
         MemoryView view;
         view.resize(1600, 900);

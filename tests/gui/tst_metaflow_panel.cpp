@@ -6,6 +6,7 @@
 #include "analysis_tab.h"
 #include "chart_fixtures.h"
 #include "charts.h"
+#include "engine_jobs.h"
 #include "exports.h"
 #include "graph_diff_view.h"
 #include "graph_view.h"
@@ -94,7 +95,7 @@ private Q_SLOTS:
         QVERIFY(w);
         QVERIFY(runPanel(*w));
         MetaflowPanel* panel = w->metaflowPanel();
-        const JobResultPtr& result = panel->result();
+        const auto& result = panel->result();
         QVERIFY(result && result->metaflow);
         const MetaflowResult& mf = *result->metaflow;
 
@@ -332,8 +333,8 @@ private Q_SLOTS:
         QVERIFY(w->graphView()->isVisible());
         // Exporting it as the open model's schedule or trace is refused with the CLI's way.
         QTemporaryDir dir;
-        const std::function<void(const JobResult&, const QString&)> exporters[] = {
-            [](const JobResult& r, const QString& p) { exportSchedule(r, p); }, &exportTrace};
+        const std::function<void(const SearchResult&, const QString&)> exporters[] = {
+            [](const SearchResult& r, const QString& p) { exportSchedule(r, p); }, &exportTrace};
         for (const auto& exporter : exporters) {
             QString message;
             try {

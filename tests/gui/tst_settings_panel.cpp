@@ -109,7 +109,7 @@ private Q_SLOTS:
         JobSettings settings;
         settings.model = views::loadModel(QStringLiteral("squeezenet"));
         JobControl control;
-        const JobResult r = EngineJobs().run(JobKind::Compare, settings, control);
+        const SearchResult r = compareJob(settings).run(control);
         QStringList ran;
         for (const RunResult& run : r.runs)
             ran << run.strategy;
@@ -123,18 +123,22 @@ private Q_SLOTS:
     void jobsSameForEveryThreadCount() {
         JobSettings settings;
         settings.model = views::loadModel(QStringLiteral("squeezenet"));
-        for (JobKind kind : {JobKind::Compare, JobKind::Sweep}) {
-            std::vector<JobResult> results;
+        // The comparison as a sweep without a grid, so both compare alike.
+        const auto compareRuns = [](JobSettings s) {
+            return Job<SweepResult>{[s](JobControl& c) { return SweepResult{compareJob(s).run(c), {}, {}}; }};
+        };
+        for (Job<SweepResult> (*kind)(JobSettings) : {+compareRuns, &sweepJob}) {
+            std::vector<SweepResult> results;
             for (int threads : {1, 3}) {
                 settings.threads = threads;
                 JobControl control;
-                results.push_back(EngineJobs().run(kind, settings, control));
+                results.push_back(kind(settings).run(control));
                 QCOMPARE(control.progress.load(), 1.0);
             }
-            QCOMPARE(results[0].runs.size(), results[1].runs.size());
-            for (size_t i = 0; i < results[0].runs.size(); ++i) {
-                const RunResult& a = results[0].runs[i];
-                const RunResult& b = results[1].runs[i];
+            QCOMPARE(results[0].search.runs.size(), results[1].search.runs.size());
+            for (size_t i = 0; i < results[0].search.runs.size(); ++i) {
+                const RunResult& a = results[0].search.runs[i];
+                const RunResult& b = results[1].search.runs[i];
                 QCOMPARE(a.strategy, b.strategy);
                 QCOMPARE(a.r, b.r);
                 QCOMPARE(a.s, b.s);
@@ -144,8 +148,8 @@ private Q_SLOTS:
                     QCOMPARE(a.schedule.blocks[k].stages.size(),
                              b.schedule.blocks[k].stages.size());
             }
-            QCOMPARE(results[0].sweepR, results[1].sweepR);
-            QCOMPARE(results[0].sweepS, results[1].sweepS);
+            QCOMPARE(results[0].r, results[1].r);
+            QCOMPARE(results[0].s, results[1].s);
         }
     }
 
@@ -304,7 +308,7 @@ private Q_SLOTS:
         QVERIFY(w.openModel(QStringLiteral("squeezenet")));
         choose(w.settingsPanel()->costModelBox(), QStringLiteral("analytic"));
         QVERIFY2(waitForCostModel(w, CostModelChoice::Analytic), qPrintable(w.lastError()));
-        const JobResult& r = *w.lastResult();
+        const SearchResult& r = *w.lastResult();
         QVERIFY2(r.costModel.startsWith(QLatin1String("analytic")), qPrintable(r.costModel));
         QVERIFY(r.runs.front().latencyMs > 0);
         QVERIFY(r.runs.front().latencyMs <= r.sequentialLatencyMs);
@@ -323,7 +327,7 @@ private Q_SLOTS:
         w.settingsPanel()->cacheFileEdit()->setText(cache);
         choose(w.settingsPanel()->costModelBox(), QStringLiteral("cache"));
         QVERIFY2(waitForCostModel(w, CostModelChoice::Cache), qPrintable(w.lastError()));
-        const JobResult& r = *w.lastResult();
+        const SearchResult& r = *w.lastResult();
         QCOMPARE(r.settings.cacheFile, cache);
         QVERIFY2(r.costModel.contains(QLatin1String("H100")), qPrintable(r.costModel));
         QCOMPARE(r.runs.front().strategy, QStringLiteral("ios-both"));
@@ -363,7 +367,7 @@ private Q_SLOTS:
         w.settingsPanel()->cacheFileEdit()->setText(db);
         choose(w.settingsPanel()->costModelBox(), QStringLiteral("store"));
         QVERIFY2(waitForCostModel(w, CostModelChoice::Store), qPrintable(w.lastError()));
-        const JobResult& r = *w.lastResult();
+        const SearchResult& r = *w.lastResult();
         QVERIFY2(r.costModel.contains(QLatin1String("store:")), qPrintable(r.costModel));
         QVERIFY2(r.costModel.contains(QLatin1String("H100")), qPrintable(r.costModel));
         QVERIFY(r.runs.front().latencyMs > 0);

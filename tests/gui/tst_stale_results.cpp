@@ -51,7 +51,7 @@ private Q_SLOTS:
         // The next model waits for F5: nothing of inception_v3 may stay on screen meanwhile.
         w.settingsPanel()->autoRunBox()->setValue(0);
         QVERIFY(w.openModel(QStringLiteral("squeezenet")));
-        QCOMPARE(w.lastResult(), JobResultPtr());
+        QCOMPARE(w.lastResult(), SearchResultPtr());
         QCOMPARE(w.timelineView()->timeline(), nullptr);
         QCOMPARE(w.stageTree()->model()->rowCount(), 0);
         QCOMPARE(w.streamsView()->blockCount(), 0);

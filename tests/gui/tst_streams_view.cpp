@@ -31,7 +31,7 @@ RunResult optimize(const views::LoadedModelPtr& model, const QString& strategy) 
     settings.strategy = strategy;
     settings.recordStateSpace = false;
     gui::JobControl control;
-    gui::JobResult result = gui::EngineJobs().run(gui::JobKind::Optimize, settings, control);
+    gui::SearchResult result = gui::optimizeJob(settings).run(control);
     return std::move(result.runs.front());
 }
 

@@ -1,0 +1,139 @@
+// The analysis tabs: strategy comparison, pruning sweep, specialization, each starting its own
+// typed job (engine_jobs.h) and drawing its result; their factories wire them to the Session.
+#include "analysis_tab.h"
+#include "builtin_tabs.h"
+#include "charts.h"
+#include "engine_jobs.h"
+#include "job_controller.h"
+#include "main_window.h"
+#include "session.h"
+#include "settings_panel.h"
+#include "units.h"
+
+#include <QTabWidget>
+
+namespace ios::gui {
+
+ComparisonTab::ComparisonTab(QWidget* parent)
+    : AnalysisTab(new views::ComparisonChart,
+                  tr("Every registered scheduler under the current cost model (ios-sched "
+                     "strategies)."),
+                  parent) {}
+
+void ComparisonTab::startJob(const JobSettings& settings) {
+    jobs()->start(compareJob(settings), [this](const SearchResultPtr& result) {
+        if (!accept(result->settings))
+            return;
+        std::vector<views::ComparisonEntry> entries;
+        for (const RunResult& run : result->runs)
+            entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
+                               run.stats ? static_cast<double>(run.stats->states) : 0.0,
+                               run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
+                               static_cast<double>(run.peakBytes)});
+        const JobSettings& s = result->settings;
+        const int64_t budget = s.memoryBudget;
+        static_cast<views::ComparisonChart*>(chart())->setData(
+            tr("Strategies on %1 (r = %2, s = %3%4)")
+                .arg(where(s))
+                .arg(s.r)
+                .arg(s.s)
+                .arg(budget > 0 ? tr(", memory budget %1")
+                                      .arg(views::formatBytes(static_cast<double>(budget)))
+                                : QString()),
+            std::move(entries), result->sequentialLatencyMs, static_cast<double>(budget));
+        markShown();
+    });
+}
+
+SweepTab::SweepTab(QWidget* parent)
+    : AnalysisTab(new views::SweepChart,
+                  tr("Pruning sweep: latency and the DP's transitions (its deterministic search "
+                     "cost) for r = 1…4 and s = 1…8 (IOS paper Figure 9); hover a point for the "
+                     "wall-clock search time."),
+                  parent) {}
+
+void SweepTab::startJob(const JobSettings& settings) {
+    jobs()->start(sweepJob(settings), [this](const std::shared_ptr<const SweepResult>& result) {
+        if (!accept(result->search.settings))
+            return;
+        // The DP's transitions are the search cost the paper plots: deterministic, unlike the
+        // wall clock (which goes in the tooltip).
+        std::vector<double> latency, transitions, seconds;
+        for (const RunResult& run : result->search.runs) {
+            latency.push_back(run.latencyMs);
+            transitions.push_back(run.stats ? static_cast<double>(run.stats->transitions) : 0.0);
+            seconds.push_back(run.searchSeconds);
+        }
+        const auto& runs = result->search.runs;
+        const QString s = runs.empty() ? kDefaultStrategy : runs.front().strategy;
+        static_cast<views::SweepChart*>(chart())->setData(
+            tr("Pruning sweep, %1 on %2").arg(strategyLabel(s), where(result->search.settings)),
+            result->r, result->s, std::move(latency), std::move(transitions), std::move(seconds));
+        markShown();
+    });
+}
+
+SpecializeTab::SpecializeTab(QWidget* parent)
+    : AnalysisTab(new views::HeatMapChart,
+                  tr("Specialization: a schedule optimised for one batch size / device, run on "
+                     "the others (IOS paper Table 3)."),
+                  parent) {}
+
+void SpecializeTab::startJob(const JobSettings& settings) {
+    jobs()->start(specializeJob(settings),
+                  [this](const std::shared_ptr<const SpecializeResult>& result) {
+                      if (!accept(result->settings))
+                          return;
+                      std::vector<views::HeatMatrix> matrices;
+                      for (const SpecializeMatrix& m : result->matrices)
+                          matrices.push_back({m.title, m.labels, m.latencyMs});
+                      static_cast<views::HeatMapChart*>(chart())->setData(std::move(matrices));
+                      markShown();
+                  });
+}
+
+namespace {
+
+// Shown, or a search started while shown: computed when the settings or model changed since.
+template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWidget* parent) {
+    auto* tab = new Tab(parent);
+    Session* session = window.session();
+    auto compute = [tab, session](bool force) {
+        if (!session->model())
+            return;
+        JobSettings settings = session->currentSettings();
+        settings.recordStateSpace = false;
+        tab->setModel(session->model());
+        tab->compute(settings, session->settingsKey(settings), force);
+    };
+    auto computeWhenShown = [tab, &window, compute] {
+        if (window.tabs()->currentWidget() == tab)
+            compute(false);
+    };
+    QObject::connect(tab, &AnalysisTab::computeRequested, tab, [compute] { compute(true); });
+    QObject::connect(window.tabs(), &QTabWidget::currentChanged, tab, computeWhenShown);
+    QObject::connect(session, &Session::searchStarted, tab, computeWhenShown);
+    QObject::connect(session, &Session::modelChanged, tab,
+                     [tab, session] { tab->setModel(session->model()); });
+    QObject::connect(tab, &AnalysisTab::shown, &window, &MainWindow::analysisShown);
+    tab->setCurrentCheck([tab, session] {
+        return tab->shownKey() == session->settingsKey(session->settingsPanel()->settings());
+    });
+    return tab;
+}
+
+} // namespace
+
+views::ResultView* makeComparisonTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<ComparisonTab>(window, parent);
+}
+
+views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<SweepTab>(window, parent);
+}
+
+views::ResultView* makeSpecializeTab(MainWindow& window, QWidget* parent) {
+    return makeAnalysisTab<SpecializeTab>(window, parent);
+}
+
+} // namespace ios::gui

@@ -1,0 +1,35 @@
+// The Graph tab: the open model's operators, coloured by the shown schedule's stages; a click
+// selects an operator, the selection is highlighted with the rest of its stage.
+#include "builtin_tabs.h"
+#include "graph_view.h"
+#include "main_window.h"
+#include "schedule_index.h"
+#include "session.h"
+
+namespace ios::gui {
+
+views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
+    auto* graph = new views::GraphView(parent);
+    Session* session = window.session();
+    auto setModel = [graph, session] { graph->setModel(session->model()); };
+    QObject::connect(session, &Session::modelChanged, graph, setModel);
+    QObject::connect(session, &Session::modelRebuilt, graph, setModel);
+    QObject::connect(session, &Session::resultChanged, graph, [graph, session] {
+        const RunResult* run = session->shownRun();
+        graph->setSchedule(run ? views::ScheduleIndex(*session->model(), run->schedule)
+                               : views::ScheduleIndex());
+    });
+    QObject::connect(graph, &views::GraphView::operatorSelected, session, [session](int flat) {
+        session->selectOperator(flat, Selection::Source::Graph);
+    });
+    // Selected operators in one style, the rest of their stage in another; the graph's own
+    // click is not scrolled to (it is under the pointer).
+    QObject::connect(session->selection(), &Selection::changed, graph, [&window, session] {
+        const Selection& s = *session->selection();
+        window.highlightInGraph(s.operators(), s.stageContext(),
+                                !(s.source() == Selection::Source::Graph));
+    });
+    return graph;
+}
+
+} // namespace ios::gui

@@ -1,0 +1,148 @@
+#include "window_menus.h"
+
+#include "bundled_models.h"
+#include "exports.h"
+#include "main_window.h"
+#include "util/error.h"
+#include "util/input_file.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTabWidget>
+
+namespace ios::gui {
+
+namespace {
+constexpr auto kGeometryKey = "window/geometry";
+constexpr auto kStateKey = "window/state";
+constexpr auto kStateVersionKey = "window/stateVersion";
+} // namespace
+
+void addExportMenu(MainWindow& window, QMenu* menu) {
+    MainWindow* w = &window;
+    auto addExport = [w, menu](const QString& text, const QKeySequence& key, const QString& filters,
+                               auto write) {
+        QAction* a = menu->addAction(text, w, [w, text, filters, write] {
+            // Suggest the model's name with the first format's suffix; a bare name typed in
+            // the dialog gets the suffix of the format chosen there.
+            QString selected = filters.section(QStringLiteral(";;"), 0, 0);
+            const QString suggested = w->model()
+                                          ? QString::fromStdString(w->model()->graph().name) +
+                                                filterSuffixes(selected).value(0)
+                                          : QString();
+            const QString path = withFilterSuffix(
+                QFileDialog::getSaveFileName(w, text, suggested, filters, &selected), selected);
+            if (!path.isEmpty())
+                w->exportTo(path, write);
+        });
+        a->setShortcut(key);
+    };
+    addExport(
+        MainWindow::tr("Schedule…"), QKeySequence(MainWindow::tr("Ctrl+E")),
+        MainWindow::tr("IOS JSON (*.ios.json);;Native JSON (*.json)"),
+        [w](const QString& path) { exportSchedule(*w->lastResult(), path, w->exportWarnings()); });
+    addExport(MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
+              MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"),
+              [w](const QString& path) { exportTrace(*w->lastResult(), path); });
+    addExport(MainWindow::tr("Picture of Current View…"),
+              QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
+              MainWindow::tr("SVG (*.svg);;PNG (*.png)"),
+              [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
+}
+
+void addModelsMenu(MainWindow& window, QMenu* menu) {
+    bool demoSeparator = false;
+    for (const samples::BundledModel& m : samples::bundledModels()) {
+        if (!m.benchmark && !demoSeparator) {
+            menu->addSection(MainWindow::tr("Demos"));
+            demoSeparator = true;
+        }
+        const QString name =
+            QString::fromUtf8(m.name.data(), static_cast<qsizetype>(m.name.size()));
+        QAction* a = menu->addAction(name, &window, [&window, name] { window.openModel(name); });
+        a->setStatusTip(
+            QString::fromUtf8(m.description.data(), static_cast<qsizetype>(m.description.size())));
+        a->setObjectName(QStringLiteral("model_") + name);
+    }
+}
+
+void addHelpMenu(MainWindow& window, QMenu* menu) {
+    QAction* keys = menu->addAction(MainWindow::tr("&Keyboard Shortcuts…"), &window,
+                                    &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence::HelpContents);
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    menu->addAction(MainWindow::tr("&About IOS Explorer"), &window, [&window] {
+        QMessageBox::about(
+            &window, MainWindow::tr("About IOS Explorer"),
+            MainWindow::tr(
+                "<b>IOS Explorer</b><br>Inter-operator scheduling of CNN inference: the IOS "
+                "dynamic program, its baselines and RAF's stream policies, priced on a simulated "
+                "or measured GPU.<br>Built with Qt %1.")
+                .arg(QString::fromLatin1(qVersion())));
+    });
+}
+
+void restoreWindowLayout(QMainWindow& window, int version) {
+    QSettings settings;
+    window.resize(1400, 900);
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+        if (window.dockWidgetArea(dock) == Qt::LeftDockWidgetArea) {
+            docks << dock;
+            widths << 340;
+        }
+    window.resizeDocks(docks, widths, Qt::Horizontal);
+    window.restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    if (settings.value(QLatin1String(kStateVersionKey)).toInt() == version)
+        window.restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), version);
+}
+
+void saveWindowLayout(const QMainWindow& window, int version) {
+    QSettings settings;
+    settings.setValue(QLatin1String(kGeometryKey), window.saveGeometry());
+    settings.setValue(QLatin1String(kStateKey), window.saveState(version));
+    settings.setValue(QLatin1String(kStateVersionKey), version);
+}
+
+QString chooseFile(QWidget* parent, const QString& title, const char* key, const QString& filter) {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        parent, title, settings.value(QLatin1String(key)).toString(), filter);
+    if (!path.isEmpty())
+        settings.setValue(QLatin1String(key), QFileInfo(path).absolutePath());
+    return path;
+}
+
+bool looksLikeChromeTrace(const QString& path) {
+    if (path.endsWith(QLatin1String(".trace.json"), Qt::CaseInsensitive))
+        return true;
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return false;
+    // Through the input layer: a FIFO or a device named *.json must not block the UI thread.
+    try {
+        return util::readInputHead(path.toStdString(), 4096).find("\"traceEvents\"") !=
+               std::string::npos;
+    } catch (const UserError&) {
+        return false; // opening it as a model reports the problem
+    }
+}
+
+bool isUnsupportedOperatorError(const QString& message) {
+    return message.contains(QLatin1String("--allow-opaque"));
+}
+
+QString forGuiUsers(QString message) {
+    message.replace(QLatin1String("(import them as opaque operators with --allow-opaque)"),
+                    MainWindow::tr("(open it with File ▸ Import Unsupported ONNX Operators as "
+                                   "Opaque to import them as opaque operators)"));
+    return message;
+}
+
+} // namespace ios::gui

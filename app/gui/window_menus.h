@@ -1,0 +1,38 @@
+// The main window's fixed menus (File ▸ Export, Models, Help) and its file helpers, as free
+// functions over MainWindow's public interface.
+#pragma once
+
+#include <QString>
+
+class QMainWindow;
+class QMenu;
+class QWidget;
+
+namespace ios::gui {
+
+class MainWindow;
+
+// Schedule…, Trace…, Picture of Current View… (through MainWindow::exportTo).
+void addExportMenu(MainWindow& window, QMenu* menu);
+// The bundled models, benchmarks first, then the demos.
+void addModelsMenu(MainWindow& window, QMenu* menu);
+// Keyboard Shortcuts…, About.
+void addHelpMenu(MainWindow& window, QMenu* menu);
+
+// The window's geometry and docks (QSettings); a state saved by another `version` is not
+// restored (its docks may differ). The first start gives the left docks room for the stage
+// table's latency columns.
+void restoreWindowLayout(QMainWindow& window, int version);
+void saveWindowLayout(const QMainWindow& window, int version);
+
+// An open-file dialog remembering its folder under the QSettings key `key`; empty: cancelled.
+QString chooseFile(QWidget* parent, const QString& title, const char* key, const QString& filter);
+// A dropped file is a trace, not a model, when named *.trace.json or when a .json file's head
+// holds the Chrome trace key (our exporter writes "traceEvents" first).
+bool looksLikeChromeTrace(const QString& path);
+// The ONNX importer's error for operators the IR cannot describe names the CLI's flag; the
+// GUI's way is the File menu's option (or the error dialog's button).
+bool isUnsupportedOperatorError(const QString& message);
+QString forGuiUsers(QString message);
+
+} // namespace ios::gui
