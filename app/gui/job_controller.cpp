@@ -1,5 +1,6 @@
 #include "job_controller.h"
 
+#include "error_hints.h"
 #include "util/error.h"
 
 #include <QPointer>
@@ -44,9 +45,9 @@ quint64 JobController::submit(JobKind kind, const JobSettings& settings) {
         } catch (const Cancelled&) {
             wasCancelled = true;
         } catch (const schedulers::MemoryBudgetTooSmall& e) {
-            error = {QString::fromStdString(e.what()), e.smallestPeak()};
+            error = {forGuiUsers(e), e.smallestPeak()};
         } catch (const UserError& e) {
-            error.message = QString::fromStdString(e.what());
+            error.message = forGuiUsers(e);
         } catch (const std::bad_alloc&) {
             error.message = QStringLiteral("out of memory: the work is too large for the memory "
                                            "available; give a smaller model, batch or search");

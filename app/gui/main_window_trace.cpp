@@ -86,7 +86,7 @@ void MainWindow::showSimulatedTimeline() {
         model_, run.timeline,
         run.timeline
             ? tr("%1: %2 · %3") // the view adds the device and batch
-                  .arg(costModelKey(lastResult_->settings.costModel),
+                  .arg(lastResult_->settings.costModel,
                        QString::fromStdString(model_->graph().name), strategyLabel(run.strategy))
             : tr("No kernel timeline: %1 knows stage latencies only (choose the simulated or "
                  "analytic cost model)")

@@ -1,5 +1,6 @@
 #include "cost/simulated_gpu_cost_model.h"
 
+#include "cost/cost_model_factory.h"
 #include "schedule/merge.h"
 #include "util/error.h"
 
@@ -212,5 +213,40 @@ std::string SimulatedGpuCostModel::describe() const {
         out << ", exact simulation";
     return out.str();
 }
+
+namespace {
+
+constexpr CostModelCapabilities kSimulatedCan{.rewrittenGraphs = true,
+                                              .programs = true,
+                                              .kernelTimelines = true,
+                                              .usesDevice = true};
+
+CostModelBuilder simulatedBuilder(SimulationMode mode) {
+    return [mode](const CostModelSpec& spec, const ir::Graph& graph) {
+        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch, mode);
+    };
+}
+
+} // namespace
+
+IOS_REGISTER_COST_MODEL(simulated,
+                        CostModelEntry{.key = "simulated",
+                                       .label = "Simulated GPU",
+                                       .usage = "simulated",
+                                       .description = "kernel-level GPU simulation, "
+                                                      "docs/cost-model.md; steady waves taken in "
+                                                      "one step",
+                                       .can = kSimulatedCan,
+                                       .rank = 10,
+                                       .build = simulatedBuilder(SimulationMode::Fast)});
+IOS_REGISTER_COST_MODEL(simulated_exact,
+                        CostModelEntry{.key = "simulated-exact",
+                                       .label = "Simulated GPU, every wave stepped",
+                                       .usage = "simulated-exact",
+                                       .description = "the same, every CTA wave stepped: the "
+                                                      "reference, slower at large batches",
+                                       .can = kSimulatedCan,
+                                       .rank = 11,
+                                       .build = simulatedBuilder(SimulationMode::Exact)});
 
 } // namespace ios::cost

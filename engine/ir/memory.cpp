@@ -122,7 +122,9 @@ void finishMemoryProblem(MemoryProblem& p) {
         total = checked::add(total, t.bytes);
     if (!total || *total > kMaxTensorBytes)
         throw UserError("the tensors of block '" + p.name +
-                        "' total more than 2^50 bytes (lower --batch or --bytes-per-element)");
+                            "' total more than 2^50 bytes (lower the batch or the bytes per "
+                            "element)",
+                        Hint::LowerBatch);
 }
 
 MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int blockIndex,
