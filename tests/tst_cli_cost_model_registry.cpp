@@ -59,8 +59,8 @@ private slots:
         QStringList keys;
         for (const cost::CostModelEntry& e : cost::costModelEntries())
             keys << QString::fromStdString(e.key);
-        for (const char* key : {"simulated", "simulated-exact", "analytic", "measured", "cache:",
-                                "store:", "widest-group"})
+        for (const char* key : {"simulated", "simulated-exact", "analytic", "measured",
+                                "cache:", "store:", "widest-group"})
             QVERIFY2(keys.contains(QLatin1String(key)), qPrintable(keys.join(' ')));
         QVERIFY(cost::findCostModel("simulated")->can.kernelTimelines);
         QVERIFY(cost::findCostModel("analytic")->can.rewrittenGraphs);
@@ -107,17 +107,21 @@ private slots:
             runCli({"optimize", "demo_figure2", "--cost-model", "widest-group", "--json"});
         QCOMPARE(run.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(run.out)).object();
-        const double ms = o.value(QLatin1String("total")).toObject().value(QLatin1String("latency_ms")).toDouble();
+        const double ms = o.value(QLatin1String("total"))
+                              .toObject()
+                              .value(QLatin1String("latency_ms"))
+                              .toDouble();
         QVERIFY2(ms > 0 && ms == std::floor(ms), run.out.c_str()); // whole ms: this model's
     }
 
     // A throw-away entry registered at run time goes as it came.
     void entriesRegisterAndUnregister() {
-        QVERIFY(cost::registerCostModel(cost::CostModelEntry{
-            .key = "later", .usage = "later", .build = [](const cost::CostModelSpec& s,
-                                                          const ir::Graph&) {
-                return std::make_unique<WidestGroupModel>(s.batch);
-            }}));
+        QVERIFY(cost::registerCostModel(
+            cost::CostModelEntry{.key = "later",
+                                 .usage = "later",
+                                 .build = [](const cost::CostModelSpec& s, const ir::Graph&) {
+                                     return std::make_unique<WidestGroupModel>(s.batch);
+                                 }}));
         QVERIFY_THROWS_EXCEPTION(std::logic_error,
                                  cost::registerCostModel(cost::CostModelEntry{.key = "later"}));
         QVERIFY(cost::findCostModel("later"));

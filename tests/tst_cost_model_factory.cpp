@@ -47,13 +47,20 @@ private Q_SLOTS:
     void parsesKinds_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("key");
-        QTest::newRow("simulated") << "simulated" << "simulated";
-        QTest::newRow("simulated-exact") << "simulated-exact" << "simulated-exact";
-        QTest::newRow("analytic") << "analytic" << "analytic";
-        QTest::newRow("measured") << "measured" << "measured";
-        QTest::newRow("cache") << "cache:some file.json" << "cache:";
-        QTest::newRow("store scheme") << "store:sqlite:some.db@h0123456789ab" << "store:";
-        QTest::newRow("test scheme") << "test-scheme:7" << "test-scheme:";
+        QTest::newRow("simulated") << "simulated"
+                                   << "simulated";
+        QTest::newRow("simulated-exact") << "simulated-exact"
+                                         << "simulated-exact";
+        QTest::newRow("analytic") << "analytic"
+                                  << "analytic";
+        QTest::newRow("measured") << "measured"
+                                  << "measured";
+        QTest::newRow("cache") << "cache:some file.json"
+                               << "cache:";
+        QTest::newRow("store scheme") << "store:sqlite:some.db@h0123456789ab"
+                                      << "store:";
+        QTest::newRow("test scheme") << "test-scheme:7"
+                                     << "test-scheme:";
     }
     void parsesKinds() {
         QFETCH(QString, text);

@@ -165,8 +165,8 @@ int runFidelity(const std::vector<std::string>& args) {
     const cost::CachedCostModel measured(cache, graph, batch, choice.device, choice.file);
     const cost::SimulatedGpuCostModel simulated(graph, device, batch);
 
-    const std::vector<analysis::StageFidelityRow> rows = analysis::resolveStages(
-        prepared, cache, measured.device(), batch, simulated, choice.file);
+    const std::vector<analysis::StageFidelityRow> rows =
+        analysis::resolveStages(prepared, cache, measured.device(), batch, simulated, choice.file);
     const std::vector<analysis::RankSummary> summaries = analysis::rankSummaries(rows);
     // Before the searches: a bad schedule file is reported at once.
     const std::vector<PricedSchedule> priced =

@@ -235,7 +235,8 @@ cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const
         const QString argument = settings.cacheFile.trimmed();
         if (argument.isEmpty())
             throw UserError("choose the measurements (a cache .json, a store .db file or a "
-                            "postgresql:// URL) for the cost model '" + entry->label + "'");
+                            "postgresql:// URL) for the cost model '" +
+                            entry->label + "'");
         text += argument.toStdString();
     }
     cost::CostModelSpec spec;

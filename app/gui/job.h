@@ -27,8 +27,8 @@
 namespace ios::gui {
 
 // Strategies are the engine's registered schedulers (schedulers/scheduler.h), named by key.
-inline const QString kDefaultStrategy = QString::fromUtf8(schedulers::kDefaultStrategy.data(),
-                                                          schedulers::kDefaultStrategy.size());
+inline const QString kDefaultStrategy =
+    QString::fromUtf8(schedulers::kDefaultStrategy.data(), schedulers::kDefaultStrategy.size());
 // The registered scheduler for a key or alias ("both" → ios-both), or nullptr.
 const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias);
 // Its label ("IOS-Both"), or the key itself when nothing is registered under it.

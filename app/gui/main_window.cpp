@@ -46,7 +46,6 @@ constexpr auto kStateKey = "window/state";
 constexpr auto kStateVersionKey = "window/stateVersion";
 constexpr auto kAllowOpaqueKey = "import/allowOpaque";
 
-
 // A dropped file is a trace, not a model, when named *.trace.json or when a .json file's
 // head holds the Chrome trace key (our exporter writes "traceEvents" first).
 bool looksLikeChromeTrace(const QString& path) {

@@ -230,7 +230,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
         // A JSON file is a cache; anything else a store (SQLite).
         const int cache = costModel_->findData(
             file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? QStringLiteral("cache")
-                                                                        : QStringLiteral("store"));
+                                                                       : QStringLiteral("store"));
         const QSignalBlocker block(costModel_);
         costModel_->setCurrentIndex(cache);
         updateEnabled();

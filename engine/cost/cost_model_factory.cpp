@@ -89,8 +89,8 @@ void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
     if (entry->checkArgument)
         entry->checkArgument(argument); // its own words, an empty argument included
     else if (entry->takesArgument() && argument.empty())
-        throw UserError("the cost model " + entry->usage + " needs the text after '" +
-                            entry->key + "'",
+        throw UserError("the cost model " + entry->usage + " needs the text after '" + entry->key +
+                            "'",
                         Hint::ChooseCostModel);
     spec.key = entry->key;
     spec.argument = std::move(argument);

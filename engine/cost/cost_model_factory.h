@@ -20,11 +20,11 @@ namespace ios::cost {
 
 // What the models of an entry can do (for front ends: which controls and views apply).
 struct CostModelCapabilities {
-    bool rewrittenGraphs = false; // forGraph: prices graphs a scheduler rewrote (MetaFlow)
-    bool programs = false;        // simulates stream programs kernel by kernel
-    bool kernelTimelines = false; // kernelTimeline(): timelines and traces
-    bool needsGpu = false;        // measures on this machine's GPU
-    bool usesDevice = false;      // priced from the device profile's figures (spec.device)
+    bool rewrittenGraphs = false;   // forGraph: prices graphs a scheduler rewrote (MetaFlow)
+    bool programs = false;          // simulates stream programs kernel by kernel
+    bool kernelTimelines = false;   // kernelTimeline(): timelines and traces
+    bool needsGpu = false;          // measures on this machine's GPU
+    bool usesDevice = false;        // priced from the device profile's figures (spec.device)
     bool savesMeasurements = false; // writes spec.measureCache
     bool simulatedFallback = false; // honours spec.simulatedFallback
 };

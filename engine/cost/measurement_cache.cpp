@@ -301,8 +301,7 @@ CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int 
                         source_, {}, Hint::MeasureOnGpu);
     if (device_.empty() && devices.size() > 1)
         throw UserError("the measurement cache holds " + std::to_string(devices.size()) +
-                            " devices" + where + " (" + names +
-                            "); choose one of them",
+                            " devices" + where + " (" + names + "); choose one of them",
                         source_, {}, Hint::ChooseCacheDevice);
     if (device_.empty())
         device_ = devices.front();
@@ -372,24 +371,23 @@ namespace {
 
 std::unique_ptr<CostModel> buildCached(const CostModelSpec& spec, const ir::Graph& graph) {
     const CacheChoice choice = parseCacheChoice(spec.argument);
-    return std::make_unique<CachedCostModel>(MeasurementCache::load(choice.file), graph,
-                                             spec.batch, choice.device, choice.file);
+    return std::make_unique<CachedCostModel>(MeasurementCache::load(choice.file), graph, spec.batch,
+                                             choice.device, choice.file);
 }
 
 } // namespace
 
 IOS_REGISTER_COST_MODEL(
-    cache, CostModelEntry{
-               .key = "cache:",
-               .label = "Measurement cache",
-               .usage = "cache:FILE[@DEVICE]",
-               .description = "replay saved measurements, no GPU needed; @DEVICE picks one "
-                              "device of a cache that holds several",
-               .rank = 50,
-               .build = buildCached,
-               .checkArgument = [](const std::string& argument) { parseCacheChoice(argument); },
-               .inputFile = [](const std::string& argument) {
-                   return parseCacheChoice(argument).file;
-               }});
+    cache,
+    CostModelEntry{
+        .key = "cache:",
+        .label = "Measurement cache",
+        .usage = "cache:FILE[@DEVICE]",
+        .description = "replay saved measurements, no GPU needed; @DEVICE picks one "
+                       "device of a cache that holds several",
+        .rank = 50,
+        .build = buildCached,
+        .checkArgument = [](const std::string& argument) { parseCacheChoice(argument); },
+        .inputFile = [](const std::string& argument) { return parseCacheChoice(argument).file; }});
 
 } // namespace ios::cost

@@ -33,8 +33,7 @@ SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfi
 SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph,
                                              const SimulatedGpuCostModel& sharing)
     : device_(sharing.device_), batch_(sharing.batch_), mode_(sharing.mode_), index_(graph),
-      id_(nextModelId()),
-      canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
+      id_(nextModelId()), canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
 
 std::unique_ptr<CostModel> SimulatedGpuCostModel::forGraph(const ir::Graph& graph) const {
     return std::unique_ptr<CostModel>(new SimulatedGpuCostModel(graph, *this));
@@ -216,10 +215,8 @@ std::string SimulatedGpuCostModel::describe() const {
 
 namespace {
 
-constexpr CostModelCapabilities kSimulatedCan{.rewrittenGraphs = true,
-                                              .programs = true,
-                                              .kernelTimelines = true,
-                                              .usesDevice = true};
+constexpr CostModelCapabilities kSimulatedCan{
+    .rewrittenGraphs = true, .programs = true, .kernelTimelines = true, .usesDevice = true};
 
 CostModelBuilder simulatedBuilder(SimulationMode mode) {
     return [mode](const CostModelSpec& spec, const ir::Graph& graph) {

@@ -22,7 +22,8 @@ constexpr int64_t kMaxBatch = 1 << 20;
 
 int64_t checkedBytes(std::optional<int64_t> bytes, const std::string& node) {
     if (!bytes || *bytes > kMaxTensorBytes)
-        throw UserError("tensor size in bytes is too large (over 2^50)", {}, node);
+        throw UserError("tensor size in bytes is too large (over 2^50)", {}, node,
+                        Hint::LowerBatch);
     return *bytes;
 }
 

@@ -78,8 +78,8 @@ std::string mib(int64_t bytes) {
 
 MemoryBudgetTooSmall::MemoryBudgetTooSmall(int64_t budget, int64_t smallestPeak)
     : UserError("no schedule fits the memory budget of " + mib(budget) +
-                ": the smallest peak any schedule of this model reaches is " + mib(smallestPeak) +
-                " (Serenity's order; ios-sched memory)",
+                    ": the smallest peak any schedule of this model reaches is " +
+                    mib(smallestPeak) + " (Serenity's order; ios-sched memory)",
                 Hint::RaiseBudget),
       budget_(budget), smallestPeak_(smallestPeak) {}
 

@@ -4,11 +4,11 @@
 // note and its button), reads old strategy names from saved settings, and the explorer
 // searches with the analytic model and with a measurement cache (the committed H100 cache).
 #include "../throwaway_scheduler.h"
+#include "bundled_models.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
-#include "bundled_models.h"
 #include "store/measurement_store.h"
 #include "store/store_json.h"
 
@@ -343,16 +343,14 @@ private Q_SLOTS:
         {
             auto store = store::openStore(db.toStdString(), store::OpenMode::CreateIfMissing);
             std::map<std::string, ir::Graph> graphs; // the models the cache names
-            store::importStoreJson(cache.toStdString(), *store,
-                                   [&graphs](const std::string& name) -> const ir::Graph* {
-                                       auto it = graphs.find(name);
-                                       if (it == graphs.end())
-                                           it = graphs
-                                                    .emplace(name,
-                                                             ios::samples::loadBundledModel(name))
-                                                    .first;
-                                       return &it->second;
-                                   });
+            store::importStoreJson(
+                cache.toStdString(), *store,
+                [&graphs](const std::string& name) -> const ir::Graph* {
+                    auto it = graphs.find(name);
+                    if (it == graphs.end())
+                        it = graphs.emplace(name, ios::samples::loadBundledModel(name)).first;
+                    return &it->second;
+                });
         }
         QSettings().remove(QStringLiteral("search")); // a saved choice of an earlier run
         SettingsPanel panel;
@@ -371,14 +369,14 @@ private Q_SLOTS:
         // A random DAG's stages are not in this store: refused, then simulated when allowed.
         QVERIFY(w.openModel(QStringLiteral("random_dag:40")));
         // The up-front estimate prices stages too: it says the search would fail, and why.
-        QTRY_VERIFY_WITH_TIMEOUT(w.settingsPanel()->estimateText().contains(
-                                     QLatin1String("no measurement of stage")),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.settingsPanel()->estimateText().contains(QLatin1String("no measurement of stage")),
+            20000);
         w.settingsPanel()->findChild<QCheckBox*>(QStringLiteral("storeFallback"))->setChecked(true);
-        QTRY_VERIFY_WITH_TIMEOUT(w.lastResult() && w.lastResult()->settings.storeFallback &&
-                                     w.lastResult()->costModel.contains(
-                                         QLatin1String("stages simulated")),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.lastResult() && w.lastResult()->settings.storeFallback &&
+                w.lastResult()->costModel.contains(QLatin1String("stages simulated")),
+            30000);
         QSettings().remove(QStringLiteral("search"));
     }
 };

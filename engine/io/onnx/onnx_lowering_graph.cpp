@@ -144,7 +144,7 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
         }
         // Shape reads only the (known) dims of a data tensor: its output is a constant.
         if (!anyData || n.outputs.empty() || n.outputs[0].empty() || n.opType == "Shape")
-            continue; // constants, weights and shape arithmetic: folded by inferTensors
+            continue;   // constants, weights and shape arithmetic: folded by inferTensors
         if (poisoned) { // downstream of an unsupported operator: still list unknown ones
             if (!isKnownOp(n))
                 opaque(n, ins, "");
