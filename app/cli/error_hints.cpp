@@ -21,7 +21,7 @@ std::string cliHintText(Hint hint) {
     case Hint::MeasureOnGpu:
         return " (measure with --cost-model measured on a GPU)";
     case Hint::ChooseCacheDevice:
-        return " (choose one with --cost-model cache:FILE@DEVICE)";
+        return " (with --cost-model cache:FILE@DEVICE)";
     case Hint::RaiseBudget:
         return " (raise --memory-budget)";
     case Hint::StoreFallback:
