@@ -137,8 +137,8 @@ private slots:
         const testing::CliRun both =
             runCli({"optimize", "squeezenet", "--cost-model", "cache:" + cache});
         QVERIFY2(oneLineNaming(both, "two.json",
-                               "(A, B); choose one with --cost-model "
-                               "cache:FILE@DEVICE"),
+                               "(A, B); choose one of them (with --cost-model "
+                               "cache:FILE@DEVICE)"),
                  both.err.c_str());
         // With @A the cache is replayed for A: it now fails only on a stage never measured.
         const testing::CliRun a =

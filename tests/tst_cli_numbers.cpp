@@ -173,7 +173,10 @@ private slots:
         const std::string path = write("chain.json", chainWithOnePart(130));
         const Run r = runCli({"optimize", path});
         expectOneLineError(r, "a DP part has 130 operators; at most 128 are supported; the "
-                              "block's parts are explicit (--max-part-size does not apply)");
+                              "block's parts are explicit (the max part size does not apply)");
+        QVERIFY2(r.err.find("(--max-part-size does not apply to explicit parts)") !=
+                     std::string::npos,
+                 r.err.c_str());
         QVERIFY2(r.err.find("lower --max-part-size") == std::string::npos, r.err.c_str());
     }
 

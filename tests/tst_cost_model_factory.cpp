@@ -23,19 +23,20 @@ cost::CostModelSpec spec(std::string_view kind) {
     return s;
 }
 
-// A scheme registered from this file only: the factory knows no scheme by name.
-std::unique_ptr<cost::CostModel> buildTestScheme(const std::string& argument,
-                                                 const cost::CostModelSpec& /*spec*/,
+// An entry registered from this file only: the factory knows no cost model by name.
+std::unique_ptr<cost::CostModel> buildTestScheme(const cost::CostModelSpec& spec,
                                                  const ir::Graph& graph) {
     cost::AnalyticParams params;
-    params.batch = std::stoi(argument);
+    params.batch = std::stoi(spec.argument);
     return std::make_unique<cost::AnalyticCostModel>(graph, params);
 }
 
-IOS_REGISTER_COST_MODEL_SCHEME(test_scheme,
-                               cost::CostModelScheme{"test-scheme:", "test-scheme:N",
-                                                     "an analytic model at batch N (tests)",
-                                                     buildTestScheme});
+IOS_REGISTER_COST_MODEL(test_scheme,
+                        cost::CostModelEntry{.key = "test-scheme:",
+                                             .label = "Test scheme",
+                                             .usage = "test-scheme:N",
+                                             .description = "an analytic model at batch N (tests)",
+                                             .build = buildTestScheme});
 
 } // namespace
 
@@ -45,20 +46,27 @@ class TestCostModelFactory : public QObject {
 private Q_SLOTS:
     void parsesKinds_data() {
         QTest::addColumn<QString>("text");
-        QTest::addColumn<int>("kind");
-        QTest::newRow("simulated") << "simulated" << int(cost::CostModelKind::Simulated);
-        QTest::newRow("analytic") << "analytic" << int(cost::CostModelKind::Analytic);
-        QTest::newRow("measured") << "measured" << int(cost::CostModelKind::Measured);
-        QTest::newRow("cache") << "cache:some file.json" << int(cost::CostModelKind::Cache);
-        QTest::newRow("store scheme")
-            << "store:sqlite:some.db@h0123456789ab" << int(cost::CostModelKind::Scheme);
-        QTest::newRow("test scheme") << "test-scheme:7" << int(cost::CostModelKind::Scheme);
+        QTest::addColumn<QString>("key");
+        QTest::newRow("simulated") << "simulated"
+                                   << "simulated";
+        QTest::newRow("simulated-exact") << "simulated-exact"
+                                         << "simulated-exact";
+        QTest::newRow("analytic") << "analytic"
+                                  << "analytic";
+        QTest::newRow("measured") << "measured"
+                                  << "measured";
+        QTest::newRow("cache") << "cache:some file.json"
+                               << "cache:";
+        QTest::newRow("store scheme") << "store:sqlite:some.db@h0123456789ab"
+                                      << "store:";
+        QTest::newRow("test scheme") << "test-scheme:7"
+                                     << "test-scheme:";
     }
     void parsesKinds() {
         QFETCH(QString, text);
-        QFETCH(int, kind);
+        QFETCH(QString, key);
         const cost::CostModelSpec s = spec(text.toStdString());
-        QCOMPARE(int(s.kind), kind);
+        QCOMPARE(QString::fromStdString(s.key), key);
         QCOMPARE(QString::fromStdString(cost::costModelKindText(s)), text);
     }
 
@@ -90,8 +98,7 @@ private Q_SLOTS:
         const ir::Graph g = samples::loadBundledModel("demo_figure2");
         const auto model = cost::makeCostModel(spec("test-scheme:7"), g);
         QCOMPARE(model->batch(), 7);
-        s.kind = cost::CostModelKind::Scheme;
-        s.scheme = "never-registered:";
+        s.key = "never-registered:";
         QVERIFY_THROWS_EXCEPTION(UserError, cost::makeCostModel(s, g));
     }
 

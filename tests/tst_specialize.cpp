@@ -7,6 +7,7 @@
 #include "cost/simulated_gpu_cost_model.h"
 #include "eval/evaluate.h"
 #include "schedulers/baselines.h"
+#include "schedulers/ios_dp.h"
 #include "schedulers/specialize.h"
 #include "util/error.h"
 

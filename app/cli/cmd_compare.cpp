@@ -45,7 +45,7 @@ int runCompare(const std::vector<std::string>& args) {
     planCostModelFiles(parser, files);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
 
     // Every scheduler, then the sequential baseline the speedups are over (whether or not it
     // is a row): independent searches, run on --threads threads, kept in this order.

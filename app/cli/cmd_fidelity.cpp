@@ -148,7 +148,7 @@ int runFidelity(const std::vector<std::string>& args) {
     if (!parser.value("cost-model"))
         throw UserError("fidelity needs the measurements: --cost-model cache:FILE");
     cost::parseCostModelKind(parser.get("cost-model"), spec);
-    if (spec.kind != cost::CostModelKind::Cache)
+    if (spec.key != "cache:")
         throw UserError("fidelity compares against measurements: --cost-model must be "
                         "cache:FILE, not '" +
                         parser.get("cost-model") + "'");
@@ -159,13 +159,14 @@ int runFidelity(const std::vector<std::string>& args) {
     const auto worstCount = static_cast<size_t>(parser.getInt("worst", 0, 1000000));
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
-    const cost::MeasurementCache cache = cost::MeasurementCache::load(spec.cacheFile);
-    const cost::CachedCostModel measured(cache, graph, batch, spec.cacheDevice, spec.cacheFile);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
+    const cost::CacheChoice choice = cost::parseCacheChoice(spec.argument);
+    const cost::MeasurementCache cache = cost::MeasurementCache::load(choice.file);
+    const cost::CachedCostModel measured(cache, graph, batch, choice.device, choice.file);
     const cost::SimulatedGpuCostModel simulated(graph, device, batch);
 
-    const std::vector<analysis::StageFidelityRow> rows = analysis::resolveStages(
-        prepared, cache, measured.device(), batch, simulated, spec.cacheFile);
+    const std::vector<analysis::StageFidelityRow> rows =
+        analysis::resolveStages(prepared, cache, measured.device(), batch, simulated, choice.file);
     const std::vector<analysis::RankSummary> summaries = analysis::rankSummaries(rows);
     // Before the searches: a bad schedule file is reported at once.
     const std::vector<PricedSchedule> priced =

@@ -99,7 +99,7 @@ int runMeasure(const std::vector<std::string>& args) {
                           "a trace of --trace-prefix");
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
 
     profiling::CudaBackendOptions gpuOptions;

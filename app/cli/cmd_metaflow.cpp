@@ -67,7 +67,7 @@ int runMetaflow(const std::vector<std::string>& args) {
 
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const schedulers::Params& params = search.params;
 
     SearchTrace trace;

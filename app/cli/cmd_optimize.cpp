@@ -96,7 +96,7 @@ int runOptimize(const std::vector<std::string>& args) {
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg, outputs);
     const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
 
     schedulers::SearchControl control;
     schedulers::Outcome outcome;

@@ -46,7 +46,7 @@ int runPareto(const std::vector<std::string>& args) {
     planCostModelFiles(parser, files);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     schedulers::SearchControl control;
     schedulers::ParetoFront front;
     {

@@ -216,7 +216,7 @@ int runProfile(const std::vector<std::string>& args) {
 
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg, outputs);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     // The device first: without one nothing is searched and no file is touched.
     profiling::CudaBackendOptions gpuOptions;
     gpuOptions.allowTf32 = parser.has("tf32");

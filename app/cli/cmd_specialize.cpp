@@ -117,7 +117,7 @@ int runSpecialize(const std::vector<std::string>& args) {
     util::OutputTransaction files;
     planCostModelFiles(parser, files);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
 
     const cost::DeviceProfile device = deviceOption(parser);
     std::vector<Setting> batchSettings;

@@ -159,7 +159,7 @@ int runStreams(const std::vector<std::string>& args) {
     planCostModelFiles(parser, outputs);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
 
     Shown shown;

@@ -27,7 +27,7 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
     const std::string strategy(search.schedulers.front()->key());
     planCostModelFiles(parser, output);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), output);
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const auto model = makeCostModel(parser, graph);
     const StrategyRun run =
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
@@ -112,7 +112,7 @@ int runTrace(const std::vector<std::string>& args) {
         throw UserError("trace needs a cost model that describes kernels (simulated or analytic; "
                         "measured traces come from a GPU with --gpu), not " +
                         costModelOption(parser));
-    const ir::PreparedModel prepared(graph, search.maxPartSize);
+    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
     const StrategyRun run =
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);

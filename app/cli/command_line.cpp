@@ -1,9 +1,9 @@
 // The command line of ios-sched without its main(): the command registry and the dispatch with
 // its exit codes, so tests can run commands in-process.
 #include "command.h"
+#include "error_hints.h"
 #include "model_options.h"
 #include "search_progress.h"
-#include "store/store_cost_model.h"
 #include "terminal_text.h"
 #include "util/error.h"
 #include "util/message_text.h"
@@ -39,13 +39,6 @@ void printUsage(std::ostream& out) {
     out << "\nRun 'ios-sched COMMAND --help' for a command's options.\n";
 }
 
-// The CLI's wording of what the engine's typed errors leave to the front end.
-std::string cliHint(const UserError& e) {
-    if (dynamic_cast<const store::StageNotMeasured*>(&e) != nullptr)
-        return " (--store-fallback simulated prices such stages on the simulated GPU)";
-    return {};
-}
-
 } // namespace
 
 int runCommandLine(const std::vector<std::string>& args) {
@@ -70,7 +63,7 @@ int runCommandLine(const std::vector<std::string>& args) {
             // what() is escaped already (UserError); other exceptions' texts are escaped here.
             std::cerr << "ios-sched " << c.name
                       << ": error: " << (modelNode ? e.inFile(currentModel()).what() : e.what())
-                      << cliHint(e) << "\n";
+                      << cliHintText(e.hint()) << "\n";
             return kExitUserError;
         } catch (const std::bad_alloc&) {
             // The loaders turn this into a UserError naming their file; here it came later.

@@ -1,6 +1,7 @@
 #include "cost_options.h"
 
 #include "cost/cost_model_factory.h"
+#include "schedulers/search_params.h"
 #include "util/error.h"
 
 namespace ios::cli {
@@ -14,11 +15,11 @@ std::string deviceNames() {
     return names;
 }
 
-// The registered cost-model schemes (cost::costModelSchemes), as the help lists them.
-std::string schemeHelp() {
+// The registered cost models (cost::costModelEntries), as the help lists them.
+std::string costModelHelp() {
     std::string text;
-    for (const cost::CostModelScheme& s : cost::costModelSchemes())
-        text += ", " + s.usage + " (" + s.description + ")";
+    for (const cost::CostModelEntry& e : cost::costModelEntries())
+        text += (text.empty() ? "" : ", ") + e.usage + " (" + e.description + ")";
     return text;
 }
 
@@ -32,19 +33,12 @@ bool simulatedFallback(const ArgParser& parser) {
 } // namespace
 
 void addCostOptions(ArgParser& parser) {
-    parser.option("--batch", "N", "Batch size the stage latencies are estimated for", "1");
+    parser.option("--batch", "N", "Batch size the stage latencies are estimated for",
+                  std::to_string(schedulers::kDefaultBatch));
     parser.option("--device", "D",
                   "Simulated device: " + deviceNames() + ", or a device profile JSON file",
                   std::string(cost::kDefaultDeviceName));
-    parser.option("--cost-model, --cost", "M",
-                  "simulated (kernel-level GPU simulation, docs/cost-model.md; steady waves "
-                  "taken in one step), simulated-exact (the same, every CTA wave stepped: the "
-                  "reference, slower at large batches), analytic (roofline per operator), "
-                  "measured (on the CUDA GPU, saved to --measure-cache), cache:FILE[@DEVICE] "
-                  "(replay saved measurements, no GPU needed; @DEVICE picks one device of a "
-                  "cache that holds several)" +
-                      schemeHelp(),
-                  "simulated");
+    parser.option("--cost-model, --cost", "M", costModelHelp(), cost::CostModelSpec{}.key);
     parser.option("--store-fallback", "F",
                   "What a stored-measurement cost model (store:URL) does with a stage the store "
                   "lacks: none (refuse it, naming the stage) or simulated (price it with the "
@@ -83,9 +77,11 @@ std::string costModelOption(const ArgParser& parser) {
 void planCostModelFiles(const ArgParser& parser, util::OutputTransaction& outputs) {
     cost::CostModelSpec spec;
     cost::parseCostModelKind(parser.get("cost-model"), spec);
-    if (spec.kind == cost::CostModelKind::Cache)
-        outputs.input(spec.cacheFile, "the measurement cache of --cost-model cache:FILE");
-    else if (spec.kind == cost::CostModelKind::Measured)
+    const std::optional<cost::CostModelEntry> entry = cost::findCostModel(spec.key);
+    if (entry && entry->inputFile)
+        outputs.input(entry->inputFile(spec.argument),
+                      "the measurement cache of --cost-model " + entry->key + "FILE");
+    else if (entry && entry->can.savesMeasurements)
         outputs.check(parser.get("measure-cache"), "the measurement cache (--measure-cache)");
 }
 

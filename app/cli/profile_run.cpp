@@ -49,8 +49,8 @@ std::string replayCommand(const ProfileRun& run, const std::string& costModel) {
                          run.parser.get("max-num-groups");
     if (run.batch != 1)
         replay += " --batch " + std::to_string(run.batch);
-    if (run.search.maxPartSize != ir::kDefaultMaxPartSize)
-        replay += " --max-part-size " + std::to_string(run.search.maxPartSize);
+    if (run.search.params.maxPartSize != ir::kDefaultMaxPartSize)
+        replay += " --max-part-size " + std::to_string(run.search.params.maxPartSize);
     return replay + " --cost-model " + costModel;
 }
 

@@ -22,11 +22,15 @@ void addSearchOptions(ArgParser& parser, StrategyArg strategy, const std::string
     else if (strategy == StrategyArg::List)
         parser.option("--strategy", "S[,S...]", "Comma-separated schedulers: " + keys,
                       defaultStrategy);
-    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage", "3");
-    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage", "8");
+    const schedulers::SearchParams defaults;
+    parser.option("-r, --max-group-size", "N", "Most operators per group of a parallel stage",
+                  std::to_string(defaults.r));
+    parser.option("-s, --max-num-groups", "N", "Most groups per parallel stage",
+                  std::to_string(defaults.s));
     parser.option("--max-part-size", "N", "Cut blocks without explicit parts into parts of N",
-                  std::to_string(ir::kDefaultMaxPartSize));
-    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings", "reference");
+                  std::to_string(defaults.maxPartSize));
+    parser.option("--endings", "E", "reference (the IOS enumeration) or all endings",
+                  std::string(schedulers::toString(defaults.endings)));
     parser.option("--memory-budget", "BYTES",
                   "IOS strategies: the fastest schedule whose peak activation memory stays "
                   "within BYTES (e.g. 24MiB; docs/memory.md); 0 = no limit",
@@ -82,7 +86,7 @@ SearchOptions searchOptions(const ArgParser& parser, StrategyArg strategy) {
     }
     o.params.r = parser.getInt("max-group-size", 1, 128);
     o.params.s = parser.getInt("max-num-groups", 1, 128);
-    o.maxPartSize = parser.getInt("max-part-size", 1, 128);
+    o.params.maxPartSize = parser.getInt("max-part-size", 1, 128);
     auto endings = schedulers::endingsFromString(parser.get("endings"));
     if (!endings)
         throw UserError("--endings must be reference or all, not '" + parser.get("endings") + "'");

@@ -22,8 +22,9 @@ enum class StrategyArg {
 
 // Declares --strategy (as `strategy` says), -r, -s, --max-part-size, --endings and
 // --max-seconds (search_progress.h); the help texts list the registry's keys.
-void addSearchOptions(ArgParser& parser, StrategyArg strategy,
-                      const std::string& defaultStrategy = "ios-both");
+void addSearchOptions(
+    ArgParser& parser, StrategyArg strategy,
+    const std::string& defaultStrategy = std::string(schedulers::kDefaultStrategy));
 
 // --threads N|all (default all: every core), declared by addSearchOptions and by commands
 // that search without the other options; threadsOption reads it back (1 .. kMaxThreads).
@@ -32,8 +33,7 @@ int threadsOption(const ArgParser& parser);
 
 struct SearchOptions {
     std::vector<const schedulers::Scheduler*> schedulers; // --strategy, or every registered one
-    schedulers::Params params;
-    int maxPartSize = ir::kDefaultMaxPartSize;
+    schedulers::SearchParams params;                      // params.maxPartSize: --max-part-size
     double maxSeconds = 0; // --max-seconds (0 = no limit), already set as the command's limit
 };
 

@@ -20,10 +20,11 @@ namespace {
 
 schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record,
                                 int threads) {
-    schedulers::Params params;
+    schedulers::SearchParams params;
     params.r = r;
     params.s = s;
     params.endings = settings.endings;
+    params.maxPartSize = settings.maxPartSize;
     params.recordStateSpace = record;
     params.threads = threads;
     params.memoryBudget = settings.memoryBudget;
@@ -209,51 +210,40 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
 std::optional<schedulers::SearchEstimate>
 estimate(const views::LoadedModel& model, const JobSettings& settings,
          const schedulers::Scheduler& scheduler, const cost::CostModel& cost, JobControl& control) {
-    const std::string_view key = scheduler.key();
-    const auto strategy = key.starts_with("ios-") ? schedulers::strategyFromString(key.substr(4))
-                                                  : std::optional<schedulers::Strategy>();
-    if (!strategy)
+    if (!scheduler.hasEstimate())
         return std::nullopt;
     const schedulers::Params params =
         searchParams(settings, settings.r, settings.s, false, settings.threads);
-    schedulers::Options options;
-    options.strategy = *strategy;
-    options.r = params.r;
-    options.s = params.s;
-    options.endings = params.endings;
-    options.memoryBudget = params.memoryBudget;
-    options.memory = schedulers::memoryOptions(params, cost);
     std::optional<ir::PreparedModel> rebuilt;
     if (settings.maxPartSize != model.maxPartSize())
         rebuilt.emplace(model.graph(), settings.maxPartSize);
-    return schedulers::estimateSearch(rebuilt ? *rebuilt : model.prepared(), options, cost,
-                                      EngineJobs::kEstimateCountSeconds, &control.search);
+    return scheduler.estimate(rebuilt ? *rebuilt : model.prepared(), params, cost,
+                              EngineJobs::kEstimateCountSeconds, &control.search);
 }
 
 } // namespace
 
 cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
                                               int batch) {
-    cost::CostModelSpec spec;
-    if (settings.costModel == CostModelChoice::Store) {
-        // Through the engine's registry of cost-model schemes ("store:URL[@DEVICE]").
-        if (settings.cacheFile.trimmed().isEmpty())
-            throw UserError("choose a measurement store (a .db file or a postgresql:// URL) "
-                            "for the store cost model");
-        cost::parseCostModelKind("store:" + settings.cacheFile.trimmed().toStdString(), spec);
-        spec.simulatedFallback = settings.storeFallback;
-    } else {
-        spec.kind = settings.costModel == CostModelChoice::Analytic ? cost::CostModelKind::Analytic
-                    : settings.costModel == CostModelChoice::Cache  ? cost::CostModelKind::Cache
-                    : settings.costModel == CostModelChoice::Measured
-                        ? cost::CostModelKind::Measured
-                        : cost::CostModelKind::Simulated;
+    // Through the engine's registry (cost_model_factory.h): the key, and for models that take
+    // one ("cache:FILE", "store:URL[@DEVICE]") the measurements' file or URL.
+    const std::optional<cost::CostModelEntry> entry = costModelEntry(settings.costModel);
+    if (!entry)
+        throw UserError("this build has no cost model '" + settings.costModel.toStdString() + "'");
+    std::string text = entry->key;
+    if (entry->takesArgument()) {
+        const QString argument = settings.cacheFile.trimmed();
+        if (argument.isEmpty())
+            throw UserError("choose the measurements (a cache .json, a store .db file or a "
+                            "postgresql:// URL) for the cost model '" +
+                            entry->label + "'");
+        text += argument.toStdString();
     }
-    if (spec.kind == cost::CostModelKind::Cache && settings.cacheFile.isEmpty())
-        throw UserError("choose a measurement cache file for the cache cost model");
+    cost::CostModelSpec spec;
+    cost::parseCostModelKind(text, spec);
+    spec.simulatedFallback = settings.storeFallback && entry->can.simulatedFallback;
     spec.device = cost::loadDevice(device.toStdString());
     spec.batch = batch;
-    spec.cacheFile = settings.cacheFile.toStdString();
     spec.measureCache = "ios-measurements.json";
     return spec;
 }

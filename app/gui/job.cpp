@@ -17,28 +17,15 @@ QString strategyLabel(const QString& key) {
     return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
 }
 
-QString costModelKey(CostModelChoice c) {
-    switch (c) {
-    case CostModelChoice::Simulated:
-        return QStringLiteral("simulated");
-    case CostModelChoice::Analytic:
-        return QStringLiteral("analytic");
-    case CostModelChoice::Cache:
-        return QStringLiteral("cache");
-    case CostModelChoice::Store:
-        return QStringLiteral("store");
-    case CostModelChoice::Measured:
-        return QStringLiteral("measured");
-    }
-    return QStringLiteral("simulated");
+QString costModelKey(const cost::CostModelEntry& entry) {
+    const std::string& key = entry.key;
+    return QString::fromStdString(entry.takesArgument() ? key.substr(0, key.size() - 1) : key);
 }
 
-std::optional<CostModelChoice> costModelFromKey(const QString& key) {
-    for (CostModelChoice c : {CostModelChoice::Simulated, CostModelChoice::Analytic,
-                              CostModelChoice::Cache, CostModelChoice::Store,
-                              CostModelChoice::Measured})
-        if (costModelKey(c) == key)
-            return c;
+std::optional<cost::CostModelEntry> costModelEntry(const QString& key) {
+    for (cost::CostModelEntry& e : cost::costModelEntries())
+        if (costModelKey(e) == key)
+            return std::move(e);
     return std::nullopt;
 }
 
@@ -70,14 +57,12 @@ QString searchDifference(const JobSettings& shown, const JobSettings& current) {
     differ(QObject::tr("device"), shown.device, current.device);
     differ(QObject::tr("endings"), QString::fromUtf8(schedulers::toString(shown.endings).data()),
            QString::fromUtf8(schedulers::toString(current.endings).data()));
-    differ(QObject::tr("cost model"), costModelKey(shown.costModel),
-           costModelKey(current.costModel));
-    auto measurements = [](CostModelChoice c) {
-        return c == CostModelChoice::Cache || c == CostModelChoice::Store;
-    };
-    if (measurements(shown.costModel) || measurements(current.costModel))
+    differ(QObject::tr("cost model"), shown.costModel, current.costModel);
+    const std::optional<cost::CostModelEntry> a = costModelEntry(shown.costModel);
+    const std::optional<cost::CostModelEntry> b = costModelEntry(current.costModel);
+    if ((a && a->takesArgument()) || (b && b->takesArgument()))
         differ(QObject::tr("measurements"), shown.cacheFile, current.cacheFile);
-    if (shown.costModel == CostModelChoice::Store || current.costModel == CostModelChoice::Store)
+    if ((a && a->can.simulatedFallback) || (b && b->can.simulatedFallback))
         differ(QObject::tr("missing stages"),
                shown.storeFallback ? QObject::tr("simulated") : QObject::tr("refused"),
                current.storeFallback ? QObject::tr("simulated") : QObject::tr("refused"));

@@ -2,6 +2,7 @@
 // the worker thread and back (docs/architecture.md "Style": plain value types).
 #pragma once
 
+#include "cost/cost_model_factory.h"
 #include "cost/program_simulator.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
@@ -14,6 +15,7 @@
 #include "schedulers/pareto.h"
 #include "schedulers/scheduler.h"
 #include "schedulers/search_estimate.h"
+#include "schedulers/search_params.h"
 #include "schedulers/state_space_index.h"
 
 #include <QString>
@@ -26,32 +28,36 @@
 namespace ios::gui {
 
 // Strategies are the engine's registered schedulers (schedulers/scheduler.h), named by key.
-inline const QString kDefaultStrategy = QStringLiteral("ios-both");
+inline const QString kDefaultStrategy =
+    QString::fromUtf8(schedulers::kDefaultStrategy.data(), schedulers::kDefaultStrategy.size());
 // The registered scheduler for a key or alias ("both" → ios-both), or nullptr.
 const schedulers::Scheduler* schedulerFor(const QString& keyOrAlias);
 // Its label ("IOS-Both"), or the key itself when nothing is registered under it.
 QString strategyLabel(const QString& key);
 
-// Which cost model prices the stages (cost/cost_model_factory.h).
-enum class CostModelChoice { Simulated, Analytic, Cache, Store, Measured };
-// "simulated", "analytic", "cache", "store", "measured"
-QString costModelKey(CostModelChoice c);
-std::optional<CostModelChoice> costModelFromKey(const QString& key);
+// Cost models are the engine's registered entries (cost/cost_model_factory.h), named in the
+// GUI by their key without a trailing ':' ("simulated", "analytic", "cache", "store", ...: the
+// cost-model box's data and the saved settings).
+QString costModelKey(const cost::CostModelEntry& entry);
+// The registered entry of a GUI key, or nullopt.
+std::optional<cost::CostModelEntry> costModelEntry(const QString& key);
+inline const QString kDefaultCostModel = QStringLiteral("simulated");
 
 struct JobSettings {
     views::LoadedModelPtr model;
     QString strategy = kDefaultStrategy; // a registry key
-    int r = 3;
-    int s = 8;
-    int maxPartSize = ir::kDefaultMaxPartSize;
-    int batch = 1;
+    // Defaults: schedulers::SearchParams (search_params.h), the one place they are set.
+    int r = schedulers::SearchParams{}.r;
+    int s = schedulers::SearchParams{}.s;
+    int maxPartSize = schedulers::SearchParams{}.maxPartSize;
+    int batch = schedulers::kDefaultBatch;
     QString device = QStringLiteral("v100");
     schedulers::Endings endings = schedulers::Endings::Reference;
-    CostModelChoice costModel = CostModelChoice::Simulated;
-    // CostModelChoice::Cache: the measurement cache to replay; CostModelChoice::Store: the
+    QString costModel = kDefaultCostModel; // costModelKey of a registered entry
+    // Entries that take an argument: "cache", the measurement cache to replay; "store", the
     // measurement store's URL (a SQLite file or postgresql://…, optionally @DEVICE).
     QString cacheFile;
-    bool storeFallback = false; // Store: simulate the stages the store lacks
+    bool storeFallback = false; // "store": simulate the stages the store lacks
     bool recordStateSpace = true;
     // Independent searches and DP parts at once (same results for every count).
     int threads = schedulers::defaultThreadCount();

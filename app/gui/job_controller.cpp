@@ -1,5 +1,6 @@
 #include "job_controller.h"
 
+#include "error_hints.h"
 #include "util/error.h"
 
 #include <QPointer>
@@ -41,9 +42,9 @@ quint64 JobController::startErased(Work work, Deliver done) {
         } catch (const Cancelled&) {
             wasCancelled = true;
         } catch (const schedulers::MemoryBudgetTooSmall& e) {
-            error = {QString::fromStdString(e.what()), e.smallestPeak()};
+            error = {forGuiUsers(e), e.smallestPeak()};
         } catch (const UserError& e) {
-            error.message = QString::fromStdString(e.what());
+            error.message = forGuiUsers(e);
         } catch (const std::bad_alloc&) {
             error.message = QStringLiteral("out of memory: the work is too large for the memory "
                                            "available; give a smaller model, batch or search");

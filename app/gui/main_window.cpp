@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "error_hints.h"
 #include "exports.h"
 #include "graph_view.h"
 #include "io/model_options.h"
@@ -204,15 +205,17 @@ bool MainWindow::openModel(const QString& pathOrName) {
     try {
         loaded = views::loadModel(pathOrName, ir::kDefaultMaxPartSize, options);
     } catch (const UserError& e) {
-        const QString message = QString::fromStdString(e.what());
-        if (!isUnsupportedOperatorError(message)) {
+        // The ONNX importer's error for operators the IR cannot describe: the GUI's way is
+        // the File menu's option (or the error dialog's button).
+        const QString message = forGuiUsers(e);
+        if (e.hint() != Hint::AllowOpaque) {
             showError(tr("Cannot open model"), message);
             return false;
         }
         // Offer the GUI's equivalent of the CLI's flag at once.
         bool retry = false;
         if (dialogsEnabled_) {
-            QMessageBox box(QMessageBox::Warning, tr("Unsupported operators"), forGuiUsers(message),
+            QMessageBox box(QMessageBox::Warning, tr("Unsupported operators"), message,
                             QMessageBox::Cancel, this);
             QPushButton* opaque = box.addButton(tr("Open with Unsupported Operators as Opaque"),
                                                 QMessageBox::AcceptRole);
@@ -221,8 +224,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
             retry = box.clickedButton() == opaque;
         }
         if (!retry) {
-            lastError_ =
-                QString::fromStdString(util::escapeControl(forGuiUsers(message).toStdString()));
+            lastError_ = QString::fromStdString(util::escapeControl(message.toStdString()));
             statusBar()->showMessage(lastError_, 10000);
             Q_EMIT errorOccurred(lastError_);
             return false;

@@ -107,7 +107,7 @@ QString Session::settingsKey(const JobSettings& s) const {
                .arg(s.batch)
                .arg(s.device)
                .arg(static_cast<int>(s.endings))
-               .arg(costModelKey(s.costModel) + QLatin1Char(':') + s.cacheFile +
+               .arg(s.costModel + QLatin1Char(':') + s.cacheFile +
                     (s.storeFallback ? QStringLiteral("+sim") : QString())) +
            QStringLiteral("|%1").arg(s.memoryBudget);
 }

@@ -78,12 +78,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
                             "All: every ending (docs/algorithms.md §2)"));
     costModel_ = new QComboBox(this);
     costModel_->setObjectName(QStringLiteral("costModel"));
-    costModel_->addItem(tr("Simulated GPU"), costModelKey(CostModelChoice::Simulated));
-    costModel_->addItem(tr("Analytic roofline"), costModelKey(CostModelChoice::Analytic));
-    costModel_->addItem(tr("Measurement cache"), costModelKey(CostModelChoice::Cache));
-    costModel_->addItem(tr("Measurement store"), costModelKey(CostModelChoice::Store));
-    if (cost::measuredCostModelInstalled() && profiling::cudaDevicePresent())
-        costModel_->addItem(tr("Measured on this GPU"), costModelKey(CostModelChoice::Measured));
+    // The engine's registry, in its order; a model that measures needs a GPU here.
+    for (const cost::CostModelEntry& e : cost::costModelEntries())
+        if (e.isAvailable() && (!e.can.needsGpu || profiling::cudaDevicePresent()))
+            costModel_->addItem(QString::fromStdString(e.label), costModelKey(e));
     costModel_->setToolTip(
         tr("What prices the stages: the simulated GPU (device profile), the analytic roofline "
            "(the device's peak figures), measurements replayed from a cache file taken on a "
@@ -230,9 +228,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
             return;
         cacheFile_->setText(file);
         // A JSON file is a cache; anything else a store (SQLite).
-        const int cache = costModel_->findData(costModelKey(
-            file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? CostModelChoice::Cache
-                                                                        : CostModelChoice::Store));
+        const int cache = costModel_->findData(
+            file.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ? QStringLiteral("cache")
+                                                                       : QStringLiteral("store"));
         const QSignalBlocker block(costModel_);
         costModel_->setCurrentIndex(cache);
         updateEnabled();
@@ -254,8 +252,9 @@ JobSettings SettingsPanel::settings() const {
     s.batch = batch_->value();
     s.device = device_->currentData().toString();
     s.endings = static_cast<schedulers::Endings>(endings_->currentData().toInt());
-    s.costModel =
-        costModelFromKey(costModel_->currentData().toString()).value_or(CostModelChoice::Simulated);
+    s.costModel = costModel_->currentData().toString();
+    if (!costModelEntry(s.costModel))
+        s.costModel = kDefaultCostModel;
     s.cacheFile = cacheFile_->text();
     s.storeFallback = storeFallback_->isChecked();
     s.threads = threads_->value();
@@ -279,7 +278,7 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     const int dev = device_->findData(s.device, Qt::UserRole, Qt::MatchFixedString);
     device_->setCurrentIndex(dev >= 0 ? dev : 0);
     endings_->setCurrentIndex(endings_->findData(static_cast<int>(s.endings)));
-    costModel_->setCurrentIndex(std::max(0, costModel_->findData(costModelKey(s.costModel))));
+    costModel_->setCurrentIndex(std::max(0, costModel_->findData(s.costModel)));
     cacheFile_->setText(s.cacheFile);
     storeFallback_->setChecked(s.storeFallback);
     threads_->setValue(s.threads);
@@ -300,15 +299,13 @@ void SettingsPanel::updateEnabled() {
     endings_->setEnabled(reads(schedulers::Knob::Endings));
     maxPart_->setEnabled(reads(schedulers::Knob::MaxPartSize));
     batch_->setEnabled(reads(schedulers::Knob::Batch));
-    const auto costModel = costModelFromKey(costModel_->currentData().toString());
-    const bool usesDevice =
-        costModel == CostModelChoice::Simulated || costModel == CostModelChoice::Analytic;
-    device_->setEnabled(usesDevice && reads(schedulers::Knob::Device));
+    // The cost model's controls, as its registry entry says (cost_model_factory.h).
+    const std::optional<cost::CostModelEntry> entry =
+        costModelEntry(costModel_->currentData().toString());
+    device_->setEnabled(entry && entry->can.usesDevice && reads(schedulers::Knob::Device));
     budget_->setEnabled(reads(schedulers::Knob::MemoryBudget));
-    const bool cache = costModel == CostModelChoice::Cache;
-    const bool store = costModel == CostModelChoice::Store;
-    cacheFile_->setEnabled(cache || store);
-    storeFallback_->setEnabled(store);
+    cacheFile_->setEnabled(entry && entry->takesArgument());
+    storeFallback_->setEnabled(entry && entry->can.simulatedFallback);
     browseCache_->setEnabled(true);
 }
 
@@ -489,8 +486,9 @@ void SettingsPanel::load() {
     s.endings = q.value(QStringLiteral("endings")).toString() == QLatin1String("all")
                     ? schedulers::Endings::All
                     : schedulers::Endings::Reference;
-    s.costModel = costModelFromKey(q.value(QStringLiteral("costModel")).toString())
-                      .value_or(CostModelChoice::Simulated);
+    s.costModel = q.value(QStringLiteral("costModel"), kDefaultCostModel).toString();
+    if (!costModelEntry(s.costModel))
+        s.costModel = kDefaultCostModel;
     s.cacheFile = q.value(QStringLiteral("cacheFile")).toString();
     s.storeFallback = q.value(QStringLiteral("storeFallback"), false).toBool();
     s.threads = intSetting(QStringLiteral("threads"), schedulers::defaultThreadCount());
@@ -515,7 +513,7 @@ void SettingsPanel::save() const {
     q.setValue(QStringLiteral("endings"), s.endings == schedulers::Endings::All
                                               ? QStringLiteral("all")
                                               : QStringLiteral("reference"));
-    q.setValue(QStringLiteral("costModel"), costModelKey(s.costModel));
+    q.setValue(QStringLiteral("costModel"), s.costModel);
     q.setValue(QStringLiteral("cacheFile"), s.cacheFile);
     q.setValue(QStringLiteral("storeFallback"), s.storeFallback);
     q.setValue(QStringLiteral("threads"), s.threads);

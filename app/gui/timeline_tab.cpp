@@ -126,7 +126,7 @@ void TimelineTab::showSimulatedTimeline() {
         timelineModel_, run->timeline,
         run->timeline
             ? tr("%1: %2 · %3") // the view adds the device and batch
-                  .arg(costModelKey(result->settings.costModel),
+                  .arg(result->settings.costModel,
                        QString::fromStdString(timelineModel_->graph().name),
                        strategyLabel(run->strategy))
             : tr("No kernel timeline: %1 knows stage latencies only (choose the simulated or "

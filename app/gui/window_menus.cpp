@@ -134,15 +134,4 @@ bool looksLikeChromeTrace(const QString& path) {
     }
 }
 
-bool isUnsupportedOperatorError(const QString& message) {
-    return message.contains(QLatin1String("--allow-opaque"));
-}
-
-QString forGuiUsers(QString message) {
-    message.replace(QLatin1String("(import them as opaque operators with --allow-opaque)"),
-                    MainWindow::tr("(open it with File ▸ Import Unsupported ONNX Operators as "
-                                   "Opaque to import them as opaque operators)"));
-    return message;
-}
-
 } // namespace ios::gui

@@ -30,9 +30,5 @@ QString chooseFile(QWidget* parent, const QString& title, const char* key, const
 // A dropped file is a trace, not a model, when named *.trace.json or when a .json file's head
 // holds the Chrome trace key (our exporter writes "traceEvents" first).
 bool looksLikeChromeTrace(const QString& path);
-// The ONNX importer's error for operators the IR cannot describe names the CLI's flag; the
-// GUI's way is the File menu's option (or the error dialog's button).
-bool isUnsupportedOperatorError(const QString& message);
-QString forGuiUsers(QString message);
 
 } // namespace ios::gui

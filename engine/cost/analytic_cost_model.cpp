@@ -1,5 +1,6 @@
 #include "cost/analytic_cost_model.h"
 
+#include "cost/cost_model_factory.h"
 #include "schedule/merge.h"
 #include "util/error.h"
 
@@ -180,5 +181,29 @@ std::string AnalyticCostModel::describe() const {
                   params_.syncOverheadUs, params_.batch);
     return buf;
 }
+
+namespace {
+
+// The roofline takes the device's peak figures; its overheads stay its own.
+std::unique_ptr<CostModel> buildAnalytic(const CostModelSpec& spec, const ir::Graph& graph) {
+    AnalyticParams params;
+    params.peakGflops = spec.device.fp32PeakTflops * 1000;
+    params.bandwidthGBs = spec.device.dramBandwidthGBs;
+    params.batch = spec.batch;
+    return std::make_unique<AnalyticCostModel>(graph, params);
+}
+
+} // namespace
+
+IOS_REGISTER_COST_MODEL(analytic, CostModelEntry{.key = "analytic",
+                                                 .label = "Analytic roofline",
+                                                 .usage = "analytic",
+                                                 .description = "roofline per operator",
+                                                 .can = {.rewrittenGraphs = true,
+                                                         .programs = true,
+                                                         .kernelTimelines = true,
+                                                         .usesDevice = true},
+                                                 .rank = 20,
+                                                 .build = buildAnalytic});
 
 } // namespace ios::cost

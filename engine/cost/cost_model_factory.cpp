@@ -1,169 +1,110 @@
 #include "cost/cost_model_factory.h"
 
-#include "cost/analytic_cost_model.h"
-#include "cost/measurement_cache.h"
-#include "cost/simulated_gpu_cost_model.h"
 #include "util/error.h"
 
-#include <filesystem>
+#include <algorithm>
 #include <mutex>
-#include <optional>
+#include <stdexcept>
 
 namespace ios::cost {
 
 namespace {
 
-constexpr std::string_view kCachePrefix = "cache:";
-
-struct MeasuredSlot {
+struct Registry {
     std::mutex mutex;
-    MeasuredCostModelBuilder builder;
+    std::vector<CostModelEntry> entries;
 };
 
-MeasuredSlot& measuredSlot() {
-    static MeasuredSlot slot;
-    return slot;
-}
-
-struct SchemeRegistry {
-    std::mutex mutex;
-    std::vector<CostModelScheme> schemes;
-};
-
-SchemeRegistry& schemeRegistry() {
-    static SchemeRegistry r;
+Registry& registry() {
+    static Registry r;
     return r;
 }
 
-// The registered scheme `text` starts with, if any.
-std::optional<CostModelScheme> schemeOf(std::string_view text) {
-    for (CostModelScheme& scheme : costModelSchemes())
-        if (text.substr(0, scheme.prefix.size()) == scheme.prefix)
-            return std::move(scheme);
+// The entry `text` names: a key exactly, or a key ending in ':' as its prefix.
+std::optional<CostModelEntry> entryOf(std::string_view text) {
+    for (CostModelEntry& entry : costModelEntries())
+        if (entry.takesArgument() ? text.substr(0, entry.key.size()) == entry.key
+                                  : text == entry.key)
+            return std::move(entry);
     return std::nullopt;
+}
+
+std::string usageList() {
+    std::string choices;
+    for (const CostModelEntry& e : costModelEntries())
+        choices += (choices.empty() ? "" : ", ") + e.usage;
+    return choices;
 }
 
 } // namespace
 
-bool registerCostModelScheme(CostModelScheme scheme) {
-    SchemeRegistry& r = schemeRegistry();
+bool registerCostModel(CostModelEntry entry) {
+    Registry& r = registry();
     const std::lock_guard lock(r.mutex);
-    r.schemes.push_back(std::move(scheme));
+    for (const CostModelEntry& e : r.entries)
+        if (e.key == entry.key)
+            throw std::logic_error("cost model '" + entry.key + "' registered twice");
+    r.entries.push_back(std::move(entry));
     return true;
 }
 
-std::vector<CostModelScheme> costModelSchemes() {
-    SchemeRegistry& r = schemeRegistry();
+bool unregisterCostModel(std::string_view key) {
+    Registry& r = registry();
     const std::lock_guard lock(r.mutex);
-    return r.schemes;
+    const auto it = std::find_if(r.entries.begin(), r.entries.end(),
+                                 [&](const CostModelEntry& e) { return e.key == key; });
+    if (it == r.entries.end())
+        return false;
+    r.entries.erase(it);
+    return true;
+}
+
+std::vector<CostModelEntry> costModelEntries() {
+    std::vector<CostModelEntry> out;
+    {
+        Registry& r = registry();
+        const std::lock_guard lock(r.mutex);
+        out = r.entries;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const CostModelEntry& a, const CostModelEntry& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.key < b.key;
+    });
+    return out;
+}
+
+std::optional<CostModelEntry> findCostModel(std::string_view key) {
+    for (CostModelEntry& e : costModelEntries())
+        if (e.key == key)
+            return std::move(e);
+    return std::nullopt;
 }
 
 void parseCostModelKind(std::string_view text, CostModelSpec& spec) {
-    spec.simulation = SimulationMode::Fast;
-    if (text == "simulated") {
-        spec.kind = CostModelKind::Simulated;
-    } else if (text == "simulated-exact") {
-        spec.kind = CostModelKind::Simulated;
-        spec.simulation = SimulationMode::Exact;
-    } else if (text == "analytic") {
-        spec.kind = CostModelKind::Analytic;
-    } else if (text == "measured") {
-        spec.kind = CostModelKind::Measured;
-    } else if (text.substr(0, kCachePrefix.size()) == kCachePrefix) {
-        if (text.size() == kCachePrefix.size())
-            throw UserError("--cost-model cache:FILE needs a FILE (saved by --cost measured)");
-        spec.kind = CostModelKind::Cache;
-        spec.cacheFile = std::string(text.substr(kCachePrefix.size()));
-        spec.cacheDevice.clear();
-        const size_t at = spec.cacheFile.rfind('@');
-        std::error_code ec;
-        if (at != std::string::npos && !std::filesystem::exists(spec.cacheFile, ec)) {
-            spec.cacheDevice = spec.cacheFile.substr(at + 1);
-            spec.cacheFile.resize(at);
-            if (spec.cacheFile.empty() || spec.cacheDevice.empty())
-                throw UserError("--cost-model cache:FILE@DEVICE needs both a FILE and a DEVICE");
-        }
-    } else if (const std::optional<CostModelScheme> scheme = schemeOf(text)) {
-        if (text.size() == scheme->prefix.size())
-            throw UserError("--cost-model " + scheme->usage + " needs the text after '" +
-                            scheme->prefix + "'");
-        spec.kind = CostModelKind::Scheme;
-        spec.scheme = scheme->prefix;
-        spec.argument = std::string(text.substr(scheme->prefix.size()));
-    } else {
-        std::string choices = "simulated, simulated-exact, analytic, measured, cache:FILE";
-        for (const CostModelScheme& s : costModelSchemes())
-            choices += ", " + s.usage;
-        throw UserError("--cost-model must be one of " + choices + ", not '" + std::string(text) +
-                        "'");
-    }
+    const std::optional<CostModelEntry> entry = entryOf(text);
+    if (!entry)
+        throw UserError("the cost model must be one of " + usageList() + ", not '" +
+                            std::string(text) + "'",
+                        Hint::ChooseCostModel);
+    std::string argument(text.substr(entry->key.size()));
+    if (entry->checkArgument)
+        entry->checkArgument(argument); // its own words, an empty argument included
+    else if (entry->takesArgument() && argument.empty())
+        throw UserError("the cost model " + entry->usage + " needs the text after '" + entry->key +
+                            "'",
+                        Hint::ChooseCostModel);
+    spec.key = entry->key;
+    spec.argument = std::move(argument);
 }
 
 std::string costModelKindText(const CostModelSpec& spec) {
-    switch (spec.kind) {
-    case CostModelKind::Simulated:
-        return spec.simulation == SimulationMode::Exact ? "simulated-exact" : "simulated";
-    case CostModelKind::Analytic:
-        return "analytic";
-    case CostModelKind::Measured:
-        return "measured";
-    case CostModelKind::Cache:
-        return std::string(kCachePrefix) + spec.cacheFile +
-               (spec.cacheDevice.empty() ? "" : "@" + spec.cacheDevice);
-    case CostModelKind::Scheme:
-        return spec.scheme + spec.argument;
-    }
-    return "simulated";
+    return spec.key + spec.argument;
 }
 
 std::unique_ptr<CostModel> makeCostModel(const CostModelSpec& spec, const ir::Graph& graph) {
-    switch (spec.kind) {
-    case CostModelKind::Simulated:
-        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch,
-                                                       spec.simulation);
-    case CostModelKind::Analytic: {
-        // The roofline model takes the device's peak figures; its overheads stay its own.
-        AnalyticParams params;
-        params.peakGflops = spec.device.fp32PeakTflops * 1000;
-        params.bandwidthGBs = spec.device.dramBandwidthGBs;
-        params.batch = spec.batch;
-        return std::make_unique<AnalyticCostModel>(graph, params);
-    }
-    case CostModelKind::Measured: {
-        MeasuredCostModelBuilder builder;
-        {
-            MeasuredSlot& slot = measuredSlot();
-            const std::lock_guard lock(slot.mutex);
-            builder = slot.builder;
-        }
-        if (!builder)
-            throw UserError("the measured cost model needs the CUDA profiling backend, which this "
-                            "build does not have (use simulated, analytic or cache:FILE)");
-        return builder(graph, spec.batch, spec.measureCache);
-    }
-    case CostModelKind::Cache:
-        return std::make_unique<CachedCostModel>(MeasurementCache::load(spec.cacheFile), graph,
-                                                 spec.batch, spec.cacheDevice, spec.cacheFile);
-    case CostModelKind::Scheme: {
-        const std::optional<CostModelScheme> scheme = schemeOf(spec.scheme);
-        if (!scheme || scheme->prefix != spec.scheme)
-            throw UserError("the cost model '" + spec.scheme + "' is not built into this program");
-        return scheme->build(spec.argument, spec, graph);
-    }
-    }
-    throw std::logic_error("makeCostModel: unknown kind");
-}
-
-void installMeasuredCostModel(MeasuredCostModelBuilder builder) {
-    MeasuredSlot& slot = measuredSlot();
-    const std::lock_guard lock(slot.mutex);
-    slot.builder = std::move(builder);
-}
-
-bool measuredCostModelInstalled() {
-    MeasuredSlot& slot = measuredSlot();
-    const std::lock_guard lock(slot.mutex);
-    return static_cast<bool>(slot.builder);
+    const std::optional<CostModelEntry> entry = findCostModel(spec.key);
+    if (!entry)
+        throw UserError("the cost model '" + spec.key + "' is not built into this program");
+    return entry->build(spec, graph);
 }
 
 } // namespace ios::cost

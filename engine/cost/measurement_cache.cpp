@@ -1,5 +1,6 @@
 #include "cost/measurement_cache.h"
 
+#include "cost/cost_model_factory.h"
 #include "cost/stage_signature.h"
 #include "ir/metrics.h"
 #include "schedule/merge.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 
 namespace ios::cost {
@@ -295,13 +297,12 @@ CachedCostModel::CachedCostModel(MeasurementCache cache, std::string model, int 
     const std::string where = " for model '" + model_ + "' at batch " + std::to_string(batch_);
     if (devices.empty())
         throw UserError("the measurement cache holds no measurements" + where +
-                            " (measure them with --cost-model measured on a GPU)",
-                        source_);
+                            " (measure them with the measured cost model on a GPU)",
+                        source_, {}, Hint::MeasureOnGpu);
     if (device_.empty() && devices.size() > 1)
         throw UserError("the measurement cache holds " + std::to_string(devices.size()) +
-                            " devices" + where + " (" + names +
-                            "); choose one with --cost-model cache:FILE@DEVICE",
-                        source_);
+                            " devices" + where + " (" + names + "); choose one of them",
+                        source_, {}, Hint::ChooseCacheDevice);
     if (device_.empty())
         device_ = devices.front();
     else if (std::find(devices.begin(), devices.end(), device_) == devices.end())
@@ -324,8 +325,8 @@ double CachedCostModel::stageLatencyMs(const ir::BlockDag& dag,
     }
     throw UserError("stage " + key + " was not measured on " + device_ + " for model '" + model_ +
                         "' at batch " + std::to_string(batch_) +
-                        " (measure it with --cost measured on a GPU)",
-                    source_);
+                        " (measure it with the measured cost model on a GPU)",
+                    source_, {}, Hint::MeasureOnGpu);
 }
 
 const CachedCostModel::ClassLatencies& CachedCostModel::classLatencies() const {
@@ -348,5 +349,45 @@ std::string CachedCostModel::describe() const {
     return "measured on " + device_ + ", batch " + std::to_string(batch_) + " (cache " + source_ +
            ")";
 }
+
+CacheChoice parseCacheChoice(const std::string& argument) {
+    if (argument.empty())
+        throw UserError("the cost model cache:FILE needs a FILE (saved by the measured cost model)",
+                        Hint::ChooseCostModel);
+    CacheChoice choice{argument, {}};
+    const size_t at = argument.rfind('@');
+    std::error_code ec;
+    if (at != std::string::npos && !std::filesystem::exists(argument, ec)) {
+        choice.file = argument.substr(0, at);
+        choice.device = argument.substr(at + 1);
+        if (choice.file.empty() || choice.device.empty())
+            throw UserError("the cost model cache:FILE@DEVICE needs both a FILE and a DEVICE",
+                            Hint::ChooseCostModel);
+    }
+    return choice;
+}
+
+namespace {
+
+std::unique_ptr<CostModel> buildCached(const CostModelSpec& spec, const ir::Graph& graph) {
+    const CacheChoice choice = parseCacheChoice(spec.argument);
+    return std::make_unique<CachedCostModel>(MeasurementCache::load(choice.file), graph, spec.batch,
+                                             choice.device, choice.file);
+}
+
+} // namespace
+
+IOS_REGISTER_COST_MODEL(
+    cache,
+    CostModelEntry{
+        .key = "cache:",
+        .label = "Measurement cache",
+        .usage = "cache:FILE[@DEVICE]",
+        .description = "replay saved measurements, no GPU needed; @DEVICE picks one "
+                       "device of a cache that holds several",
+        .rank = 50,
+        .build = buildCached,
+        .checkArgument = [](const std::string& argument) { parseCacheChoice(argument); },
+        .inputFile = [](const std::string& argument) { return parseCacheChoice(argument).file; }});
 
 } // namespace ios::cost

@@ -157,6 +157,15 @@ struct StageKeyHash {
     size_t operator()(const StageMemo::Key& key) const;
 };
 
+// The argument of the cost model "cache:FILE[@DEVICE]": the text after the last '@' is the
+// device unless the whole text names an existing file. Throws UserError for an empty FILE or
+// DEVICE.
+struct CacheChoice {
+    std::string file;
+    std::string device; // empty: the only device the cache holds for the model and batch
+};
+CacheChoice parseCacheChoice(const std::string& argument);
+
 // Replays a MeasurementCache: a stage is looked up by its stage key (operator names); when the
 // model knows the graph and the cache lacks that key, by its canonical class: the first entry
 // of the cache (file order) for (device, model, batch) whose stage is of the same class. A

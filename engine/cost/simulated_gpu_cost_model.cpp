@@ -1,5 +1,6 @@
 #include "cost/simulated_gpu_cost_model.h"
 
+#include "cost/cost_model_factory.h"
 #include "schedule/merge.h"
 #include "util/error.h"
 
@@ -32,8 +33,7 @@ SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph, DeviceProfi
 SimulatedGpuCostModel::SimulatedGpuCostModel(const ir::Graph& graph,
                                              const SimulatedGpuCostModel& sharing)
     : device_(sharing.device_), batch_(sharing.batch_), mode_(sharing.mode_), index_(graph),
-      id_(nextModelId()),
-      canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
+      id_(nextModelId()), canonical_(CanonicalStages::SharedWith{sharing.canonical_}) {}
 
 std::unique_ptr<CostModel> SimulatedGpuCostModel::forGraph(const ir::Graph& graph) const {
     return std::unique_ptr<CostModel>(new SimulatedGpuCostModel(graph, *this));
@@ -212,5 +212,38 @@ std::string SimulatedGpuCostModel::describe() const {
         out << ", exact simulation";
     return out.str();
 }
+
+namespace {
+
+constexpr CostModelCapabilities kSimulatedCan{
+    .rewrittenGraphs = true, .programs = true, .kernelTimelines = true, .usesDevice = true};
+
+CostModelBuilder simulatedBuilder(SimulationMode mode) {
+    return [mode](const CostModelSpec& spec, const ir::Graph& graph) {
+        return std::make_unique<SimulatedGpuCostModel>(graph, spec.device, spec.batch, mode);
+    };
+}
+
+} // namespace
+
+IOS_REGISTER_COST_MODEL(simulated,
+                        CostModelEntry{.key = "simulated",
+                                       .label = "Simulated GPU",
+                                       .usage = "simulated",
+                                       .description = "kernel-level GPU simulation, "
+                                                      "docs/cost-model.md; steady waves taken in "
+                                                      "one step",
+                                       .can = kSimulatedCan,
+                                       .rank = 10,
+                                       .build = simulatedBuilder(SimulationMode::Fast)});
+IOS_REGISTER_COST_MODEL(simulated_exact,
+                        CostModelEntry{.key = "simulated-exact",
+                                       .label = "Simulated GPU, every wave stepped",
+                                       .usage = "simulated-exact",
+                                       .description = "the same, every CTA wave stepped: the "
+                                                      "reference, slower at large batches",
+                                       .can = kSimulatedCan,
+                                       .rank = 11,
+                                       .build = simulatedBuilder(SimulationMode::Exact)});
 
 } // namespace ios::cost

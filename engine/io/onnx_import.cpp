@@ -74,20 +74,23 @@ std::vector<int64_t> inputDims(const Model& m, const std::string& input,
             dims = v.dims;
     if (!options.inputShape.empty()) {
         if (!dims.empty() && dims.size() != options.inputShape.size())
-            throw UserError("--input-shape has " + std::to_string(options.inputShape.size()) +
-                            " dims but input '" + input + "' has rank " +
-                            std::to_string(dims.size()));
+            throw UserError("the input shape has " + std::to_string(options.inputShape.size()) +
+                                " dims but input '" + input + "' has rank " +
+                                std::to_string(dims.size()),
+                            Hint::InputShape);
         dims = options.inputShape;
     }
     if (dims.size() != 4)
         throw UserError("input '" + input + "' must have shape N x C x H x W (rank 4)" +
-                        (dims.empty() ? std::string(" but declares none: pass --input-shape")
-                                      : ", not rank " + std::to_string(dims.size())));
+                            (dims.empty() ? std::string(" but declares none: give its shape")
+                                          : ", not rank " + std::to_string(dims.size())),
+                        Hint::InputShape);
     for (int64_t d : dims)
         if (d <= 0)
             throw UserError("input '" + input +
-                            "' has dynamic or empty dims; pass "
-                            "--input-shape NxCxHxW (e.g. 1x3x224x224)");
+                                "' has dynamic or empty dims; give its shape NxCxHxW (e.g. "
+                                "1x3x224x224)",
+                            Hint::InputShape);
     dims[0] = 1; // the IR describes one sample; the batch size is a cost-model option
     return dims;
 }
@@ -105,16 +108,18 @@ std::vector<int64_t> parseInputShape(std::string_view text) {
         const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
         if (part.empty() || ec != std::errc() || ptr != part.data() + part.size() || v <= 0 ||
             v > (int64_t{1} << 20))
-            throw UserError("invalid --input-shape '" + std::string(text) +
-                            "': expected dims in [1, 1048576] like 1x3x224x224");
+            throw UserError("invalid input shape '" + std::string(text) +
+                                "': expected dims in [1, 1048576] like 1x3x224x224",
+                            Hint::InputShape);
         dims.push_back(v);
         if (end == std::string_view::npos)
             break;
         pos = end + 1;
     }
     if (dims.size() != 4)
-        throw UserError("invalid --input-shape '" + std::string(text) +
-                        "': expected 4 dims N x C x H x W");
+        throw UserError("invalid input shape '" + std::string(text) +
+                            "': expected 4 dims N x C x H x W",
+                        Hint::InputShape);
     return dims;
 }
 

@@ -22,7 +22,8 @@ constexpr int64_t kMaxBatch = 1 << 20;
 
 int64_t checkedBytes(std::optional<int64_t> bytes, const std::string& node) {
     if (!bytes || *bytes > kMaxTensorBytes)
-        throw UserError("tensor size in bytes is too large (over 2^50)", {}, node);
+        throw UserError("tensor size in bytes is too large (over 2^50)", {}, node,
+                        Hint::LowerBatch);
     return *bytes;
 }
 
@@ -122,7 +123,9 @@ void finishMemoryProblem(MemoryProblem& p) {
         total = checked::add(total, t.bytes);
     if (!total || *total > kMaxTensorBytes)
         throw UserError("the tensors of block '" + p.name +
-                        "' total more than 2^50 bytes (lower --batch or --bytes-per-element)");
+                            "' total more than 2^50 bytes (lower the batch or the bytes per "
+                            "element)",
+                        Hint::LowerBatch);
 }
 
 MemoryProblem blockMemoryProblem(const Graph& graph, const BlockDag& dag, int blockIndex,

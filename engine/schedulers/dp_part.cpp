@@ -13,10 +13,14 @@ namespace ios::schedulers::detail {
 
 std::string smallerPartsAdvice(const ir::BlockDag& dag) {
     if (!dag.explicitParts)
-        return "lower --max-part-size";
-    return "the block's parts are explicit (--max-part-size does not apply): split this part in "
-           "the model's parts (the native file's \"parts\" or the *.parts.json beside the IOS "
-           "JSON file), or remove them so that --max-part-size cuts the block";
+        return "lower the max part size";
+    return "the block's parts are explicit (the max part size does not apply): split this part "
+           "in the model's parts (the native file's \"parts\" or the *.parts.json beside the IOS "
+           "JSON file), or remove them so that the max part size cuts the block";
+}
+
+Hint smallerPartsHint(const ir::BlockDag& dag) {
+    return dag.explicitParts ? Hint::ExplicitParts : Hint::LowerPartSize;
 }
 
 PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps) {
@@ -25,7 +29,7 @@ PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOp
         throw UserError("a DP part has " + std::to_string(n) + " operators; at most " +
                             std::to_string(kMaxPartOperators) + " are supported; " +
                             smallerPartsAdvice(dag),
-                        {}, dag.ops[partOps.front()]->name);
+                        {}, dag.ops[partOps.front()]->name, smallerPartsHint(dag));
     // Topological order (Kahn, lowest file position first) so that a predecessor always has
     // a lower local index: the DP's head enumeration and down-set count rely on it.
     std::vector<int> local(dag.ops.size(), -1);

@@ -31,9 +31,11 @@ struct PartGraph {
 // Throws UserError when the part has more than 128 operators.
 PartGraph buildPartGraph(const ir::BlockDag& dag, const std::vector<int>& partOps);
 
-// What a user can do about a part that is too large for the DP: lower --max-part-size, or,
-// where the block's parts are explicit (that option does not apply), split or remove them.
+// What a user can do about a part that is too large for the DP: lower the max part size
+// (Hint::LowerPartSize), or, where the block's parts are explicit (the part size does not
+// apply: Hint::ExplicitParts), split or remove them.
 std::string smallerPartsAdvice(const ir::BlockDag& dag);
+Hint smallerPartsHint(const ir::BlockDag& dag);
 
 // Down-sets of the part (= DP states + 1 for the empty set, docs/algorithms.md §3), counted
 // by the recursion f(P) = f(P \ desc(x)) + f(P \ {x}) for the first operator x of P; `tick` is

@@ -47,6 +47,14 @@ std::optional<Endings> endingsFromString(std::string_view s) {
     return std::nullopt;
 }
 
+Options dpOptions(const SearchParams& params, Strategy strategy, const cost::CostModel& cost) {
+    Options options;
+    static_cast<SearchParams&>(options) = params;
+    options.strategy = strategy;
+    options.memory = memoryOptions(params, cost);
+    return options;
+}
+
 const PartStatistics* Statistics::largestPart() const {
     const PartStatistics* best = nullptr;
     for (const PartStatistics& p : parts)
@@ -70,8 +78,9 @@ std::string mib(int64_t bytes) {
 
 MemoryBudgetTooSmall::MemoryBudgetTooSmall(int64_t budget, int64_t smallestPeak)
     : UserError("no schedule fits the memory budget of " + mib(budget) +
-                ": the smallest peak any schedule of this model reaches is " + mib(smallestPeak) +
-                " (Serenity's order; ios-sched memory)"),
+                    ": the smallest peak any schedule of this model reaches is " +
+                    mib(smallestPeak) + " (Serenity's order; ios-sched memory)",
+                Hint::RaiseBudget),
       budget_(budget), smallestPeak_(smallestPeak) {}
 
 namespace {
@@ -138,7 +147,8 @@ std::vector<uint64_t> partStates(const std::vector<ir::BlockDag>& dags,
                                     std::to_string(p) + " of " + std::to_string(g.ops.size()) +
                                     " operators with few dependencies among them); " +
                                     detail::smallerPartsAdvice(dags[b]),
-                                {}, dags[b].ops[static_cast<size_t>(g.ops.front())]->name);
+                                {}, dags[b].ops[static_cast<size_t>(g.ops.front())]->name,
+                                detail::smallerPartsHint(dags[b]));
             total += states;
             out.push_back(states);
         }

@@ -2,6 +2,7 @@
 // three variants: merge stages only, parallel stages only, and both.
 #include "schedulers/ios_dp.h"
 #include "schedulers/scheduler.h"
+#include "schedulers/search_estimate.h"
 
 namespace ios::schedulers {
 
@@ -28,20 +29,18 @@ public:
         return k;
     }
 
+    bool hasEstimate() const override { return true; }
+    std::optional<SearchEstimate> estimate(const ir::PreparedModel& model, const Params& params,
+                                           const cost::CostModel& cost, double countLimitSeconds,
+                                           const SearchControl* control) const override {
+        return estimateSearch(model, dpOptions(params, strategy_, cost), cost, countLimitSeconds,
+                              control);
+    }
+
 protected:
     Outcome search(const ir::PreparedModel& model, const Params& params,
                    const cost::CostModel& cost, SearchControl* control) const override {
-        Options options;
-        options.strategy = strategy_;
-        options.r = params.r;
-        options.s = params.s;
-        options.endings = params.endings;
-        options.recordStateSpace = params.recordStateSpace;
-        options.maxRecordedTransitions = params.maxRecordedTransitions;
-        options.threads = params.threads;
-        options.memoryBudget = params.memoryBudget;
-        options.memory = memoryOptions(params, cost);
-        Result result = optimize(model, options, cost, control);
+        Result result = optimize(model, dpOptions(params, strategy_, cost), cost, control);
         Outcome out;
         out.schedule = std::move(result.schedule);
         out.latencyMs = result.latencyMs;

@@ -9,7 +9,7 @@
 
 namespace ios::schedulers {
 
-ir::MemoryOptions memoryOptions(const Params& params, const cost::CostModel& cost) {
+ir::MemoryOptions memoryOptions(const SearchParams& params, const cost::CostModel& cost) {
     ir::MemoryOptions m;
     m.batch = cost.batch();
     m.bytesPerElement = params.bytesPerElement;

@@ -1,5 +1,6 @@
 #include "schedulers/pareto.h"
 
+#include "schedulers/ios_dp.h"
 #include "util/error.h"
 
 #include <chrono>

@@ -10,8 +10,9 @@
 #include "ir/memory.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
-#include "schedulers/ios_dp.h"
 #include "schedulers/search_control.h"
+#include "schedulers/search_params.h"
+#include "schedulers/search_statistics.h"
 
 #include <memory>
 #include <optional>
@@ -23,7 +24,8 @@ namespace ios::schedulers {
 
 // A setting a scheduler reads. Batch and device shape the cost model every scheduler is priced
 // under; the others are search parameters. A new knob: add it here, to knobKey/knobDescription
-// and to Params, then to the front ends' settings (docs/architecture.md).
+// and to SearchParams (search_params.h), then to the front ends' settings
+// (docs/architecture.md).
 enum class Knob : uint8_t {
     MaxGroupSize, // r
     MaxNumGroups, // s
@@ -41,27 +43,6 @@ inline constexpr Knob kAllKnobs[] = {Knob::MaxGroupSize, Knob::MaxNumGroups, Kno
 // "memory_budget".
 std::string_view knobKey(Knob knob);
 std::string_view knobDescription(Knob knob);
-
-// The search parameters of one run (the max part size is in the prepared model; batch and
-// device are in the cost model).
-struct Params {
-    int r = 3; // max operators per group of a parallel stage
-    int s = 8; // max groups per parallel stage
-    Endings endings = Endings::Reference;
-    bool recordStateSpace = false;               // fill Outcome::stateSpace where supported
-    uint64_t maxRecordedTransitions = 2'000'000; // memory bound of the recording
-    // RAF's stream policies: a synthetic tuple node before every concatenation (docs/raf.md).
-    bool rafTuples = true;
-    // Threads a scheduler may use (parallel_jobs.h); its outcome must not depend on it.
-    int threads = 1;
-    // Peak activation memory (docs/memory.md): the bytes per element of every tensor, and
-    // the cap of the budgeted IOS search (0: none).
-    int64_t bytesPerElement = 4;
-    int64_t memoryBudget = 0;
-};
-
-// The memory model a run is measured with: the cost model's batch, the params' precision.
-ir::MemoryOptions memoryOptions(const Params& params, const cost::CostModel& cost);
 
 struct RewrittenModel; // schedulers/rewritten_model.h
 
@@ -98,6 +79,21 @@ public:
     virtual int rank() const { return 1000; }
 
     bool reads(Knob knob) const;
+
+    // Whether estimate() tells what a search will cost (the GUI runs its estimate job, and a
+    // search on a settings edit only when the estimate says it is quick).
+    virtual bool hasEstimate() const { return false; }
+    // What a search with these arguments will cost, before it runs (search_estimate.h), for
+    // schedulers that can tell (the IOS DP); nullopt (the default) for the others. Counts for
+    // at most `countLimitSeconds` (then SearchEstimate::complete is false). Throws UserError
+    // where run() would for bad params, Cancelled when control->cancel is set.
+    virtual std::optional<SearchEstimate> estimate(const ir::PreparedModel& /*model*/,
+                                                   const Params& /*params*/,
+                                                   const cost::CostModel& /*cost*/,
+                                                   double /*countLimitSeconds*/,
+                                                   const SearchControl* /*control*/) const {
+        return std::nullopt;
+    }
 
     // Deterministic: same model, params and cost model give the same outcome (seconds aside).
     // Throws ios::UserError for bad params and ios::Cancelled when control->cancel is set.

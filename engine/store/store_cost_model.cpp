@@ -150,12 +150,11 @@ cost::DeviceProfile profileFor(const std::string& deviceName, const cost::Device
     return fallback;
 }
 
-std::unique_ptr<cost::CostModel> buildStoreCostModel(const std::string& argument,
-                                                     const cost::CostModelSpec& spec,
+std::unique_ptr<cost::CostModel> buildStoreCostModel(const cost::CostModelSpec& spec,
                                                      const ir::Graph& graph) {
     if (spec.batch < 1 || spec.batch > cost::kMaxBatch)
         throw UserError("batch must be in [1, " + std::to_string(cost::kMaxBatch) + "]");
-    const StoreChoice choice = parseStoreChoice(argument);
+    const StoreChoice choice = parseStoreChoice(spec.argument);
     std::shared_ptr<MeasurementStore> store = openStore(choice.url, OpenMode::ReadOnly);
     StoreCostModel::Options options;
     options.url = choice.url;
@@ -169,11 +168,15 @@ std::unique_ptr<cost::CostModel> buildStoreCostModel(const std::string& argument
 
 } // namespace
 
-IOS_REGISTER_COST_MODEL_SCHEME(store, cost::CostModelScheme{
-                                          "store:", "store:URL[@DEVICE]",
-                                          "stage latencies from a measurement store (sqlite:PATH, "
-                                          "PATH or postgresql://...); @DEVICE picks a setup by id "
-                                          "or device name",
-                                          buildStoreCostModel});
+IOS_REGISTER_COST_MODEL(
+    store, cost::CostModelEntry{
+               .key = "store:",
+               .label = "Measurement store",
+               .usage = "store:URL[@DEVICE]",
+               .description = "stage latencies from a measurement store (sqlite:PATH, PATH or "
+                              "postgresql://...); @DEVICE picks a setup by id or device name",
+               .can = {.rewrittenGraphs = true, .simulatedFallback = true},
+               .rank = 60,
+               .build = buildStoreCostModel});
 
 } // namespace ios::store

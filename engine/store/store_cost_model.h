@@ -23,7 +23,8 @@ namespace ios::store {
 // A stage the store has no measurement of (and the simulated fallback is off).
 class StageNotMeasured : public UserError {
 public:
-    using UserError::UserError;
+    StageNotMeasured(std::string message, std::string file = {})
+        : UserError(std::move(message), std::move(file), {}, Hint::StoreFallback) {}
 };
 
 // "URL" or "URL@DEVICE": the text after the last '@' is a device (an identity id or a device

@@ -69,8 +69,8 @@ private:
         auto it = tensors_.find(tensor);
         if (it == tensors_.end() || !it->second.known)
             throw UserError("cannot infer the shape of tensor '" + tensor + "' (" + n.opType +
-                                "); pass --input-shape for dynamic inputs",
-                            {}, n.name);
+                                "); give the input's shape for dynamic inputs",
+                            {}, n.name, Hint::InputShape);
         return it->second.dims;
     }
     const Val* data(const std::string& tensor) const {

@@ -144,7 +144,7 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
         }
         // Shape reads only the (known) dims of a data tensor: its output is a constant.
         if (!anyData || n.outputs.empty() || n.outputs[0].empty() || n.opType == "Shape")
-            continue; // constants, weights and shape arithmetic: folded by inferTensors
+            continue;   // constants, weights and shape arithmetic: folded by inferTensors
         if (poisoned) { // downstream of an unsupported operator: still list unknown ones
             if (!isKnownOp(n))
                 opaque(n, ins, "");
@@ -166,9 +166,10 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
             if (nodes.size() > 5)
                 list += ", ...";
         }
-        throw UserError("unsupported ONNX operators (import them as opaque operators with "
-                        "--allow-opaque):" +
-                        list);
+        throw UserError("unsupported ONNX operators (allow opaque operators to import them as "
+                        "such):" +
+                            list,
+                        Hint::AllowOpaque);
     }
     if (model_.outputs.size() != 1)
         throw UserError("the model has " + std::to_string(model_.outputs.size()) +

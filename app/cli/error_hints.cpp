@@ -1,0 +1,33 @@
+#include "error_hints.h"
+
+namespace ios::cli {
+
+std::string cliHintText(Hint hint) {
+    switch (hint) {
+    case Hint::None:
+        return {};
+    case Hint::AllowOpaque:
+        return " (pass --allow-opaque to import them as opaque operators)";
+    case Hint::InputShape:
+        return " (pass --input-shape NxCxHxW)";
+    case Hint::LowerPartSize:
+        return " (lower --max-part-size)";
+    case Hint::ExplicitParts:
+        return " (--max-part-size does not apply to explicit parts)";
+    case Hint::LowerBatch:
+        return " (lower --batch or --bytes-per-element)";
+    case Hint::ChooseCostModel:
+        return " (--cost-model)";
+    case Hint::MeasureOnGpu:
+        return " (measure with --cost-model measured on a GPU)";
+    case Hint::ChooseCacheDevice:
+        return " (with --cost-model cache:FILE@DEVICE)";
+    case Hint::RaiseBudget:
+        return " (raise --memory-budget)";
+    case Hint::StoreFallback:
+        return " (--store-fallback simulated prices such stages on the simulated GPU)";
+    }
+    return {};
+}
+
+} // namespace ios::cli
