@@ -2,7 +2,8 @@
 
 #include "cost/measurement_cache.h"
 #include "gpu_trace.h"
-#include "schedule/merge.h"
+#include "ref/reference_executor.h"
+#include "schedule/merged_weights.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -14,30 +15,18 @@ namespace ios::profiling {
 
 namespace {
 
-// Deterministic uniform values in [-scale, scale) from a splitmix64 stream: the same on every
-// platform, so a weight set is a function of (seed, node name) alone.
+// The reference executor's deterministic values (ref::uniformValues, ref::nameSeed) in float:
+// the same on every platform, so a weight set is a function of (seed, node name) alone.
 std::vector<float> randomValues(size_t count, uint64_t seed, float scale) {
+    const std::vector<double> values = ref::uniformValues(count, seed, scale);
     std::vector<float> v(count);
-    uint64_t state = seed;
-    for (float& x : v) {
-        state += 0x9e3779b97f4a7c15ULL;
-        uint64_t z = state;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        const double unit = static_cast<double>(z >> 11) * 0x1.0p-53; // [0, 1)
-        x = static_cast<float>((2 * unit - 1) * scale);
-    }
+    std::transform(values.begin(), values.end(), v.begin(),
+                   [](double x) { return static_cast<float>(x); });
     return v;
 }
 
 uint64_t nameHash(const std::string& name, uint64_t seed) {
-    uint64_t h = 1469598103934665603ULL ^ seed; // FNV-1a
-    for (unsigned char ch : name) {
-        h ^= ch;
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return ref::nameSeed(name, seed);
 }
 
 bool isFullValue(const std::vector<ir::Term>& inputs, int64_t producerChannels) {
@@ -255,44 +244,25 @@ void Executor::lowerOperator(const ir::Node& node) {
 }
 
 // The merged convolution (IOS paper §4.1 "operator merge"): member filters are placed in the
-// largest kernel at offset (merged padding − member padding), which computes the member's
-// exact output when the members are mergeable (schedule/merge.h), then outputs are split.
+// largest kernel by schedule::placeMergedWeights (centred, at offset merged padding − member
+// padding), which computes the member's exact output when the members are mergeable
+// (schedule/merge.h), then outputs are split.
 Executor::StageProgram Executor::buildMergeProgram(const ir::BlockDag& dag,
                                                    const schedule::Group& group) {
     std::vector<const ir::Node*> members;
     for (int op : group)
         members.push_back(dag.ops.at(static_cast<size_t>(op)));
-    const ir::Node merged = schedule::mergedConv(members);
     const Lowered& firstLow = lowered_.at(members.front());
     std::vector<Kernel> kernels(firstLow.kernels.begin(),
                                 firstLow.kernels.begin() + firstLow.gatherKernels);
-    const Tensor mergedOut = allocateTensor(merged.outputShape, true);
-    ConvKernel k = convKernel(merged, firstLow.input, mergedOut.buffer);
-    const int64_t inC = firstLow.input.dims.c;
-    const int64_t kh = merged.conv.kernel.h, kw = merged.conv.kernel.w;
-    std::vector<float> weights(static_cast<size_t>(merged.conv.outChannels * inC * kh * kw), 0.f);
-    std::vector<float> bias;
-    int64_t oc = 0;
-    for (const ir::Node* m : members) {
-        const int64_t dy = merged.conv.padding.h - m->conv.padding.h;
-        const int64_t dx = merged.conv.padding.w - m->conv.padding.w;
-        const int64_t mh = m->conv.kernel.h, mw = m->conv.kernel.w;
-        if (dy < 0 || dx < 0 || dy + mh > kh || dx + mw > kw)
-            throw UserError("cannot place this kernel inside the merged convolution's kernel "
-                            "(padding and kernel size do not line up)",
-                            {}, m->name);
-        const std::vector<float> w = hostWeights(*m);
-        for (int64_t o = 0; o < m->conv.outChannels; ++o)
-            for (int64_t i = 0; i < inC; ++i)
-                for (int64_t y = 0; y < mh; ++y)
-                    for (int64_t x = 0; x < mw; ++x)
-                        weights[static_cast<size_t>((((oc + o) * inC + i) * kh + y + dy) * kw + x +
-                                                    dx)] =
-                            w[static_cast<size_t>(((o * inC + i) * mh + y) * mw + x)];
-        const std::vector<float> b = hostBias(*m);
-        bias.insert(bias.end(), b.begin(), b.end());
-        oc += m->conv.outChannels;
-    }
+    // The placement the reference executor's ref::mergedConvWeights proves (one function).
+    const schedule::MergedConvLayout layout =
+        schedule::mergedConvLayout(members, firstLow.input.dims.c);
+    const Tensor mergedOut = allocateTensor(layout.merged.outputShape, true);
+    ConvKernel k = convKernel(layout.merged, firstLow.input, mergedOut.buffer);
+    const auto [weights, bias] = schedule::placeMergedWeights<float>(layout, [&](size_t i) {
+        return std::pair{hostWeights(*members[i]), hostBias(*members[i])};
+    });
     k.weights = backend_.allocate(static_cast<int64_t>(weights.size()));
     backend_.upload(k.weights, weights);
     k.bias = backend_.allocate(static_cast<int64_t>(bias.size()));

@@ -13,6 +13,7 @@
 #include "ir/validate.h"
 #include "ir_builders.h"
 #include "ref/reference_executor.h"
+#include "ref_tensor_error.h"
 #include "schedule/ios_stages.h"
 #include "schedule/merge.h"
 #include "schedule/verify.h"
@@ -37,18 +38,6 @@ Q_DECLARE_METATYPE(ios::ir::Hw)
 namespace {
 
 constexpr double kTolerance = 1e-9; // max relative error, double precision
-
-// max |a − b| / max |b|: the error relative to the reference output's magnitude.
-double relativeError(const ref::Tensor& a, const ref::Tensor& b) {
-    if (a.shape != b.shape)
-        return std::numeric_limits<double>::infinity();
-    double diff = 0, scale = 0;
-    for (size_t i = 0; i < a.data.size(); ++i) {
-        diff = std::max(diff, std::abs(a.data[i] - b.data[i]));
-        scale = std::max(scale, std::abs(b.data[i]));
-    }
-    return scale > 0 ? diff / scale : diff;
-}
 
 int64_t extent(int64_t in, int64_t k, int64_t s, int64_t p) {
     const int64_t span = in + 2 * p - k;
@@ -84,7 +73,8 @@ double mergedVsSeparate(const std::vector<const ir::Node*>& members, const ref::
     for (size_t i = 0; i < members.size(); ++i) {
         const ref::Tensor own = ref::conv2d(input, members[i]->conv, weights[i]);
         const int64_t c = members[i]->conv.outChannels;
-        worst = std::max(worst, relativeError(all.channels(offset, offset + c), own));
+        worst =
+            std::max(worst, testing::tensorRelativeError(all.channels(offset, offset + c), own));
         offset += c;
     }
     return worst;
@@ -238,7 +228,7 @@ void TestMergedConv::optimizedModelComputesTheSame() {
         } else {
             got = &rewritten.output(name);
         }
-        const double err = relativeError(*got, out);
+        const double err = testing::tensorRelativeError(*got, out);
         QVERIFY2(err <= kTolerance, qPrintable(QString::fromStdString(name)));
         worst = std::max(worst, err);
         ++compared;

@@ -13,6 +13,7 @@
 #include "memory_test_support.h"
 #include "random_concat_graphs.h"
 #include "ref/reference_executor.h"
+#include "ref_tensor_error.h"
 #include "schedulers/serenity/memory_dp.h"
 #include "schedulers/serenity/rewrite.h"
 #include "schedulers/serenity/rewrite_plan.h"
@@ -32,18 +33,6 @@ namespace {
 
 constexpr double kTolerance = 1e-5; // the contract's bound; double precision gives ~1e-15
 
-// max |a − b| / max |b|: the error relative to the reference output's magnitude.
-double relativeError(const ref::Tensor& a, const ref::Tensor& b) {
-    if (a.shape != b.shape)
-        return std::numeric_limits<double>::infinity();
-    double diff = 0, scale = 0;
-    for (size_t i = 0; i < a.data.size(); ++i) {
-        diff = std::max(diff, std::abs(a.data[i] - b.data[i]));
-        scale = std::max(scale, std::abs(b.data[i]));
-    }
-    return scale > 0 ? diff / scale : diff;
-}
-
 // Runs the original and the rewritten graph (members weighted from the original convs) and
 // returns the largest relative error over every original node's output; a removed concat node
 // (the only output the rewritten graph lacks) is skipped, any other missing output fails.
@@ -61,7 +50,7 @@ double rewriteError(const ir::Graph& original, const sy::GraphRewrite& rw, uint6
                 return std::numeric_limits<double>::infinity();
             continue;
         }
-        worst = std::max(worst, relativeError(after.output(name), tensor));
+        worst = std::max(worst, testing::tensorRelativeError(after.output(name), tensor));
     }
     return worst;
 }

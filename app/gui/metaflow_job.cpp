@@ -8,7 +8,7 @@
 
 #include <QObject>
 #include <QStringList>
-#include <chrono>
+#include <algorithm>
 
 namespace ios::gui {
 
@@ -125,19 +125,6 @@ MetaflowRow rowOf(const schedulers::Scheduler& scheduler, bool rewritten, double
     return row;
 }
 
-// One scheduler on one prepared model, priced as the main views price it (outcomeLatencyMs).
-MetaflowRow runRow(const ir::PreparedModel& model, bool rewritten,
-                   const schedulers::Scheduler& scheduler, const schedulers::Params& params,
-                   const cost::CostModel& cost, schedulers::SearchControl& search) {
-    if (search.cancelled())
-        throw Cancelled();
-    const auto t0 = std::chrono::steady_clock::now();
-    const schedulers::Outcome outcome = scheduler.run(model, params, cost, &search);
-    return rowOf(scheduler, rewritten, schedulers::outcomeLatencyMs(model.dags(), outcome, cost),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                 outcome);
-}
-
 std::optional<double> figure(int64_t v) {
     return v < 0 ? std::nullopt : std::optional<double>(static_cast<double>(v));
 }
@@ -185,26 +172,27 @@ std::shared_ptr<const MetaflowResult> runMetaflowJob(const JobSettings& settings
             .arg(rewrite::graphHash(found.rewritten->graph()), 16, 16, QLatin1Char('0')),
         g0.maxPartSize());
 
-    // The comparison: the same schedulers on both graphs, G* priced by the cost model's
-    // forGraph (found.rewritten->cost); the then-scheduler's run on G* is reused.
+    // The comparison: the engine's composition table (sequential and IOS-Both on both graphs,
+    // G* priced by the cost model's forGraph, the then-scheduler's run on G* reused), G0's rows
+    // first; a then-scheduler outside the table gets its own row.
     control.progress = 0.5;
-    const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
-    const schedulers::Scheduler& iosBoth = schedulers::schedulerByName("ios-both");
+    const std::vector<schedulers::CompositionRow> table =
+        schedulers::compositionTable(g0.prepared(), params, *cost, found, &control.search);
+    for (const bool rewritten : {false, true})
+        for (const schedulers::CompositionRow& c : table)
+            result->rows.push_back(rowOf(schedulers::schedulerByName(c.scheduler), rewritten,
+                                         rewritten ? c.rewrittenMs : c.originalMs,
+                                         rewritten ? c.rewrittenSeconds : c.originalSeconds,
+                                         rewritten ? c.rewritten : c.original));
     const schedulers::Scheduler& then = schedulers::schedulerByName(options.then);
-    const ir::PreparedModel& g1 = found.rewritten->prepared;
-    const cost::CostModel& cost1 = *found.rewritten->cost;
-    const MetaflowRow thenRow =
-        rowOf(then, true, schedulers::outcomeLatencyMs(g1.dags(), found.then, cost1),
-              found.then.searchSeconds, found.then);
-    result->rows.push_back(runRow(g0.prepared(), false, sequential, params, *cost, control.search));
-    control.progress = 0.6;
-    result->rows.push_back(runRow(g0.prepared(), false, iosBoth, params, *cost, control.search));
-    control.progress = 0.8;
-    for (const schedulers::Scheduler* s : {&sequential, &iosBoth})
-        result->rows.push_back(s == &then ? thenRow
-                                          : runRow(g1, true, *s, params, cost1, control.search));
-    if (&then != &iosBoth && &then != &sequential)
-        result->rows.push_back(thenRow);
+    if (std::none_of(table.begin(), table.end(), [&then](const schedulers::CompositionRow& c) {
+            return c.scheduler == then.key();
+        })) {
+        const ir::PreparedModel& g1 = found.rewritten->prepared;
+        result->rows.push_back(rowOf(
+            then, true, schedulers::outcomeLatencyMs(g1.dags(), found.then, *found.rewritten->cost),
+            found.then.searchSeconds, found.then));
+    }
     control.progress = 1.0;
 
     const schedulers::GraphFigures& a = found.before;

@@ -1,14 +1,14 @@
 #include "ref/reference_executor.h"
 
 #include "ir/validate.h"
-#include "schedule/merge.h"
+#include "schedule/merged_weights.h"
 #include "util/error.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <tuple>
+#include <utility>
 
 namespace ios::ref {
 
@@ -96,43 +96,11 @@ ConvWeights mergedConvWeights(const std::vector<const ir::Node*>& members,
                               const std::vector<ConvWeights>& memberWeights, int64_t inChannels) {
     if (members.size() != memberWeights.size())
         throw std::invalid_argument("mergedConvWeights: one weight set per member");
-    const ir::Node merged = schedule::mergedConv(members); // checks mergeable, ≥ 2 members
-    const int64_t kh = merged.conv.kernel.h, kw = merged.conv.kernel.w;
-    ConvWeights out;
-    out.weights.assign(static_cast<size_t>(merged.conv.outChannels * inChannels * kh * kw), 0.0);
-    int64_t oc = 0;
-    for (size_t i = 0; i < members.size(); ++i) {
-        const ir::ConvAttrs& m = members[i]->conv;
-        const ConvWeights& w = memberWeights[i];
-        const int64_t mh = m.kernel.h, mw = m.kernel.w;
-        if (w.weights.size() != static_cast<size_t>(m.outChannels * inChannels * mh * mw) ||
-            w.bias.size() != static_cast<size_t>(m.outChannels))
-            throw std::invalid_argument("mergedConvWeights: weights of '" + members[i]->name +
-                                        "' have the wrong size");
-        // Centred (IOS paper §3): offset (K − k) / 2. The member reads input row
-        // y·s − p + ky; in the merged kernel that row is y·s − P + (offset + ky), so the
-        // offset must also equal P − p (the GPU executor's placement, profiling/executor.cpp).
-        for (const auto& [K, P, k, p, axis] :
-             {std::tuple{kh, merged.conv.padding.h, mh, m.padding.h, "H"},
-              std::tuple{kw, merged.conv.padding.w, mw, m.padding.w, "W"}})
-            if ((K - k) % 2 != 0 || (K - k) / 2 != P - p)
-                throw UserError(std::string("the kernel cannot be centred in the merged "
-                                            "convolution's kernel along ") +
-                                    axis + " (kernel − 2·padding differs between the members)",
-                                {}, members[i]->name);
-        const int64_t dy = (kh - mh) / 2, dx = (kw - mw) / 2;
-        for (int64_t o = 0; o < m.outChannels; ++o)
-            for (int64_t c = 0; c < inChannels; ++c)
-                for (int64_t y = 0; y < mh; ++y)
-                    for (int64_t x = 0; x < mw; ++x)
-                        out.weights[static_cast<size_t>(
-                            (((oc + o) * inChannels + c) * kh + y + dy) * kw + x + dx)] =
-                            w.weights[static_cast<size_t>(((o * inChannels + c) * mh + y) * mw +
-                                                          x)];
-        out.bias.insert(out.bias.end(), w.bias.begin(), w.bias.end());
-        oc += m.outChannels;
-    }
-    return out;
+    const schedule::MergedConvLayout layout = schedule::mergedConvLayout(members, inChannels);
+    auto [weights, bias] = schedule::placeMergedWeights<double>(layout, [&](size_t i) {
+        return std::pair{memberWeights[i].weights, memberWeights[i].bias};
+    });
+    return {std::move(weights), std::move(bias)};
 }
 
 // Direct convolution, one output plane at a time and one weight at a time over the plane:

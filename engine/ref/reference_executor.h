@@ -70,8 +70,8 @@ ConvWeights randomConvWeights(const ir::Node& conv, int64_t inChannels, uint64_t
 
 // The weight transform of schedule::mergedConv (IOS paper §3, operator merge): member m's
 // kernel is zero-padded and centred in the merged kernel, i.e. placed at row offset
-// (K_h − k_h) / 2 = P_h − p_h (and likewise for columns), which is where the GPU executor puts
-// it; out-channel blocks and biases are concatenated in member order. `inChannels` is the
+// (K_h − k_h) / 2 = P_h − p_h (and likewise for columns) by schedule::placeMergedWeights, the
+// placement the GPU executor uses too; out-channel blocks and biases are concatenated in member order. `inChannels` is the
 // shared input's channel count; memberWeights[i] belongs to members[i]. Throws what
 // schedule::mergedConv throws (ios::UserError when the members are not mergeable,
 // std::logic_error for fewer than two), ios::UserError naming a member whose kernel cannot be

@@ -3,6 +3,7 @@
 // matched one and every producer the target reads, so the block stays in dependency order
 // (validateAndInferShapes re-sorts it anyway, ties by position).
 #include "ir/validate.h"
+#include "rewrite/identity_rule.h"
 #include "rewrite/rules.h"
 #include "schedule/merge.h"
 #include "util/error.h"
@@ -98,7 +99,7 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
         m.push_back(n);
     }
     const size_t expected = match.rule == RuleId::R4 || match.rule == RuleId::R5 ? 1 : 2;
-    if (m.size() != expected)
+    if (m.size() != expected && !(match.rule == RuleId::S1 && m.size() == 1))
         throw UserError("substitution " + std::string(ruleName(match.rule)) + " needs " +
                         std::to_string(expected) + " operators");
     Provenance& prov = out.provenance;
@@ -159,6 +160,9 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
         prov.created = {match.nodes[1]};
         break;
     }
+    case RuleId::S1: // conv y over a concatenation ⇒ partial convs and a node named y
+        applyPartialConvs(graph, block, match, prov);
+        break;
     }
     block.stages.clear(); // the old schedule names replaced operators
     ir::validateAndInferShapes(out.graph);

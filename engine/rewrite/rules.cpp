@@ -2,6 +2,7 @@
 
 #include "ir/metrics.h"
 #include "ir/validate.h"
+#include "rewrite/identity_rule.h"
 #include "rewrite/pattern.h"
 #include "schedule/merge.h"
 
@@ -19,13 +20,14 @@ struct RuleInfo {
     std::string_view name;
     std::string_view description;
 };
-constexpr std::array<RuleInfo, kAllRules.size()> kRuleInfo = {{
+constexpr std::array<RuleInfo, static_cast<size_t>(RuleId::S1) + 1> kRuleInfo = {{
     {"R1", "fuse conv + relu"},
     {"R3", "merge convs sharing an input"},
     {"R4", "enlarge conv to 3x3"},
     {"R5", "in-place concatenation"},
     {"R6", "fold residual x + conv(x)"},
     {"R7", "fuse conv and add"},
+    {"S1", "split a conv over a concatenation into partial convs (Serenity)"},
 }};
 
 bool isConv(const ir::Node& n) {
@@ -127,7 +129,8 @@ Pattern patternOf(RuleId rule, const ir::Block& block, const ir::NodeIndex& inde
                     {},
                     true}};
         break;
-    case RuleId::R5: // findMatches takes R5 apart: its condition needs the whole graph
+    case RuleId::R5: // findMatches takes R5 and S1 apart: their conditions need the whole graph
+    case RuleId::S1:
         break;
     case RuleId::R6:
         p.nodes = {{[](const ir::Node& n) {
@@ -199,6 +202,19 @@ void visitMatches(const ir::Graph& graph, int blockIndex, RuleId rule,
                   const std::function<bool(const std::vector<int>&)>& visit) {
     const ir::Block& block = graph.blocks.at(static_cast<size_t>(blockIndex));
     const std::vector<const ir::Node*> ops = block.operators();
+    if (rule == RuleId::S1) {
+        std::unordered_map<std::string, int> indexOf;
+        for (size_t i = 0; i < ops.size(); ++i)
+            indexOf.emplace(ops[i]->name, static_cast<int>(i));
+        for (const Match& m : findPartialConvMatches(graph, blockIndex, allowed)) {
+            std::vector<int> indices;
+            for (const std::string& name : m.nodes)
+                indices.push_back(indexOf.at(name));
+            if (!visit(indices))
+                return;
+        }
+        return;
+    }
     if (rule == RuleId::R5) {
         // The producer's other readers may sit anywhere its output is visible, so the counts
         // are the whole graph's (ir::valueReferences), as validation counts them.

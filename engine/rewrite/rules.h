@@ -4,7 +4,9 @@
 //   R1 fuse conv + relu        R3 merge convs sharing an input (schedule::mergeable)
 //   R4 enlarge conv to 3×3     R5 exclusive (in-place) concatenation
 //   R6 fold residual x + conv(x)     R7 fuse conv and add
-// R2 (batch norm) and R8 (matmul) have no operators here.
+// R2 (batch norm) and R8 (matmul) have no operators here. S1 is Serenity's identity rewrite
+// (rewrite/identity_rule.h): applied and proved like the others, but not one of MetaFlow's
+// rules (not in kAllRules, no RuleSet switch), so the search never tries it.
 #pragma once
 
 #include "ir/graph.h"
@@ -21,7 +23,7 @@
 
 namespace ios::rewrite {
 
-enum class RuleId : uint8_t { R1, R3, R4, R5, R6, R7 };
+enum class RuleId : uint8_t { R1, R3, R4, R5, R6, R7, S1 };
 inline constexpr std::array<RuleId, 6> kAllRules = {RuleId::R1, RuleId::R3, RuleId::R4,
                                                     RuleId::R5, RuleId::R6, RuleId::R7};
 
@@ -33,14 +35,18 @@ std::optional<RuleId> ruleFromName(std::string_view name); // "R3" or "r3"
 struct RuleSet {
     std::array<bool, kAllRules.size()> enabled{true, true, false, true, true, true};
 
-    bool on(RuleId rule) const { return enabled[static_cast<size_t>(rule)]; }
-    void set(RuleId rule, bool value) { enabled[static_cast<size_t>(rule)] = value; }
+    // A rule outside MetaFlow's table (S1) is never on; setting it throws std::out_of_range.
+    bool on(RuleId rule) const {
+        const auto i = static_cast<size_t>(rule);
+        return i < enabled.size() && enabled[i];
+    }
+    void set(RuleId rule, bool value) { enabled.at(static_cast<size_t>(rule)) = value; }
     static RuleSet only(std::vector<RuleId> rules);
 };
 
 // One occurrence of a rule's source pattern: the matched operators' names in pattern order
 // (R1: conv, relu; R3: a, b with a first in file order; R4: conv; R5: the concatenation;
-// R6/R7: conv, add).
+// R6/R7: conv, add; S1: conv, then the concatenation it reads when that is a node).
 struct Match {
     RuleId rule = RuleId::R1;
     int block = 0;
@@ -71,7 +77,7 @@ void visitMatches(const ir::Graph& graph, int block, RuleId rule, const std::vec
 // at `limit` (then `limit` is returned).
 uint64_t countMatches(const ir::Graph& graph, int block, RuleId rule,
                       const std::vector<bool>* allowed, uint64_t limit);
-// Operators one match of `rule` takes (R4, R5: 1; the others 2).
+// Operators one match of `rule` takes (R4, R5: 1; the others 2; S1: 1 or 2, 2 returned).
 int matchSize(RuleId rule);
 // All matches of the enabled rules, rules in table order, then blocks, then matching order.
 std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules);

@@ -2,6 +2,7 @@
 // substitution log turns the original graph's weights into the rewritten graph's, so the
 // reference executor checks that both compute the same outputs.
 #include "ir/metrics.h"
+#include "rewrite/identity_rule.h"
 #include "rewrite/rules.h"
 #include "util/error.h"
 
@@ -78,6 +79,21 @@ void transformWeights(const ir::Graph& before, const Match& match, WeightMap& we
     }
     case RuleId::R5: // the identity: an in-place term computes the same values
         break;
+    case RuleId::S1: { // y's weights split over its partial convs
+        const std::optional<PartialConvSplit> split = PartialConvMatcher(before, match.block).at(c);
+        if (!split)
+            throw UserError("substitution S1: '" + c.name +
+                                "' is no convolution over a concatenation",
+                            {}, c.name);
+        std::unordered_set<std::string> taken = nodeNames(before);
+        const std::vector<std::string> names = partialConvNames(*split, taken);
+        std::vector<ref::ConvWeights> parts =
+            partialConvWeights(c, split->form, split->terms, weightsOf(weights, c.name));
+        for (size_t i = 0; i < parts.size(); ++i)
+            weights[names[i]] = std::move(parts[i]);
+        weights.erase(c.name);
+        break;
+    }
     case RuleId::R6:
     case RuleId::R7: {
         // δ: the identity kernel, 1 at the centre tap (padding, padding) from input channel o

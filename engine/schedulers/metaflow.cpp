@@ -219,16 +219,31 @@ std::vector<CompositionRow> compositionTable(const ir::PreparedModel& model, con
                                              const cost::CostModel& cost,
                                              const MetaflowResult& result, SearchControl* control) {
     const RewrittenModel& g = *result.rewritten;
+    // One run, timed; cancelled before it starts.
+    auto run = [&](const Scheduler& s, const ir::PreparedModel& m, const cost::CostModel& c,
+                   double& seconds) {
+        if (control != nullptr && control->cancelled())
+            throw Cancelled();
+        const auto t0 = std::chrono::steady_clock::now();
+        Outcome outcome = s.run(m, params, c, control);
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return outcome;
+    };
     std::vector<CompositionRow> rows;
     for (const std::string_view key :
          {std::string_view("sequential"), std::string_view("ios-both")}) {
         const Scheduler& s = schedulerByName(key);
         CompositionRow row;
         row.scheduler = std::string(s.key());
-        row.originalMs = s.run(model, params, cost, control).latencyMs;
-        row.rewrittenMs = schedulerByName(result.options.then).key() == s.key()
-                              ? result.then.latencyMs
-                              : s.run(g.prepared, params, *g.cost, control).latencyMs;
+        row.original = run(s, model, cost, row.originalSeconds);
+        row.originalMs = row.original.latencyMs;
+        if (schedulerByName(result.options.then).key() == s.key()) {
+            row.rewritten = result.then;
+            row.rewrittenSeconds = result.then.searchSeconds;
+        } else {
+            row.rewritten = run(s, g.prepared, *g.cost, row.rewrittenSeconds);
+        }
+        row.rewrittenMs = row.rewritten.latencyMs;
         rows.push_back(std::move(row));
     }
     return rows;

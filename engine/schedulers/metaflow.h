@@ -94,12 +94,16 @@ MetaflowResult runMetaflow(const ir::PreparedModel& model, const Params& params,
 // MetaFlow's question, [IOS] §6 next to [MF] §6: the same scheduler on the original and on
 // the rewritten graph. Latencies under the cost model the search used.
 struct CompositionRow {
-    std::string scheduler;  // registry key
-    double originalMs = 0;  // on G0
-    double rewrittenMs = 0; // on G*
+    std::string scheduler;       // registry key
+    double originalMs = 0;       // on G0
+    double rewrittenMs = 0;      // on G*
+    Outcome original;            // the run on G0
+    Outcome rewritten;           // the run on G* (result.then when reused)
+    double originalSeconds = 0;  // wall time of the run on G0
+    double rewrittenSeconds = 0; // and on G* (reused: then's searchSeconds)
 };
-// Sequential and IOS-both on G0 and G* (the IOS-both on G* of `result.then` is reused when
-// `then` is ios-both).
+// Sequential and IOS-both on G0 and G* (the run on G* of `result.then` is reused when `then`
+// is one of them). ios::Cancelled before a run when control is cancelled.
 std::vector<CompositionRow> compositionTable(const ir::PreparedModel& model, const Params& params,
                                              const cost::CostModel& cost,
                                              const MetaflowResult& result,

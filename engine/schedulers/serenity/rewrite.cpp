@@ -1,10 +1,12 @@
 #include "schedulers/serenity/rewrite.h"
 
+#include "ir/metrics.h"
 #include "ir/validate.h"
+#include "rewrite/rules.h"
 #include "util/error.h"
 
 #include <algorithm>
-#include <map>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,108 +14,6 @@
 namespace ios::schedulers::serenity {
 
 namespace {
-
-// Terms of one value each, at least two: a concatenation the patterns take.
-bool isPlainConcat(const std::vector<ir::Term>& terms) {
-    return terms.size() >= 2 &&
-           std::all_of(terms.begin(), terms.end(), [](const ir::Term& t) { return t.size() == 1; });
-}
-
-void addNames(const ir::Node& node, std::unordered_set<std::string>& names) {
-    names.insert(node.name);
-    for (const ir::Node& inner : node.nodes)
-        addNames(inner, names);
-}
-
-std::unordered_set<std::string> nodeNames(const ir::Graph& graph) {
-    std::unordered_set<std::string> names;
-    addNames(graph.input, names);
-    for (const ir::Block& b : graph.blocks) {
-        addNames(b.enterNode, names);
-        for (const ir::Node* op : b.operators())
-            addNames(*op, names);
-    }
-    return names;
-}
-
-// The pattern at schedule operator `op` of a block: y's terms and the concat node they come
-// from, or nothing. `inner` are the block's inner nodes by name, `reads` the number of values
-// that name each node.
-std::optional<RewriteMatch> matchConv(const ir::Node& op,
-                                      const std::unordered_map<std::string, const ir::Node*>& inner,
-                                      const std::unordered_map<std::string, int>& reads) {
-    if (op.kind != ir::NodeKind::Conv)
-        return std::nullopt;
-    RewriteMatch m;
-    const std::vector<ir::Term>* terms = &op.inputs;
-    if (!isPlainConcat(op.inputs)) {
-        if (op.inputs.size() != 1 || op.inputs.front().size() != 1)
-            return std::nullopt;
-        const ir::ValueRef& v = op.inputs.front().front();
-        const auto it = inner.find(v.node);
-        if (it == inner.end())
-            return std::nullopt;
-        const ir::Node& concat = *it->second;
-        if (concat.kind != ir::NodeKind::Identity || !isPlainConcat(concat.inputs) ||
-            v.begin != 0 || v.end != concat.outputShape.c || reads.at(concat.name) != 1)
-            return std::nullopt;
-        m.concat = concat.name;
-        terms = &concat.inputs;
-    }
-    for (const ir::Term& t : *terms)
-        m.terms.push_back(t.front());
-    const int64_t c = m.inChannels();
-    if (op.conv.groups == 1)
-        m.kind = RewriteKind::ChannelWise;
-    else if (op.conv.groups == c && op.conv.outChannels == c)
-        m.kind = RewriteKind::KernelWise;
-    else
-        return std::nullopt;
-    m.conv = op;
-    return m;
-}
-
-// The partial convs and the node named y that combines them (rewriteGraph's contract).
-std::vector<ir::Node> rewrittenNodes(const RewriteMatch& m) {
-    std::vector<ir::Node> out;
-    const ir::Node& y = m.conv;
-    ir::Node combine;
-    combine.name = y.name;
-    combine.hintName = y.hintName;
-    combine.outputShape = y.outputShape;
-    ir::Term sum;
-    for (size_t i = 0; i < m.terms.size(); ++i) {
-        ir::Node p;
-        p.kind = ir::NodeKind::Conv;
-        p.name = p.hintName = m.members[i];
-        // A member reads one value, not a concatenation: the term's in-place flag (the concat
-        // writing x_i into its buffer) has no meaning there and validation refuses it.
-        ir::ValueRef x = m.terms[i];
-        x.inPlace = false;
-        p.inputs = {{std::move(x)}};
-        p.conv = y.conv;
-        const int64_t c = m.terms[i].channels();
-        if (m.kind == RewriteKind::ChannelWise) {
-            p.conv.act = ir::ActType::Identity;
-            sum.push_back({p.name, 0, y.conv.outChannels});
-        } else {
-            p.conv.groups = c;
-            p.conv.outChannels = c;
-            combine.inputs.push_back({{p.name, 0, c}});
-        }
-        out.push_back(std::move(p));
-    }
-    if (m.kind == RewriteKind::ChannelWise) {
-        combine.inputs = {std::move(sum)};
-        combine.kind =
-            y.conv.act == ir::ActType::Identity ? ir::NodeKind::Identity : ir::NodeKind::Activation;
-        combine.activation = y.conv.act;
-    } else {
-        combine.kind = ir::NodeKind::Identity;
-    }
-    out.push_back(std::move(combine));
-    return out;
-}
 
 // Removes the marked ops and tensors and renumbers the rest (order kept).
 void compact(ir::MemoryProblem& p, const std::vector<char>& dropOp,
@@ -153,10 +53,6 @@ void compact(ir::MemoryProblem& p, const std::vector<char>& dropOp,
 
 } // namespace
 
-std::string_view toString(RewriteKind kind) {
-    return kind == RewriteKind::ChannelWise ? "channel-wise" : "kernel-wise";
-}
-
 int64_t RewriteMatch::inChannels() const {
     int64_t c = 0;
     for (const ir::ValueRef& v : terms)
@@ -164,32 +60,31 @@ int64_t RewriteMatch::inChannels() const {
     return c;
 }
 
+rewrite::Match RewriteMatch::ruleMatch() const {
+    rewrite::Match m{rewrite::RuleId::S1, block, {conv.name}};
+    if (!concat.empty())
+        m.nodes.push_back(concat);
+    return m;
+}
+
 std::vector<RewriteMatch> findRewrites(const ir::Graph& graph) {
-    std::unordered_set<std::string> taken = nodeNames(graph);
+    std::unordered_set<std::string> taken = rewrite::nodeNames(graph);
     std::vector<RewriteMatch> out;
     for (size_t b = 0; b < graph.blocks.size(); ++b) {
-        const ir::Block& block = graph.blocks[b];
-        std::unordered_map<std::string, const ir::Node*> inner;
-        std::unordered_map<std::string, int> reads;
-        for (const ir::Node& n : block.innerNodes)
-            inner.emplace(n.name, &n);
-        for (const ir::Node* op : block.operators())
-            for (const ir::Term& t : op->externalInputs())
-                for (const ir::ValueRef& v : t)
-                    ++reads[v.node];
-        for (const ir::Node* op : block.operators()) {
-            std::optional<RewriteMatch> m = matchConv(*op, inner, reads);
-            if (!m)
-                continue;
-            m->block = static_cast<int>(b);
-            for (size_t i = 0; i < m->terms.size(); ++i) {
-                std::string name = op->name + ".part" + std::to_string(i + 1);
-                while (taken.count(name) != 0)
-                    name += '_';
-                taken.insert(name);
-                m->members.push_back(std::move(name));
-            }
-            out.push_back(std::move(*m));
+        const int block = static_cast<int>(b);
+        const rewrite::PartialConvMatcher matcher(graph, block);
+        const ir::NodeIndex index(graph);
+        for (const rewrite::Match& match :
+             rewrite::findMatches(graph, block, rewrite::RuleId::S1)) {
+            const rewrite::PartialConvSplit split = *matcher.at(*index.find(match.nodes.front()));
+            RewriteMatch m;
+            m.kind = split.form;
+            m.block = block;
+            m.conv = *split.conv;
+            m.concat = split.concat == nullptr ? std::string() : split.concat->name;
+            m.terms = split.terms;
+            m.members = rewrite::partialConvNames(split, taken);
+            out.push_back(std::move(m));
         }
     }
     return out;
@@ -199,88 +94,35 @@ GraphRewrite rewriteGraph(const ir::Graph& graph, const std::vector<RewriteMatch
     GraphRewrite out;
     out.graph = graph;
     out.applied = matches;
-    std::map<std::pair<int, std::string>, const RewriteMatch*> byConv;
-    std::map<std::pair<int, std::string>, const RewriteMatch*> byConcat;
-    for (const RewriteMatch& m : out.applied) {
+    const ir::NodeIndex index(graph);
+    std::set<std::pair<int, std::string>> convs;
+    for (const RewriteMatch& m : matches) {
+        const ir::Node* y = index.find(m.conv.name);
         if (m.block < 0 || static_cast<size_t>(m.block) >= graph.blocks.size() ||
-            !byConv.emplace(std::pair(m.block, m.conv.name), &m).second)
+            !convs.emplace(m.block, m.conv.name).second || y == nullptr || !(*y == m.conv))
             throw std::logic_error("rewriteGraph: match of '" + m.conv.name +
                                    "' is not one of this graph's, or repeated");
-        if (!m.concat.empty())
-            byConcat.emplace(std::pair(m.block, m.concat), &m);
     }
-    size_t found = 0;
-    for (size_t b = 0; b < out.graph.blocks.size(); ++b) {
-        ir::Block& block = out.graph.blocks[b];
-        const int bi = static_cast<int>(b);
-        std::vector<ir::Node> nodes;
-        bool changed = false;
-        for (const ir::Node* op : block.operators()) {
-            const auto m = byConv.find({bi, op->name});
-            if (m != byConv.end()) {
-                if (!(*op == m->second->conv))
-                    throw std::logic_error("rewriteGraph: '" + op->name +
-                                           "' differs from its match");
-                for (ir::Node& n : rewrittenNodes(*m->second))
-                    nodes.push_back(std::move(n));
-                changed = true;
-                ++found;
-            } else if (byConcat.count({bi, op->name}) == 0) {
-                nodes.push_back(*op);
-            }
+    for (RewriteMatch& m : out.applied) {
+        rewrite::Rewritten r = rewrite::applyMatch(out.graph, m.ruleMatch());
+        // The names the engine gave (findRewrites' unless an earlier match freed one).
+        m.members.assign(r.provenance.created.begin(), r.provenance.created.end() - 1);
+        out.graph = std::move(r.graph);
+        out.provenance.push_back(std::move(r.provenance));
+    }
+    if (matches.empty()) { // applyMatch validates what it rewrites; the copy is validated alike
+        try {
+            ir::validateAndInferShapes(out.graph);
+        } catch (const UserError& e) {
+            throw std::logic_error(
+                std::string("Serenity's rewrite broke the graph's invariants: ") + e.what());
         }
-        if (!changed)
-            continue;
-        block.exitNode = std::move(nodes.back());
-        nodes.pop_back();
-        block.innerNodes = std::move(nodes);
-        block.stages.clear();
-        block.parts.clear();
-    }
-    if (found != out.applied.size())
-        throw std::logic_error("rewriteGraph: a match names a conv the graph does not have");
-    // The rewritten graph keeps the IR's invariants (names that exist, in-place flags only
-    // where valid): a violation is this rewrite's bug, never the user's file.
-    try {
-        ir::validateAndInferShapes(out.graph);
-    } catch (const UserError& e) {
-        throw std::logic_error(std::string("Serenity's rewrite broke the graph's invariants: ") +
-                               e.what());
     }
     return out;
 }
 
 std::vector<ref::ConvWeights> memberWeights(const RewriteMatch& m, const ref::ConvWeights& w) {
-    const ir::ConvAttrs& a = m.conv.conv;
-    const int64_t c = m.inChannels();
-    const int64_t kernel = a.kernel.h * a.kernel.w;
-    const int64_t inPerGroup = m.kind == RewriteKind::ChannelWise ? c : 1;
-    if (w.weights.size() != static_cast<size_t>(a.outChannels * inPerGroup * kernel) ||
-        w.bias.size() != static_cast<size_t>(a.outChannels))
-        throw std::invalid_argument("memberWeights: weights of '" + m.conv.name +
-                                    "' have the wrong size");
-    std::vector<ref::ConvWeights> out;
-    int64_t offset = 0; // first channel of the term
-    for (size_t i = 0; i < m.terms.size(); ++i) {
-        const int64_t ci = m.terms[i].channels();
-        ref::ConvWeights p;
-        auto copy = [&](int64_t from, int64_t count) {
-            const auto begin = w.weights.begin() + static_cast<std::ptrdiff_t>(from * kernel);
-            p.weights.insert(p.weights.end(), begin,
-                             begin + static_cast<std::ptrdiff_t>(count * kernel));
-        };
-        if (m.kind == RewriteKind::ChannelWise) { // W[o][offset .. offset + ci) for every o
-            for (int64_t o = 0; o < a.outChannels; ++o)
-                copy(o * c + offset, ci);
-            p.bias = i == 0 ? w.bias : std::vector<double>(w.bias.size(), 0.0);
-        } else { // the filters and biases of channels offset .. offset + ci
-            copy(offset, ci);
-            p.bias.assign(w.bias.begin() + offset, w.bias.begin() + offset + ci);
-        }
-        out.push_back(std::move(p));
-        offset += ci;
-    }
-    return out;
+    return rewrite::partialConvWeights(m.conv, m.kind, m.terms, w);
 }
 
 void setMemberWeights(const std::vector<RewriteMatch>& applied, ref::ReferenceExecutor& executor) {

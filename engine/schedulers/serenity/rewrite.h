@@ -1,12 +1,10 @@
 // Serenity's identity graph rewriting (Serenity, MLSys 2020, §3.3, Eq. 3–8, Fig. 9;
-// docs/memory.md "Identity graph rewriting"): a convolution over a concatenation [x_1, …, x_k]
-// becomes k partial convolutions, one per x_i, that write the same output y, so no x_i has to
-// stay live until the last one is computed.
-// - Channel-wise (Eq. 3–6, groups = 1): y = Σ_i W[:, c_i] ∗ x_i. The partial convs form an
-//   accumulation group: the first one run allocates y, each later one needs a y-sized temporary;
-//   bias and activation belong to the last one.
-// - Kernel-wise (Eq. 7–8, depthwise: groups = in = out channels): y = [w_1 ∗ x_1, …, w_k ∗ x_k].
-//   The partial convs form a slice group: the first allocates y, the others write their slices.
+// docs/memory.md "Identity graph rewriting") for the memory scheduler: the graph side is rule S1
+// of the rewrite engine (rewrite/identity_rule.h: matching, application, weights, provenance,
+// the reference executor's proof and the graph hash); this adds the matches as the memory
+// problem needs them and the rewritten memory problem. Channel-wise partial convs form an
+// accumulation group (the first one run allocates y, each later one needs a y-sized temporary);
+// kernel-wise ones a slice group (the first allocates y, the others write their slices).
 // A match yields two things that must agree: the rewritten graph (which the CPU reference
 // executor runs to prove the identity) and the rewritten memory problem (which the DP orders).
 #pragma once
@@ -15,6 +13,8 @@
 #include "ir/graph.h"
 #include "ir/memory.h"
 #include "ref/reference_executor.h"
+#include "rewrite/identity_rule.h"
+#include "rewrite/rules.h"
 
 #include <cstdint>
 #include <optional>
@@ -24,11 +24,11 @@
 
 namespace ios::schedulers::serenity {
 
-enum class RewriteKind : uint8_t { ChannelWise, KernelWise };
-std::string_view toString(RewriteKind kind); // "channel-wise", "kernel-wise"
+using RewriteKind = rewrite::PartialConvForm;
+using rewrite::toString; // "channel-wise", "kernel-wise"
 
-// One occurrence of a pattern: conv y over k ≥ 2 terms of one value each — its own input
-// terms, or those of an identity node (the concatenation) whose only reader is y.
+// One occurrence of rule S1: conv y over k ≥ 2 terms of one value each — its own input terms,
+// or those of an identity node (the concatenation) whose only reader is y.
 struct RewriteMatch {
     RewriteKind kind = RewriteKind::ChannelWise;
     int block = -1;                   // block index
@@ -37,32 +37,31 @@ struct RewriteMatch {
     std::vector<ir::ValueRef> terms;  // x_1, …, x_k
     std::vector<std::string> members; // the partial convs' names, one per term
 
-    int64_t inChannels() const; // Σ channels of the terms
+    int64_t inChannels() const;       // Σ channels of the terms
+    rewrite::Match ruleMatch() const; // the rewrite engine's match (rule S1)
 };
 
-// Every match of a validated graph, block by block, convs in file order. Non-recursive: the
-// partial convs of a rewrite never match again. Member names are "<y>.part<i>" (i from 1),
-// with '_' appended until no node of the graph bears the name.
+// Every match of a validated graph (rewrite::findMatches with rule S1), block by block, convs
+// in file order. Member names are "<y>.part<i>" (i from 1), with '_' appended until no node of
+// the graph bears the name.
 std::vector<RewriteMatch> findRewrites(const ir::Graph& graph);
 
 struct GraphRewrite {
-    ir::Graph graph;                   // validated, shapes inferred
-    std::vector<RewriteMatch> applied; // the matches applied, in findRewrites' order
+    ir::Graph graph;                             // validated, shapes inferred
+    std::vector<RewriteMatch> applied;           // the matches applied, in findRewrites' order
+    std::vector<rewrite::Provenance> provenance; // rewrite::applyMatch's, one per applied match
 };
 
-// Applies `matches` (any subset of findRewrites(graph)). Per match: the concat node (if any) is
-// removed; y's place holds the partial convs followed by a node named y that combines them —
-// for channel-wise, one term summing the partial outputs with y's activation applied (an
-// activation node, or an identity node for an identity activation), the partial convs having
-// identity activations; for kernel-wise, an identity node concatenating the slices, the partial
-// convs keeping y's activation. Every reader of y reads the combining node, so each original
-// node's output keeps its name and value. A rewritten block drops its stored stages and parts
-// (they name the removed nodes). Throws std::logic_error for a match not of this graph.
+// Applies `matches` (any subset of findRewrites(graph)) one by one with rewrite::applyMatch
+// (rule S1, identity_rule.h): each original node's output keeps its name and value, a
+// rewritten block drops its stored stages and parts. Throws std::logic_error for a match not
+// of this graph.
 GraphRewrite rewriteGraph(const ir::Graph& graph, const std::vector<RewriteMatch>& matches);
 
-// The members' weights from y's: channel-wise, member i gets W[:, c_i] (input channels of term
-// i) and member 1 the bias (the others zero); kernel-wise, member i gets the filters and biases
-// of its channels. Throws std::invalid_argument for weights of the wrong size.
+// The members' weights from y's (rewrite::partialConvWeights): channel-wise, member i gets
+// W[:, c_i] (input channels of term i) and member 1 the bias (the others zero); kernel-wise,
+// member i gets the filters and biases of its channels. Throws std::invalid_argument for
+// weights of the wrong size.
 std::vector<ref::ConvWeights> memberWeights(const RewriteMatch& match,
                                             const ref::ConvWeights& convWeights);
 
