@@ -180,9 +180,9 @@ private slots:
         const std::string native = dir.filePath("m.json").toStdString();
         const std::string ios = dir.filePath("m.ios.json").toStdString();
         const std::string iosAsJson = dir.filePath("plain.json").toStdString();
-        QCOMPARE(io::formatForWrite(native), io::ModelFormat::Native);
-        QCOMPARE(io::formatForWrite(ios), io::ModelFormat::IosJson);
-        QCOMPARE(io::formatForWrite(dir.filePath("m.DOT").toStdString()), io::ModelFormat::Dot);
+        QCOMPARE(io::formatForWrite(native).key, std::string("native"));
+        QCOMPARE(io::formatForWrite(ios).key, std::string("ios-json"));
+        QCOMPARE(io::formatForWrite(dir.filePath("m.DOT").toStdString()).key, std::string("dot"));
         io::saveModelFile(g, native);
         io::saveModelFile(g, ios);
         util::writeFileAtomically(iosAsJson, util::readTextFile(ios));

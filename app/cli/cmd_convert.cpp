@@ -13,25 +13,20 @@ namespace ios::cli {
 
 namespace {
 
-std::string_view formatName(io::ModelFormat format) {
-    switch (format) {
-    case io::ModelFormat::IosJson:
-        return "IOS JSON";
-    case io::ModelFormat::Native:
-        return "native JSON";
-    case io::ModelFormat::Dot:
-        return "Graphviz DOT";
+// The formats as the registry lists them (io/model_format.h): what IN and OUT may be.
+std::string convertDescription() {
+    std::string text = "Convert a model between formats, chosen by OUT's extension:\n";
+    for (const io::ModelFormatEntry& f : io::modelFormats()) {
+        std::string suffix = f.suffix;
+        suffix.resize(std::max<size_t>(suffix.size(), 10), ' ');
+        text += "  " + suffix + " " + f.label +
+                (!f.write ? " (import only)" : !f.read ? " (export only)" : "") + "\n";
     }
-    return "?";
+    return text + "OUT is written atomically: on any error it is left untouched.";
 }
 
 int runConvert(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched convert IN OUT [--verbose]",
-                     "Convert a model between formats, chosen by OUT's extension:\n"
-                     "  .ios.json  IOS JSON (the IOS authors' format)\n"
-                     "  .json      native ios-explorer JSON\n"
-                     "  .dot       Graphviz DOT (export only)\n"
-                     "OUT is written atomically: on any error it is left untouched.");
+    ArgParser parser("ios-sched convert IN OUT [--verbose]", convertDescription());
     parser.positional("IN", "a model file or a bundled name (see models)");
     parser.positional("OUT", "the file to write");
     parser.flag("-v, --verbose", "Say what was written");
@@ -40,7 +35,7 @@ int runConvert(const std::vector<std::string>& args) {
         return kExitOk;
     const std::string& in = parser.positionals()[0];
     const std::string& out = parser.positionals()[1];
-    const io::ModelFormat format = io::formatForWrite(out); // reject a bad OUT before loading
+    const io::ModelFormatEntry& format = io::formatForWrite(out); // reject a bad OUT before loading
     util::OutputTransaction output;
     output.check(out, "OUT");
     const ir::Graph graph = loadModelArg(parser, in, output);
@@ -50,11 +45,11 @@ int runConvert(const std::vector<std::string>& args) {
     printWarnings("convert", warnings);
     if (!parser.has("verbose"))
         return kExitOk;
-    std::cout << "wrote " << out << " (" << formatName(format) << ", " << graph.blocks.size()
+    std::cout << "wrote " << out << " (" << format.label << ", " << graph.blocks.size()
               << " blocks, " << graph.operatorCount() << " operators)\n";
     const bool hasParts = std::any_of(graph.blocks.begin(), graph.blocks.end(),
                                       [](const ir::Block& b) { return !b.parts.empty(); });
-    if (hasParts && format == io::ModelFormat::IosJson)
+    if (hasParts && format.key == "ios-json")
         std::cout << "note: IOS JSON cannot hold the explicit DP parts; write .json (native) "
                      "to keep them\n";
     return kExitOk;

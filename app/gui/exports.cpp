@@ -16,8 +16,18 @@
 namespace ios::gui {
 
 QString modelFileFilter() {
-    return QObject::tr("Models (*.ios.json *.json *.onnx);;IOS JSON (*.ios.json);;Native JSON "
-                       "(*.json);;ONNX (*.onnx);;All files (*)");
+    // Every readable format of the registry (io/model_format.h), each also on its own.
+    QStringList all;
+    QStringList each;
+    for (const io::ModelFormatEntry& f : io::modelFormats()) {
+        if (!f.read)
+            continue;
+        const QString pattern = QStringLiteral("*") + QString::fromStdString(f.suffix);
+        all << pattern;
+        each << QStringLiteral("%1 (%2)").arg(QString::fromStdString(f.label), pattern);
+    }
+    return QObject::tr("Models (%1);;%2;;All files (*)")
+        .arg(all.join(QLatin1Char(' ')), each.join(QStringLiteral(";;")));
 }
 
 QStringList filterSuffixes(const QString& filter) {

@@ -1,5 +1,7 @@
 #include "io/dot_export.h"
 
+#include "io/model_format.h"
+
 #include <algorithm>
 
 namespace ios::io {
@@ -28,7 +30,7 @@ std::string escaped(std::string_view s) {
     return out;
 }
 
-std::string quoted(std::string_view s) {
+std::string dotQuoted(std::string_view s) {
     return "\"" + escaped(s) + "\"";
 }
 
@@ -92,7 +94,7 @@ std::string nodeStatement(const Node& n, int stage, const std::string& indent) {
     } else {
         attrs += "\"";
     }
-    return indent + quoted(n.name) + " [" + attrs + "];\n";
+    return indent + dotQuoted(n.name) + " [" + attrs + "];\n";
 }
 
 // Edges from each distinct producer named in `n`'s inputs, in order of first mention.
@@ -105,14 +107,14 @@ std::string edgeStatements(const Node& n) {
                 producers.push_back(&v.node);
     std::string out;
     for (const std::string* p : producers)
-        out += "  " + quoted(*p) + " -> " + quoted(n.name) + ";\n";
+        out += "  " + dotQuoted(*p) + " -> " + dotQuoted(n.name) + ";\n";
     return out;
 }
 
 } // namespace
 
 std::string writeDot(const ir::Graph& graph, const DotOptions& options) {
-    std::string out = "digraph " + quoted(graph.name) + " {\n";
+    std::string out = "digraph " + dotQuoted(graph.name) + " {\n";
     out += "  node [shape=box, style=\"rounded,filled\", fillcolor=white, colorscheme=set312, "
            "fontname=\"Helvetica\"];\n";
     out += nodeStatement(graph.input, -1, "  ");
@@ -121,7 +123,7 @@ std::string writeDot(const ir::Graph& graph, const DotOptions& options) {
         const ir::Block& block = graph.blocks[b];
         const std::vector<int>* stages =
             b < options.stageOfOperator.size() ? &options.stageOfOperator[b] : nullptr;
-        out += "  subgraph " + quoted("cluster_" + std::to_string(b)) + " {\n";
+        out += "  subgraph " + dotQuoted("cluster_" + std::to_string(b)) + " {\n";
         out += "    label=\"block " + std::to_string(b) + "\";\n";
         const auto ops = block.operators();
         for (size_t i = 0; i < ops.size(); ++i) {
@@ -133,5 +135,15 @@ std::string writeDot(const ir::Graph& graph, const DotOptions& options) {
     }
     return out + edges + "}\n";
 }
+
+IOS_REGISTER_MODEL_FORMAT(dot, ModelFormatEntry{.key = "dot",
+                                                 .suffix = ".dot",
+                                                 .label = "Graphviz DOT",
+                                                 .rank = 40,
+                                                 .read = {},
+                                                 .write = [](const ir::Graph& graph,
+                                                             std::vector<std::string>*) {
+                                                     return writeDot(graph);
+                                                 }});
 
 } // namespace ios::io

@@ -1,8 +1,10 @@
 #include "io/ios_json.h"
 
+#include "io/model_format.h"
 #include "io/node_json.h"
 #include "ir/block_dag.h"
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_text.h"
 
 #include <algorithm>
@@ -167,5 +169,41 @@ void applyPartsJson(ir::Graph& graph, std::string_view text, const std::string& 
         throw e.inFile(source);
     }
 }
+
+namespace {
+
+// "model.ios.json" -> "model.parts.json": the explicit DP parts that the IOS format cannot
+// hold (reference_models/nasnet_large.parts.json sits beside its model this way).
+std::filesystem::path partsFileBeside(const std::filesystem::path& path) {
+    std::string name = path.filename().string();
+    name.resize(name.size() - std::string_view(".ios.json").size());
+    return path.parent_path() / (name + ".parts.json");
+}
+
+ir::Graph readIosJsonFile(const std::filesystem::path& path) {
+    ir::Graph graph = parseIosJson(util::readInputFile(path, util::InputKind::Model), path.string());
+    // Optional; when something is there it is read through the same checks (a FIFO or a
+    // device there is an error, not silently skipped).
+    const std::filesystem::path parts = partsFileBeside(path);
+    if (util::inputExists(parts))
+        applyPartsJson(graph, util::readInputFile(parts, util::InputKind::Parts), parts.string());
+    return graph;
+}
+
+} // namespace
+
+IOS_REGISTER_MODEL_FORMAT(ios_json,
+                          ModelFormatEntry{.key = "ios-json",
+                                           .suffix = ".ios.json",
+                                           .label = "IOS JSON",
+                                           .rank = 10,
+                                           .read = [](const std::filesystem::path& path,
+                                                      const ModelLoadOptions&) {
+                                               return readIosJsonFile(path);
+                                           },
+                                           .write = [](const ir::Graph& graph,
+                                                       std::vector<std::string>* warnings) {
+                                               return writeIosJson(graph, warnings);
+                                           }});
 
 } // namespace ios::io

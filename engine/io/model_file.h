@@ -1,7 +1,9 @@
-// Model files by extension: .ios.json (IOS JSON), .json (native), .onnx (import only,
-// io/onnx_import.h), .dot (export only).
+// Model files by their name's suffix, through the format registry (io/model_format.h):
+// .ios.json (IOS JSON), .json (native), .onnx (import only, io/onnx_import.h), .dot (export
+// only).
 #pragma once
 
+#include "io/model_format.h"
 #include "io/model_options.h"
 #include "ir/graph.h"
 
@@ -11,13 +13,12 @@
 
 namespace ios::io {
 
-enum class ModelFormat { IosJson, Native, Dot };
-
-// By extension; a plain ".json" is sniffed: native when it has "format": "ios-explorer".
-ModelFormat formatForWrite(const std::filesystem::path& path);
+// The format a file written to `path` gets (a plain ".json" is native; reading sniffs it).
+// Throws UserError naming the supported formats for a name no writable format owns.
+const ModelFormatEntry& formatForWrite(const std::filesystem::path& path);
 
 ir::Graph loadModelFile(const std::filesystem::path& path); // throws ios::UserError
-// The same with format options (ONNX: --input-shape, --allow-opaque).
+// The same with format options (ONNX: the input shape, opaque operators).
 ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options);
 // Atomic. `warnings`, when given, receives what the format could not hold (writeIosJson).
 void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path,

@@ -1,7 +1,9 @@
 #include "io/native_json.h"
 
+#include "io/model_format.h"
 #include "io/node_json.h"
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_number.h"
 
 namespace ios::io {
@@ -42,5 +44,33 @@ std::string writeNativeJson(const ir::Graph& graph) {
     doc["model"] = detail::graphToJson(graph, detail::Dialect::Native);
     return dumpPythonStyle(doc) + "\n";
 }
+
+namespace {
+
+// A plain ".json" is native when it carries the header, else IOS JSON under another name.
+ir::Graph readJsonModelFile(const std::filesystem::path& path) {
+    const std::string source = path.string();
+    const util::JsonDocument parsed =
+        util::parseJsonDocument(util::readInputFile(path, util::InputKind::Model), source);
+    const Json& doc = parsed.root();
+    return isNativeDocument(doc) ? nativeFromDocument(doc, source)
+                                 : detail::graphFromJson(doc, detail::Dialect::Ios, source);
+}
+
+} // namespace
+
+IOS_REGISTER_MODEL_FORMAT(native_json,
+                          ModelFormatEntry{.key = "native",
+                                           .suffix = ".json",
+                                           .label = "native JSON",
+                                           .rank = 20,
+                                           .read = [](const std::filesystem::path& path,
+                                                      const ModelLoadOptions&) {
+                                               return readJsonModelFile(path);
+                                           },
+                                           .write = [](const ir::Graph& graph,
+                                                       std::vector<std::string>*) {
+                                               return writeNativeJson(graph);
+                                           }});
 
 } // namespace ios::io

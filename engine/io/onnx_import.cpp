@@ -1,5 +1,6 @@
 #include "io/onnx_import.h"
 
+#include "io/model_format.h"
 #include "io/onnx/onnx_blocks.h"
 #include "io/onnx/onnx_lowering.h"
 #include "io/onnx/onnx_shape.h"
@@ -151,5 +152,12 @@ ir::Graph parseOnnx(std::string_view bytes, const std::string& source,
 ir::Graph loadOnnxFile(const std::filesystem::path& path, const ModelLoadOptions& options) {
     return parseOnnx(util::readInputFile(path, util::InputKind::OnnxModel), path.string(), options);
 }
+
+IOS_REGISTER_MODEL_FORMAT(onnx, ModelFormatEntry{.key = "onnx",
+                                                  .suffix = ".onnx",
+                                                  .label = "ONNX",
+                                                  .rank = 30,
+                                                  .read = loadOnnxFile,
+                                                  .write = {}});
 
 } // namespace ios::io
