@@ -6,7 +6,7 @@
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$(realpath "$1"); out=$2; mkdir -p "$out"; cd "$out"
-norm() { jq -S 'walk(if type == "object" then with_entries(select(.key | test("seconds|elapsed|wall|_s$|rss|cpu_s|time_ms_search|generated|timestamp") | not)) else . end)' 2>/dev/null || cat; }
+norm() { jq -S 'walk(if type == "object" then with_entries(select(.key | test("seconds|elapsed|wall|_s$|rss|cpu_s|time_ms_search|generated|timestamp|ns_per") | not)) else . end)' 2>/dev/null || cat; }
 run() { # name, args...
   local n=$1; shift
   "$bin" "$@" > "$n.raw" 2> "$n.err"; echo "rc=$?" > "$n.rc"
