@@ -2,6 +2,7 @@
 // with its flag (app/cli/error_hints.cpp), and no engine message names a front end's option:
 // the engine's string literals hold no "--" followed by a letter.
 #include "bundled_models.h"
+#include "chain_model_json.h"
 #include "cli_run.h"
 #include "cost/cost_model_factory.h"
 #include "cost/measurement_cache.h"
@@ -35,32 +36,6 @@ Hint hintOf(const std::function<void()>& f) {
         return e.hint();
     }
     return Hint::None;
-}
-
-// A chain of `n` ReLUs of shape [c, hw, hw] in the native format, one explicit part or none.
-std::string chain(int n, bool onePart, int c = 8, int hw = 4) {
-    const std::string shape =
-        "[" + std::to_string(c) + ", " + std::to_string(hw) + ", " + std::to_string(hw) + "]";
-    const std::string in = R"({"type": "placeholder", "name": "in", "hint_name": "in", )"
-                           R"("output_shape": )" +
-                           shape + "}";
-    std::string nodes, part;
-    for (int i = 0; i < n; ++i) {
-        const std::string name = "r" + std::to_string(i);
-        const std::string from = i == 0 ? "in" : "r" + std::to_string(i - 1);
-        const std::string node = R"({"type": "relu", "name": ")" + name + R"(", "hint_name": ")" +
-                                 name + R"(", "inputs": [[[")" + from + R"(", 0, )" +
-                                 std::to_string(c) + R"(]]], "output_shape": )" + shape + "}";
-        if (i + 1 < n)
-            nodes += (nodes.empty() ? "" : ", ") + node;
-        else
-            nodes = "[" + nodes + "], \"exit_node\": " + node;
-        part += (part.empty() ? "\"" : ", \"") + name + "\"";
-    }
-    return R"({"format": "ios-explorer", "version": 1, "model": {"name": "chain", "input": )" + in +
-           R"(, "blocks": [{"enter_name": "in", "enter_node": )" + in + R"(, "inner_nodes": )" +
-           nodes + R"(, "stages": [])" +
-           (onePart ? R"(, "parts": [[)" + part + "]]" : R"(, "parts": [])") + "}]}}";
 }
 
 // The line without its comment: the text before a "//" outside string and character literals.
@@ -132,17 +107,17 @@ private slots:
     }
 
     void partSizes() {
-        QVERIFY(searchHint(chain(130, false), 130) == Hint::LowerPartSize);
-        QVERIFY(searchHint(chain(130, true), 100) == Hint::ExplicitParts);
+        QVERIFY(searchHint(testing::chainModelJson(130, false), 130) == Hint::LowerPartSize);
+        QVERIFY(searchHint(testing::chainModelJson(130, true), 100) == Hint::ExplicitParts);
     }
 
     void budget() {
-        QVERIFY(searchHint(chain(4, false), 100, 1) == Hint::RaiseBudget);
+        QVERIFY(searchHint(testing::chainModelJson(4, false), 100, 1) == Hint::RaiseBudget);
     }
 
     void batch() {
-        const ir::Graph g =
-            io::loadModelFile(write(QStringLiteral("big.json"), chain(40, false, 16384, 128)));
+        const ir::Graph g = io::loadModelFile(
+            write(QStringLiteral("big.json"), testing::chainModelJson(40, false, 16384, 128)));
         const std::vector<ir::BlockDag> dags = ir::buildDags(g);
         ir::MemoryOptions m;
         m.batch = 65536;

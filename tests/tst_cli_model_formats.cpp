@@ -19,25 +19,24 @@ namespace {
 // A toy text format: the line "toy:" then the native JSON of the graph.
 constexpr std::string_view kToyHeader = "toy:\n";
 
-IOS_REGISTER_MODEL_FORMAT(toy, io::ModelFormatEntry{
-                                   .key = "toy",
-                                   .suffix = ".toy",
-                                   .label = "Toy text",
-                                   .rank = 90,
-                                   .read = [](const std::filesystem::path& path,
-                                              const io::ModelLoadOptions&) {
-                                       const std::string text = util::readTextFile(path);
-                                       if (!text.starts_with(kToyHeader))
-                                           throw UserError("not a toy file", path.string());
-                                       return io::parseNativeJson(
-                                           std::string_view(text).substr(kToyHeader.size()),
-                                           path.string());
-                                   },
-                                   .write = [](const ir::Graph& graph,
-                                               std::vector<std::string>*) {
-                                       return std::string(kToyHeader) +
-                                              io::writeNativeJson(graph);
-                                   }});
+IOS_REGISTER_MODEL_FORMAT(
+    toy, io::ModelFormatEntry{
+             .key = "toy",
+             .suffix = ".toy",
+             .label = "Toy text",
+             .rank = 90,
+             .read =
+                 [](const std::filesystem::path& path, const io::ModelLoadOptions&) {
+                     const std::string text = util::readTextFile(path);
+                     if (!text.starts_with(kToyHeader))
+                         throw UserError("not a toy file", path.string());
+                     return io::parseNativeJson(std::string_view(text).substr(kToyHeader.size()),
+                                                path.string());
+                 },
+             .write =
+                 [](const ir::Graph& graph, std::vector<std::string>*) {
+                     return std::string(kToyHeader) + io::writeNativeJson(graph);
+                 }});
 
 // A format that can only be read, to see the refusal name it.
 IOS_REGISTER_MODEL_FORMAT(readonly_toy, io::ModelFormatEntry{
@@ -72,8 +71,7 @@ private slots:
         QVERIFY(!io::modelFormatFor(".toy")); // a suffix alone is no file name of that format
         const std::string supported = io::supportedModelFormats();
         QVERIFY2(supported.find(".toy (Toy text)") != std::string::npos, supported.c_str());
-        QVERIFY2(supported.find(".onnx (ONNX, read only)") != std::string::npos,
-                 supported.c_str());
+        QVERIFY2(supported.find(".onnx (ONNX, read only)") != std::string::npos, supported.c_str());
         QVERIFY2(supported.find(".dot (Graphviz DOT, write only)") != std::string::npos,
                  supported.c_str());
         QVERIFY_THROWS_EXCEPTION(std::logic_error,

@@ -3,6 +3,7 @@
 // the DP, device-profile numbers printed with 300 digits or as -0, names with control
 // characters printed raw, and advice that did not apply to explicit parts. Each ends in exit 1
 // with one line that names the file and field or node. Commands run in-process.
+#include "chain_model_json.h"
 #include "cli_run.h"
 
 #include <QFile>
@@ -44,27 +45,6 @@ std::string convModel(int64_t inChannels, int64_t outChannels, const std::string
            R"(, "kernel": [4096, 4096], "stride": [1, 1],
         "padding": [2048, 2048], "groups": 1, "act": "relu", "output_shape": [)" +
            std::to_string(outChannels) + R"(, 2, 2]}, "stages": []}]})";
-}
-
-// Native JSON: a chain of `n` relus in one block, all in ONE explicit part.
-std::string chainWithOnePart(int n) {
-    const std::string in = placeholderJson("in", "[8, 4, 4]");
-    std::string nodes, part;
-    for (int i = 0; i < n; ++i) {
-        const std::string name = "r" + std::to_string(i);
-        const std::string from = i == 0 ? "in" : "r" + std::to_string(i - 1);
-        const std::string node = R"({"type": "relu", "name": ")" + name + R"(", "hint_name": ")" +
-                                 name + R"(", "inputs": [[[")" + from +
-                                 R"(", 0, 8]]], "output_shape": [8, 4, 4]})";
-        if (i + 1 < n)
-            nodes += (nodes.empty() ? "" : ", ") + node;
-        else
-            nodes = "[" + nodes + "], \"exit_node\": " + node;
-        part += (part.empty() ? "\"" : ", \"") + name + "\"";
-    }
-    return R"({"format": "ios-explorer", "version": 1, "model": {"name": "chain", "input": )" + in +
-           R"(, "blocks": [{"enter_name": "in", "enter_node": )" + in + R"(, "inner_nodes": )" +
-           nodes + R"(, "stages": [], "parts": [[)" + part + "]]}]}}";
 }
 
 } // namespace
@@ -170,7 +150,7 @@ private slots:
 
     void explicitPartAdviceApplies() {
         // 130 operators in one explicit part: --max-part-size cannot help, the parts file can.
-        const std::string path = write("chain.json", chainWithOnePart(130));
+        const std::string path = write("chain.json", testing::chainModelJson(130, true));
         const Run r = runCli({"optimize", path});
         expectOneLineError(r, "a DP part has 130 operators; at most 128 are supported; the "
                               "block's parts are explicit (the max part size does not apply)");
