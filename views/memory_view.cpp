@@ -1,6 +1,5 @@
 #include "memory_view.h"
 
-#include "chart_style.h"
 #include "memory_charts.h"
 #include "memory_step_chart.h"
 #include "pareto_chart.h"
