@@ -1,10 +1,10 @@
 #include "memory_view.h"
 
-#include "chart_style.h"
 #include "memory_charts.h"
 #include "memory_step_chart.h"
 #include "pareto_chart.h"
 #include "units.h"
+#include "widget_picture.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -17,7 +17,6 @@
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTabWidget>
-#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -525,34 +524,12 @@ void MemoryView::onStepSelected(int step) {
 
 void MemoryView::render(QPainter& p, const QRect& area) const {
     p.fillRect(area, QColor(0xfc, 0xfc, 0xfc));
-    const double sx = static_cast<double>(area.width()) / std::max(width(), 1);
-    const double sy = static_cast<double>(area.height()) / std::max(height(), 1);
-    auto place = [&](const QWidget* w) {
-        const QRect r(w->mapTo(this, QPoint(0, 0)), w->size());
-        return QRect(area.left() + static_cast<int>(r.left() * sx),
-                     area.top() + static_cast<int>(r.top() * sy), static_cast<int>(r.width() * sx),
-                     static_cast<int>(r.height() * sy));
-    };
-    QTextDocument summary;
-    summary.setHtml(summary_->text());
-    summary.setTextWidth(area.width() - 20);
-    p.save();
-    p.translate(place(summary_).topLeft() + QPoint(10, 0));
-    summary.drawContents(&p);
-    p.restore();
+    const WidgetPicture picture(*this, area);
+    picture.paintLabel(p, *summary_);
     for (const ChartWidget* chart : std::initializer_list<const ChartWidget*>{
-             stepChart_, tauChart_, distributionChart_, paretoChart_}) {
-        if (!chart->isVisibleTo(this))
-            continue; // an unshown tab of the narrow layout
-        const QRect r = place(chart);
-        if (chart->placeholder().isEmpty())
-            chart->render(p, r.adjusted(16, 12, -16, -12));
-        else {
-            setPixelFont(p, 13);
-            p.setPen(Qt::darkGray);
-            p.drawText(r, Qt::AlignCenter | Qt::TextWordWrap, chart->placeholder());
-        }
-    }
+             stepChart_, tauChart_, distributionChart_, paretoChart_})
+        if (chart->isVisibleTo(this)) // else an unshown tab of the narrow layout
+            picture.paintChart(p, *chart);
 }
 
 ShortcutTable MemoryView::shortcuts() const {

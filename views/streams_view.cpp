@@ -1,5 +1,6 @@
 #include "streams_view.h"
 
+#include "chart_style.h"
 #include "palette.h"
 #include "units.h"
 
@@ -485,6 +486,53 @@ QString StreamsView::tooltipAt(const QPointF& pos) const {
         }
     }
     return {};
+}
+
+void StreamsView::render(QPainter& p, const QRect& area) {
+    lastArea_ = area;
+    hits_.clear();
+    p.save();
+    p.fillRect(area, QColor(0xfc, 0xfc, 0xfc));
+    setPixelFont(p, 12);
+    if (!blockProgram()) {
+        p.setPen(Qt::darkGray);
+        p.drawText(area, Qt::AlignCenter,
+                   title_.isEmpty() ? tr("Run a search to see its stream program.") : title_);
+        p.restore();
+        return;
+    }
+    TimeAxis axis = axisState_;
+    axis.setPixelRange(area.left() + kLabelWidth, area.width() - kLabelWidth - 12);
+    hits_ = StreamsPainter(*this).paint(p, area, axis);
+    p.restore();
+}
+
+// Each item unbreakable, so a narrow view wraps between items.
+QString StreamsView::countsText() const {
+    const schedule::ProgramCounts c = blockCounts();
+    int synthetic = 0;
+    for (const StreamLaunch& l : layout_.launches)
+        synthetic += l.synthetic ? 1 : 0;
+    QStringList items;
+    items << tr("Block %1 of %2").arg(block_).arg(blockCount());
+    if (canShowTime()) {
+        double total = 0;
+        for (const cost::ProgramRun& r : runs_)
+            total += r.latencyUs;
+        items << tr("simulated latency %1 (whole program %2)")
+                     .arg(formatMs(runs_[static_cast<size_t>(block_)].latencyUs / 1000.0),
+                          formatMs(total / 1000.0));
+    }
+    items << tr("%1 streams").arg(c.streams) << tr("%1 events").arg(c.events)
+          << tr("%1 waits").arg(c.waits) << tr("%1 barriers").arg(c.barriers)
+          << tr("%1 syncs").arg(c.syncs)
+          << (synthetic > 0 ? tr("%1 launches (%2 synthetic)").arg(c.launches).arg(synthetic)
+                            : tr("%1 launches").arg(c.launches));
+    for (QString& item : items)
+        item.replace(QLatin1Char(' '), QChar(0xa0));
+    if (!canShowTime() && !note_.isEmpty())
+        items << tr("not simulated: %1").arg(note_);
+    return items.join(QStringLiteral(" · "));
 }
 
 ShortcutTable StreamsView::shortcuts() const {

@@ -10,6 +10,7 @@
 #include "result_view.h"
 #include "schedule/stream_program.h"
 #include "stream_layout.h"
+#include "streams_painter.h"
 #include "time_axis.h"
 
 #include <QWidget>
@@ -73,6 +74,12 @@ public:
     QWidget* canvas() const;
     QComboBox* blockBox() const { return blockBox_; }
 
+    // What StreamsPainter draws from (read-only).
+    const LoadedModel* model() const { return model_.get(); }
+    double scrollY() const { return scrollY_; } // lanes scrolled by this many pixels
+    // The block's counts and simulated latency, items joined by " · " (the header's line).
+    QString countsText() const;
+
     QSize sizeHint() const override { return {1000, 500}; }
 
 Q_SIGNALS:
@@ -80,30 +87,11 @@ Q_SIGNALS:
 
 private:
     friend class StreamsCanvas;
-    struct Hit {
-        enum Kind { Launch, Arrow, Mark, Divider } kind = Launch;
-        int index = -1;
-        QRectF rect;
-        std::vector<QPointF> path; // arrows: the drawn curve, for distance tests
-    };
-    struct Geometry {
-        QRectF plot; // lanes area (x range of the axis; y of the lanes)
-        double laneHeight = 30;
-        double top = 0; // y of lane 0 (after the vertical scroll)
-    };
+    using Hit = StreamsHit;
+    using Geometry = StreamsPainter::Geometry;
     void relayout();
     void updateControls();
-    Geometry geometry(const QRect& area) const;
-    double laneY(const Geometry& g, int lane) const;
-    QString countsText() const;
-    int headerHeight(const QRect& area) const;
-    void renderHeader(QPainter& p, const QRect& area) const;
-    void renderRuler(QPainter& p, const Geometry& g, const TimeAxis& axis) const;
-    void renderLanes(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void renderArrows(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void renderLabels(QPainter& p, const Geometry& g) const;
-    QString launchDetail(const StreamLaunch& launch) const;
-    int renderLegend(QPainter* p, const QRect& area) const;
+    Geometry geometry(const QRect& area) const { return StreamsPainter(*this).geometry(area); }
     QString launchTooltip(int launch) const;
     QString arrowTooltip(int arrow) const;
     QString eventText(int arrow, bool fromWaitSide) const;
@@ -137,10 +125,7 @@ private:
     QButtonGroup* axisGroup_;
     QLabel* hint_;
 
-    static constexpr int kLabelWidth = 84;
-    static constexpr int kRulerHeight = 24;
-    static constexpr int kMinLaneHeight = 26;
-    static constexpr int kMaxLaneHeight = 54;
+    static constexpr int kLabelWidth = StreamsPainter::kLabelWidth;
 };
 
 } // namespace ios::views

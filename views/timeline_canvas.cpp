@@ -1,5 +1,7 @@
 #include "timeline_canvas.h"
 
+#include "timeline_painter.h"
+#include "timeline_texts.h"
 #include "timeline_view.h"
 #include "units.h"
 
@@ -16,10 +18,6 @@
 namespace ios::views {
 
 namespace {
-
-QString percent(double fraction) {
-    return QStringLiteral("%1 %").arg(fraction * 100, 0, 'f', 1);
-}
 
 // One W/S press zooms by this factor, one A/D press pans this fraction of the window.
 constexpr double kKeyZoom = 1.5;
@@ -59,7 +57,7 @@ void TimelineCanvas::setTimeline(LoadedModelPtr model,
     scroll_ = 0;
     hoverX_.reset();
     hoverReadout_.clear();
-    layoutRows();
+    layout_.build(timeline_.get());
     flows_ = timeline_ && model_ ? eval::kernelFlows(*timeline_, model_->dags())
                                  : std::vector<eval::KernelFlow>{};
     showFlows_ = flows_.size() <= kMaxDefaultFlows;
@@ -67,45 +65,6 @@ void TimelineCanvas::setTimeline(LoadedModelPtr model,
     Q_EMIT rangeChanged();
     Q_EMIT flowsToggled(showFlows_);
     update();
-}
-
-void TimelineCanvas::layoutRows() {
-    rows_.clear();
-    kernelRow_.clear();
-    streamRow_.clear();
-    if (!timeline_)
-        return;
-    rows_.push_back({tr("Stages"), -1, 0});
-    int streams = std::max(timeline_->streams, 1);
-    for (const eval::TimelineKernel& k : timeline_->kernels)
-        streams = std::max(streams, k.stream + 1);
-    // Kernels of one stream are sequential in the simulator; pack anyway so overlapping
-    // intervals (measured traces) get sub-lanes instead of hiding each other.
-    std::vector<std::vector<int>> perStream(static_cast<size_t>(streams));
-    for (int k = 0; k < static_cast<int>(timeline_->kernels.size()); ++k)
-        perStream[static_cast<size_t>(
-                      std::max(timeline_->kernels[static_cast<size_t>(k)].stream, 0))]
-            .push_back(k);
-    kernelRow_.assign(timeline_->kernels.size(), 0);
-    streamRow_.assign(static_cast<size_t>(streams), -1);
-    for (int s = 0; s < streams; ++s) {
-        const auto& mine = perStream[static_cast<size_t>(s)];
-        // A program's streams need not start at 0 (RAF's do not): no lane for an unused one.
-        if (mine.empty() && streams > 1)
-            continue;
-        std::vector<Interval> intervals;
-        for (int k : mine)
-            intervals.push_back({timeline_->kernels[static_cast<size_t>(k)].startUs,
-                                 timeline_->kernels[static_cast<size_t>(k)].endUs});
-        int lanes = 1;
-        const std::vector<int> lane = packLanes(intervals, &lanes);
-        const int first = static_cast<int>(rows_.size());
-        streamRow_[static_cast<size_t>(s)] = first;
-        for (int l = 0; l < std::max(lanes, 1); ++l)
-            rows_.push_back({l == 0 ? tr("Stream %1").arg(s) : QString(), s, l});
-        for (size_t i = 0; i < lane.size(); ++i)
-            kernelRow_[static_cast<size_t>(mine[i])] = first + lane[i];
-    }
 }
 
 void TimelineCanvas::recomputeGaps() {
@@ -116,7 +75,7 @@ void TimelineCanvas::recomputeGaps() {
         const double end = eval::timelineEndUs(*timeline_);
         busy_ = eval::busySummary(*timeline_, 0, end);
         gaps_ = eval::idleGaps(*timeline_, -1, gapThresholdUs_, 0, end);
-        streamGaps_.resize(streamRow_.size());
+        streamGaps_.resize(layout_.streamRows().size());
         for (const eval::StreamBusy& s : busy_.streams)
             if (s.stream >= 0)
                 streamGaps_[static_cast<size_t>(s.stream)] =
@@ -134,29 +93,12 @@ void TimelineCanvas::setGapThresholdUs(double us) {
 }
 
 TimelineCanvas::Geometry TimelineCanvas::geometry(const QRect& area) const {
-    Geometry g;
-    g.x0 = area.left() + kLabelWidth;
-    g.x1 = std::max(g.x0 + 1, area.left() + area.width() - kRightMargin);
-    g.title = QRect(area.left() + 8, area.top() + 2, area.width() - 16, kTitleHeight - 4);
-    g.ruler = QRect(g.x0, area.top() + kTitleHeight, g.x1 - g.x0, kRulerHeight);
-    // The legend's lines below the plot (see paintLegend), then lanes and plot share the rest:
-    // lanes grow up to kMaxRowHeight, the plot takes what is left, so the pane is always full.
-    g.area = area;
     int legendHeight = 0;
-    for (const LegendEntry& e : legendLayout(area, 0))
+    for (const TimelineLegendEntry& e :
+         timelineLegend(area, 0, warpLegend_, timeline_ ? std::max(timeline_->smCount, 1) : 1,
+                        gapThresholdUs_))
         legendHeight = std::max(legendHeight, e.label.bottom() + 1);
-    g.legendTop = area.top() + area.height() - legendHeight - 6;
-    const int lanesTop = g.ruler.bottom() + 7;
-    const int available = std::max(g.legendTop - 22 - lanesTop, 0);
-    const int rows = std::max(static_cast<int>(rows_.size()), 1);
-    g.rowHeight = std::clamp((available - kMinPlotHeight) / rows, kMinRowHeight, kMaxRowHeight);
-    g.lanesContent = rows * g.rowHeight;
-    const int lanesHeight =
-        std::max(std::min(g.lanesContent, available - kMinPlotHeight), kMinRowHeight);
-    g.lanes = QRect(g.x0, lanesTop, g.x1 - g.x0, lanesHeight);
-    const int plotTop = g.lanes.bottom() + 1 + 18;
-    g.plot = QRect(g.x0, plotTop, g.x1 - g.x0, std::max(g.legendTop - 8 - plotTop, 20));
-    return g;
+    return layout_.geometry(area, legendHeight);
 }
 
 int TimelineCanvas::plotWidth() const {
@@ -175,11 +117,7 @@ QRect TimelineCanvas::lanesRect() const {
 QRectF TimelineCanvas::kernelRect(int kernel) const {
     if (!timeline_ || kernel < 0 || static_cast<size_t>(kernel) >= timeline_->kernels.size())
         return {};
-    const Geometry g = geometry(rect());
-    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
-    const double x = axis_.toPixel(k.startUs);
-    const double w = std::max(axis_.toPixel(k.endUs) - x, 1.0);
-    return QRectF(x, rowTop(g, kernelRow_[static_cast<size_t>(kernel)]) + 3, w, g.rowHeight - 6);
+    return layout_.kernelRect(geometry(rect()), axis_, *timeline_, kernel, scroll_);
 }
 
 void TimelineCanvas::clampScroll() {
@@ -190,6 +128,47 @@ void TimelineCanvas::clampScroll() {
 void TimelineCanvas::resizeEvent(QResizeEvent*) {
     axis_.setPixelRange(kLabelWidth, width() - kLabelWidth - kRightMargin);
     clampScroll();
+}
+
+QString TimelineCanvas::fullTitle() const {
+    // The latency first: when the title must be elided, the device and batch go before it.
+    return tr("%1 — %2 · %3 kernels on %4, batch %5")
+        .arg(title_, formatMs(timeline_->latencyUs / 1000.0))
+        .arg(static_cast<int>(timeline_->kernels.size()))
+        .arg(QString::fromStdString(timeline_->device))
+        .arg(timeline_->batch);
+}
+
+QStringList TimelineCanvas::legendTexts() const {
+    QStringList texts;
+    for (const TimelineLegendEntry& e :
+         timelineLegend(rect(), 0, warpLegend_, timeline_ ? std::max(timeline_->smCount, 1) : 1,
+                        gapThresholdUs_))
+        texts << e.text;
+    return texts;
+}
+
+void TimelineCanvas::render(QPainter& p, const QRect& area) {
+    labelRects_.clear();
+    curvePoints_ = 0;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(area, QColor(0xfc, 0xfc, 0xfc));
+    p.setFont(timelineLabelFont());
+    if (!timeline_) {
+        p.setPen(Qt::darkGray);
+        p.drawText(area, Qt::AlignCenter, tr("Run a search to see its simulated timeline."));
+        p.restore();
+        return;
+    }
+    const Geometry g = geometry(area);
+    TimeAxis axis = axis_;
+    axis.setPixelRange(g.x0, g.x1 - g.x0);
+    TimelinePainter painter(p, *this, g, axis);
+    painter.paint(area == rect());
+    labelRects_ = painter.labelRects();
+    curvePoints_ = painter.curvePoints();
+    p.restore();
 }
 
 void TimelineCanvas::paintEvent(QPaintEvent*) {
@@ -281,7 +260,7 @@ void TimelineCanvas::revealSelection() {
         const eval::TimelineKernel& kern = timeline_->kernels[k];
         lo = any ? std::min(lo, kern.startUs) : kern.startUs;
         hi = any ? std::max(hi, kern.endUs) : kern.endUs;
-        firstRow = firstRow < 0 ? kernelRow_[k] : std::min(firstRow, kernelRow_[k]);
+        firstRow = firstRow < 0 ? layout_.kernelRow(k) : std::min(firstRow, layout_.kernelRow(k));
         any = true;
         visible =
             visible || (kern.endUs >= axis_.visibleStart() && kern.startUs <= axis_.visibleEnd());
@@ -312,21 +291,7 @@ QString TimelineCanvas::readoutAt(double x) const {
     const Geometry g = geometry(rect());
     if (!timeline_ || x < g.x0 || x > g.x1)
         return {};
-    const double t = axis_.toTime(x);
-    const eval::TimelineSample s = eval::sampleAt(*timeline_, t);
-    const int sms = std::max(timeline_->smCount, 1);
-    const int running = static_cast<int>(std::count_if(
-        timeline_->kernels.begin(), timeline_->kernels.end(),
-        [t](const eval::TimelineKernel& k) { return k.startUs <= t && t < k.endUs; }));
-    if (measured()) // PM sampling measures active warps only: no SM or FP32 figures
-        return tr("%1 · active warps %2 % of peak · %3 running")
-            .arg(formatMs(t / 1000.0), QString::number(s.warpOccupancy * 100, 'f', 1),
-                 kernelCount(running));
-    return tr("%1 · active SMs %2 (%3 of %4) · warp occupancy %5 · FP32 %6 · %7 running")
-        .arg(formatMs(t / 1000.0), percent(static_cast<double>(s.activeSms) / sms))
-        .arg(s.activeSms)
-        .arg(sms)
-        .arg(percent(s.warpOccupancy), percent(s.flopUtilisation), kernelCount(running));
+    return timelineReadout(*timeline_, axis_.toTime(x), measured());
 }
 
 QString TimelineCanvas::kernelCount(int n) {
@@ -402,25 +367,15 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* event) {
     drag_ = Drag::Pan;
     if (!inPlotColumns || !g.lanes.contains(pos.toPoint()))
         return;
-    const int row = (static_cast<int>(pos.y()) - g.lanes.top() + scroll_) / g.rowHeight;
-    if (row < 0 || row >= static_cast<int>(rows_.size()))
-        return;
-    const double t = axis_.toTime(pos.x());
-    if (rows_[static_cast<size_t>(row)].stream < 0) {
-        for (const eval::TimelineStage& st : timeline_->stages)
-            if (st.startUs <= t && t < st.endUs) {
-                Q_EMIT stageSelected(st.block, st.stage);
-                return;
-            }
-        return;
+    const TimelineLayout::Hit hit = layout_.hitAt(g, axis_, *timeline_, pos, scroll_);
+    if (hit.kind == TimelineLayout::Hit::Stage) {
+        const eval::TimelineStage& st = timeline_->stages[static_cast<size_t>(hit.index)];
+        Q_EMIT stageSelected(st.block, st.stage);
+    } else if (hit.kind == TimelineLayout::Hit::Kernel) {
+        const int flat = flatIndexOf(timeline_->kernels[static_cast<size_t>(hit.index)]);
+        if (flat >= 0) // a measured kernel that matched no operator stays unlinked
+            Q_EMIT operatorSelected(flat);
     }
-    for (size_t k = 0; k < timeline_->kernels.size(); ++k)
-        if (kernelRow_[k] == row && kernelRect(static_cast<int>(k)).contains(pos)) {
-            const int flat = flatIndexOf(timeline_->kernels[k]);
-            if (flat >= 0) // a measured kernel that matched no operator stays unlinked
-                Q_EMIT operatorSelected(flat);
-            return;
-        }
 }
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* event) {
@@ -469,26 +424,7 @@ bool TimelineCanvas::event(QEvent* e) {
 }
 
 QString TimelineCanvas::neighbourText(int kernel) const {
-    if (kernel < 0)
-        return tr("the range's edge");
-    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
-    return tr("%1 (block %2, stage %3, stream %4)")
-        .arg(QString::fromStdString(k.opName))
-        .arg(k.block)
-        .arg(k.stage)
-        .arg(k.stream);
-}
-
-QString TimelineCanvas::kernelTooltip(int kernel) const {
-    const eval::TimelineKernel& k = timeline_->kernels[static_cast<size_t>(kernel)];
-    return tr("<b>%1</b> — kernel %2<br>block %3, stage %4, stream %5<br>%6 CTAs<br>"
-              "start %7, duration %8")
-        .arg(QString::fromStdString(k.opName), QString::fromStdString(k.kernel))
-        .arg(k.block)
-        .arg(k.stage)
-        .arg(k.stream)
-        .arg(k.ctas)
-        .arg(formatMs(k.startUs / 1000.0), formatMs((k.endUs - k.startUs) / 1000.0));
+    return timelineNeighbourText(*timeline_, kernel);
 }
 
 QString TimelineCanvas::tooltipAt(const QPointF& pos) const {
@@ -504,36 +440,17 @@ QString TimelineCanvas::tooltipAt(const QPointF& pos) const {
         return tr("Busy %: the share of the whole timeline in which the stream runs at least "
                   "one kernel (overlapping kernels counted once). \"GPU busy\" above counts "
                   "time in which any stream runs one.");
-    if (!g.lanes.contains(pt))
+    if (!g.lanes.contains(pt) || layout_.rowAt(g, pt.y(), scroll_) < 0)
         return {};
-    const int row = (pt.y() - g.lanes.top() + scroll_) / g.rowHeight;
-    if (row < 0 || row >= static_cast<int>(rows_.size()))
-        return {};
+    const TimelineLayout::Hit hit = layout_.hitAt(g, axis_, *timeline_, pos, scroll_);
+    if (hit.kind == TimelineLayout::Hit::Stage)
+        return timelineStageTooltip(timeline_->stages[static_cast<size_t>(hit.index)]);
+    if (hit.kind == TimelineLayout::Hit::Kernel)
+        return timelineKernelTooltip(timeline_->kernels[static_cast<size_t>(hit.index)]);
     const double t = axis_.toTime(pos.x());
-    if (rows_[static_cast<size_t>(row)].stream < 0) {
-        for (const eval::TimelineStage& st : timeline_->stages)
-            if (st.startUs <= t && t < st.endUs)
-                return tr("<b>Block %1, stage %2</b> (%3, %4 groups)<br>%5<br>active SMs %6 %, "
-                          "warp occupancy %7 %, FP32 %8 %<br>Click to select the stage")
-                    .arg(st.block)
-                    .arg(st.stage)
-                    .arg(st.kind == schedule::StageKind::Merge ? tr("merge") : tr("parallel"))
-                    .arg(st.groups)
-                    .arg(formatMs((st.endUs - st.startUs) / 1000.0))
-                    .arg(st.meanActiveSmFraction * 100, 0, 'f', 0)
-                    .arg(st.meanWarpOccupancy * 100, 0, 'f', 0)
-                    .arg(st.meanFlopUtilisation * 100, 0, 'f', 0);
-    }
-    for (size_t k = 0; k < timeline_->kernels.size(); ++k)
-        if (kernelRow_[k] == row && kernelRect(static_cast<int>(k)).contains(pos))
-            return kernelTooltip(static_cast<int>(k));
     for (const eval::IdleGap& gap : gaps_)
         if (gap.startUs <= t && t < gap.endUs)
-            return tr("<b>GPU idle %1</b> (no kernel on any stream)<br>%2 – %3<br>after %4<br>"
-                      "before %5")
-                .arg(formatMs(gap.durationUs() / 1000.0), formatMs(gap.startUs / 1000.0),
-                     formatMs(gap.endUs / 1000.0), neighbourText(gap.before),
-                     neighbourText(gap.after));
+            return timelineGapTooltip(*timeline_, gap);
     return {};
 }
 

@@ -3,7 +3,8 @@
 // flow arrows between dependent kernels on different streams, a range selection with its
 // figures, and the SM-utilisation / warp / FP32 curves decimated per pixel with a hover readout.
 // The figures come from eval/timeline_stats.h and eval/timeline_curves.h; this class only draws
-// them and handles input. TimelineView puts it above the gap list.
+// them and handles input: TimelineLayout places the rows and hit-tests, TimelinePainter draws.
+// TimelineView puts it above the gap list.
 #pragma once
 
 #include "eval/timeline.h"
@@ -11,6 +12,7 @@
 #include "eval/timeline_stats.h"
 #include "loaded_model.h"
 #include "time_axis.h"
+#include "timeline_layout.h"
 #include "timeline_warp_scale.h"
 
 #include <QWidget>
@@ -96,6 +98,18 @@ public:
     QRect plotRect() const;
     QRect lanesRect() const;
 
+    // What TimelinePainter draws from (read-only).
+    const LoadedModel* model() const { return model_.get(); }
+    const TimelineLayout& layout() const { return layout_; }
+    int scroll() const { return scroll_; } // lanes scrolled by this many pixels
+    const std::optional<double>& hoverX() const { return hoverX_; }
+    const WarpScale& warpScale() const { return warpScale_; }
+    const QString& warpLegend() const { return warpLegend_; }
+    // Per stream id, its idle gaps ≥ the threshold.
+    const std::vector<std::vector<eval::IdleGap>>& streamGaps() const { return streamGaps_; }
+    // Whether the kernel maps to an operator of the model.
+    bool kernelLinked(const eval::TimelineKernel& k) const;
+
 Q_SIGNALS:
     void operatorSelected(int flatIndex);
     void stageSelected(int block, int stage);
@@ -116,55 +130,14 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    struct Row {
-        QString label;
-        int stream = -1; // -1 = the stage lane
-        int subLane = 0;
-    };
-    // Where everything goes in `area`: computed once per paint and per event, never stored
-    // across a resize.
-    struct Geometry {
-        QRect area;         // what is painted
-        int x0 = 0, x1 = 0; // the plot's horizontal extent
-        QRect title, ruler; // title line; ruler with the range band above the ticks
-        QRect lanes;        // the visible part of the lanes
-        int rowHeight = 0;
-        int lanesContent = 0; // height of all lanes (> lanes.height(): they scroll)
-        QRect plot;           // the curves
-        int legendTop = 0;
-    };
-    Geometry geometry(const QRect& area) const;
-    // The legend under the plot: swatch and text per entry, wrapped to the area's width
-    // (timeline_canvas_paint.cpp); geometry() reserves its lines.
-    struct LegendEntry {
-        QColor color;
-        int style = 0; // 0 line, 1 dashed line, 2 box, 3 hatched box, 4 band
-        QString text;
-        QRect swatch, label;
-    };
-    std::vector<LegendEntry> legendLayout(const QRect& area, int top) const;
-    void layoutRows();
+    using Geometry = TimelineLayout::Geometry;
+    Geometry geometry(const QRect& area) const; // layout_'s, below the legend
     void recomputeGaps();
     void clampScroll();
-    int rowTop(const Geometry& g, int row) const {
-        return g.lanes.top() + row * g.rowHeight - scroll_;
-    }
     QString tooltipAt(const QPointF& pos) const;
-    QString kernelTooltip(int kernel) const;
-    bool kernelLinked(const eval::TimelineKernel& k) const;
     int flatIndexOf(const eval::TimelineKernel& k) const;
     void revealSelection();
     double cursorPixel() const;
-
-    // Painting (timeline_canvas_paint.cpp).
-    void paintHeader(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void paintLanes(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void paintFlows(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void paintCurves(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void paintLegend(QPainter& p, const Geometry& g);
-    void paintRange(QPainter& p, const Geometry& g, const TimeAxis& axis);
-    void paintCursor(QPainter& p, const Geometry& g);
-    void addLabel(QPainter& p, const QRect& rect, int flags, const QString& text);
 
     LoadedModelPtr model_;
     std::shared_ptr<const eval::Timeline> timeline_;
@@ -172,9 +145,7 @@ private:
     QString warpLegend_;  // non-empty: a measured trace (setTimeline)
     WarpScale warpScale_; // top 1 unless measured
     TimeAxis axis_;
-    std::vector<Row> rows_;
-    std::vector<int> kernelRow_; // per kernel
-    std::vector<int> streamRow_; // first row of each stream id (-1: no lane)
+    TimelineLayout layout_;
 
     eval::BusySummary busy_;
     double gapThresholdUs_ = kDefaultGapThresholdUs;
@@ -198,13 +169,10 @@ private:
 
 public:
     static constexpr double kDefaultGapThresholdUs = 2.0;
-    static constexpr int kLabelWidth = 150;
-    static constexpr int kRightMargin = 12;
-    static constexpr int kTitleHeight = 20;
-    static constexpr int kRulerHeight = 40; // 16 px range band + ticks
-    static constexpr int kMinRowHeight = 18;
-    static constexpr int kMaxRowHeight = 40;
-    static constexpr int kMinPlotHeight = 110;
+    static constexpr int kLabelWidth = TimelineLayout::kLabelWidth;
+    static constexpr int kRightMargin = TimelineLayout::kRightMargin;
+    static constexpr int kMinRowHeight = TimelineLayout::kMinRowHeight;
+    static constexpr int kMinPlotHeight = TimelineLayout::kMinPlotHeight;
 };
 
 } // namespace ios::views

@@ -1,5 +1,6 @@
 #include "timeline_view.h"
 
+#include "timeline_texts.h"
 #include "units.h"
 
 #include <QCheckBox>
@@ -20,10 +21,6 @@ namespace {
 
 // Long lists stay responsive; the gaps beyond are the shortest ones.
 constexpr int kMaxListedGaps = 2000;
-
-QString percent(double fraction) {
-    return QStringLiteral("%1 %").arg(fraction * 100, 0, 'f', 1);
-}
 
 } // namespace
 
@@ -160,8 +157,9 @@ void TimelineView::fillGapList() {
     const QString count = gaps.size() == 1 ? tr("1 gap") : tr("%1 gaps").arg(gaps.size());
     gapSummary_->setText(
         tr("%1, %2 of the time · GPU busy %3")
-            .arg(count, percent(canvas_->busy().spanUs > 0 ? idle / canvas_->busy().spanUs : 0),
-                 percent(canvas_->busy().overall.fraction)));
+            .arg(count,
+                 timelinePercent(canvas_->busy().spanUs > 0 ? idle / canvas_->busy().spanUs : 0),
+                 timelinePercent(canvas_->busy().overall.fraction)));
     QList<QTreeWidgetItem*> items;
     for (size_t i = 0; i < gaps.size() && i < static_cast<size_t>(kMaxListedGaps); ++i) {
         const eval::IdleGap& g = gaps[i];
@@ -190,14 +188,14 @@ void TimelineView::showRange() {
     // A measured trace has active warps only (PM sampling): no SM figure.
     const QString sms = canvas_->measured()
                             ? QString()
-                            : tr(" · mean SMs %1").arg(percent(r->meanActiveSmFraction));
+                            : tr(" · mean SMs %1").arg(timelinePercent(r->meanActiveSmFraction));
     rangeLabel_->setText(tr("Range %1 – %2: <b>%3</b> · %4 · busy %5%6 · %7 %8 (Esc clears)")
                              .arg(formatMs(r->startUs / 1000.0), formatMs(r->endUs / 1000.0),
                                   formatMs(r->durationUs / 1000.0),
                                   TimelineCanvas::kernelCount(r->kernels),
-                                  percent(r->busy.fraction), sms,
+                                  timelinePercent(r->busy.fraction), sms,
                                   canvas_->measured() ? tr("active warps") : tr("warps"),
-                                  percent(r->meanWarpOccupancy)));
+                                  timelinePercent(r->meanWarpOccupancy)));
 }
 
 } // namespace ios::views

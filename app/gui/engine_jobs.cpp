@@ -275,15 +275,19 @@ Prepared prepare(const JobSettings& settings) {
     return {model, std::move(cost), *chosen};
 }
 
+// The sequential baseline, run after the searches (its progress slice is the end).
+double sequentialLatencyMs(const Prepared& p, const JobSettings& settings, JobControl& control) {
+    const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
+    return runStrategy(p.model, settings, sequential, 0, 0, false, *p.cost, {control, 1.0, 1.0})
+        .latencyMs;
+}
+
 // The sequential baseline after the searches, and the cost model's description (again after
 // the searches: a model that counts what it did, the store's simulated fallback, says so).
 void finishSearch(const Prepared& p, const JobSettings& settings, JobControl& control,
                   SearchResult& result) {
-    const schedulers::Scheduler& sequential = schedulers::schedulerByName("sequential");
     result.settings = settings;
-    result.sequentialLatencyMs =
-        runStrategy(p.model, settings, sequential, 0, 0, false, *p.cost, {control, 1.0, 1.0})
-            .latencyMs;
+    result.sequentialLatencyMs = sequentialLatencyMs(p, settings, control);
     result.costModel = QString::fromStdString(p.cost->describe());
 }
 
@@ -350,6 +354,7 @@ Job<SpecializeResult> specializeJob(JobSettings settings) {
         SpecializeResult result;
         result.settings = settings;
         result.matrices = specialize(p.model, settings, p.chosen, control);
+        result.sequentialLatencyMs = sequentialLatencyMs(p, settings, control);
         return result;
     }};
 }

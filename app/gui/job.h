@@ -143,6 +143,7 @@ struct SweepResult {
 struct SpecializeResult {
     JobSettings settings;
     std::vector<SpecializeMatrix> matrices;
+    double sequentialLatencyMs = 0; // the sequential baseline at the settings
 };
 
 // The Memory view's report.

@@ -26,17 +26,20 @@ int main(int argc, char** argv) {
             settings.threads = std::stoi(argv[3]);
         JobControl control;
         const auto t0 = std::chrono::steady_clock::now();
-        SearchResult r;
-        if (kind == "compare")
-            r = compareJob(settings).run(control);
-        else if (kind == "sweep")
-            r = sweepJob(settings).run(control).search;
-        else
-            specializeJob(settings).run(control); // no runs, no baseline: reads 0 and 0
+        size_t runs = 0; // a specialize job has matrices, no runs
+        double sequentialMs = 0;
+        if (kind == "compare" || kind == "sweep") {
+            const SearchResult r = kind == "compare" ? compareJob(settings).run(control)
+                                                     : sweepJob(settings).run(control).search;
+            runs = r.runs.size();
+            sequentialMs = r.sequentialLatencyMs;
+        } else {
+            sequentialMs = specializeJob(settings).run(control).sequentialLatencyMs;
+        }
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%s %s threads %d: %.3f s (%zu runs, sequential %.4f ms)\n", argv[1],
-                    kind.c_str(), settings.threads, s, r.runs.size(), r.sequentialLatencyMs);
+                    kind.c_str(), settings.threads, s, runs, sequentialMs);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_gui_jobs: %s\n", e.what());

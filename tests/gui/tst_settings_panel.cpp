@@ -118,6 +118,20 @@ private Q_SLOTS:
         QCOMPARE(r.runs.back().latencyMs, r.sequentialLatencyMs); // it schedules sequentially
     }
 
+    // The specialization job carries the sequential baseline at the settings too (the same
+    // figure as the comparison's), not only its matrices.
+    void specializationHasTheSequentialBaseline() {
+        JobSettings settings;
+        settings.model = views::loadModel(QStringLiteral("squeezenet"));
+        JobControl control;
+        const SpecializeResult r = specializeJob(settings).run(control);
+        QCOMPARE(r.matrices.size(), size_t{2});
+        QVERIFY(r.sequentialLatencyMs > 0);
+        JobControl again;
+        QCOMPARE(r.sequentialLatencyMs, compareJob(settings).run(again).sequentialLatencyMs);
+        QCOMPARE(control.progress.load(), 1.0);
+    }
+
     // Comparison and sweep jobs run their searches as parallel jobs: the same results for
     // every thread count, in the same order.
     void jobsSameForEveryThreadCount() {

@@ -1,4 +1,5 @@
-// StreamsView: painting (state, input and tooltips are in streams_view.cpp).
+#include "streams_painter.h"
+
 #include "chart_style.h"
 #include "palette.h"
 #include "streams_view.h"
@@ -52,37 +53,11 @@ QString fittedLabel(QPainter& p, const QString& text, int room, bool italic) {
 
 } // namespace
 
-StreamsView::Geometry StreamsView::geometry(const QRect& area) const {
-    Geometry g;
-    const double top = area.top() + headerHeight(area) + kRulerHeight;
-    g.plot = QRectF(area.left() + kLabelWidth, top, std::max(area.width() - kLabelWidth - 12, 1),
-                    std::max(area.bottom() - renderLegend(nullptr, area) - 4 - top, 40.0));
-    const auto lanes = static_cast<double>(std::max<size_t>(layout_.laneStreams.size(), 1));
-    g.laneHeight = std::clamp(std::floor(g.plot.height() / lanes), double{kMinLaneHeight},
-                              double{kMaxLaneHeight});
-    g.top = g.plot.top() - scrollY_;
-    return g;
-}
+StreamsPainter::StreamsPainter(const StreamsView& view) : view_(view), layout_(view.layout()) {}
 
-double StreamsView::laneY(const Geometry& g, int lane) const {
-    return g.top + g.laneHeight * lane;
-}
-
-void StreamsView::render(QPainter& p, const QRect& area) {
-    lastArea_ = area;
+std::vector<StreamsHit> StreamsPainter::paint(QPainter& p, const QRect& area,
+                                              const TimeAxis& axis) {
     hits_.clear();
-    p.save();
-    p.fillRect(area, QColor(0xfc, 0xfc, 0xfc));
-    setPixelFont(p, 12);
-    if (!blockProgram()) {
-        p.setPen(Qt::darkGray);
-        p.drawText(area, Qt::AlignCenter,
-                   title_.isEmpty() ? tr("Run a search to see its stream program.") : title_);
-        p.restore();
-        return;
-    }
-    TimeAxis axis = axisState_;
-    axis.setPixelRange(area.left() + kLabelWidth, area.width() - kLabelWidth - 12);
     const Geometry g = geometry(area);
     renderHeader(p, area);
     renderRuler(p, g, axis);
@@ -90,58 +65,45 @@ void StreamsView::render(QPainter& p, const QRect& area) {
     renderArrows(p, g, axis);
     renderLabels(p, g);
     renderLegend(&p, area);
-    p.restore();
+    return std::move(hits_);
 }
 
-// The block's counts and simulated latency, items joined by " · " (each item unbreakable, so
-// a narrow view wraps between items).
-QString StreamsView::countsText() const {
-    const schedule::ProgramCounts c = blockCounts();
-    int synthetic = 0;
-    for (const StreamLaunch& l : layout_.launches)
-        synthetic += l.synthetic ? 1 : 0;
-    QStringList items;
-    items << tr("Block %1 of %2").arg(block_).arg(blockCount());
-    if (canShowTime()) {
-        double total = 0;
-        for (const cost::ProgramRun& r : runs_)
-            total += r.latencyUs;
-        items << tr("simulated latency %1 (whole program %2)")
-                     .arg(formatMs(runs_[static_cast<size_t>(block_)].latencyUs / 1000.0),
-                          formatMs(total / 1000.0));
-    }
-    items << tr("%1 streams").arg(c.streams) << tr("%1 events").arg(c.events)
-          << tr("%1 waits").arg(c.waits) << tr("%1 barriers").arg(c.barriers)
-          << tr("%1 syncs").arg(c.syncs)
-          << (synthetic > 0 ? tr("%1 launches (%2 synthetic)").arg(c.launches).arg(synthetic)
-                            : tr("%1 launches").arg(c.launches));
-    for (QString& item : items)
-        item.replace(QLatin1Char(' '), QChar(0xa0));
-    if (!canShowTime() && !note_.isEmpty())
-        items << tr("not simulated: %1").arg(note_);
-    return items.join(QStringLiteral(" · "));
+StreamsPainter::Geometry StreamsPainter::geometry(const QRect& area) const {
+    Geometry g;
+    const double top = area.top() + headerHeight(area) + kRulerHeight;
+    g.plot = QRectF(area.left() + kLabelWidth, top, std::max(area.width() - kLabelWidth - 12, 1),
+                    std::max(area.bottom() - renderLegend(nullptr, area) - 4 - top, 40.0));
+    const auto lanes = static_cast<double>(std::max<size_t>(layout_.laneStreams.size(), 1));
+    g.laneHeight = std::clamp(std::floor(g.plot.height() / lanes), double{kMinLaneHeight},
+                              double{kMaxLaneHeight});
+    g.top = g.plot.top() - view_.scrollY();
+    return g;
 }
 
-int StreamsView::headerHeight(const QRect& area) const {
-    QFont font = this->font();
+double StreamsPainter::laneY(const Geometry& g, int lane) const {
+    return g.top + g.laneHeight * lane;
+}
+
+int StreamsPainter::headerHeight(const QRect& area) const {
+    QFont font = view_.font();
     font.setPixelSize(12);
     const QRect wrapped = QFontMetrics(font).boundingRect(QRect(0, 0, area.width() - 16, 1000),
-                                                          Qt::TextWordWrap, countsText());
+                                                          Qt::TextWordWrap, view_.countsText());
     return 26 + std::min(wrapped.height(), 3 * QFontMetrics(font).lineSpacing()) + 6;
 }
 
-void StreamsView::renderHeader(QPainter& p, const QRect& area) const {
+void StreamsPainter::renderHeader(QPainter& p, const QRect& area) const {
     setPixelFont(p, 13, true);
     p.setPen(kText);
     const QRect line1(area.left() + 8, area.top() + 4, area.width() - 16, 18);
     p.drawText(line1, Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(title_, Qt::ElideRight, line1.width()));
+               p.fontMetrics().elidedText(view_.title(), Qt::ElideRight, line1.width()));
     setPixelFont(p, 12);
     p.drawText(QRect(area.left() + 8, area.top() + 26, area.width() - 16, headerHeight(area) - 32),
-               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, countsText());
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, view_.countsText());
 }
 
-void StreamsView::renderRuler(QPainter& p, const Geometry& g, const TimeAxis& axis) const {
+void StreamsPainter::renderRuler(QPainter& p, const Geometry& g, const TimeAxis& axis) const {
     const double rulerY = g.plot.top() - 4;
     const double bottom =
         std::min(g.plot.bottom(), laneY(g, static_cast<int>(layout_.laneStreams.size())));
@@ -151,7 +113,8 @@ void StreamsView::renderRuler(QPainter& p, const Geometry& g, const TimeAxis& ax
     p.setPen(kMuted);
     p.drawText(QRectF(g.plot.left() - kLabelWidth + 6, rulerY - 18, kLabelWidth - 10, 16),
                Qt::AlignLeft | Qt::AlignVCenter,
-               layout_.axis == StreamAxis::IssueOrder ? tr("instruction") : tr("time"));
+               layout_.axis == StreamAxis::IssueOrder ? StreamsView::tr("instruction")
+                                                      : StreamsView::tr("time"));
     std::vector<TimeAxis::Tick> ticks;
     if (layout_.axis == StreamAxis::SimulatedTime) {
         ticks = axis.ticks(90);
@@ -182,7 +145,7 @@ void StreamsView::renderRuler(QPainter& p, const Geometry& g, const TimeAxis& ax
     }
 }
 
-void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& axis) {
+void StreamsPainter::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& axis) {
     const QRectF& plot = g.plot;
     const auto lanes = static_cast<int>(layout_.laneStreams.size());
     const double bottom = std::min(plot.bottom(), laneY(g, lanes));
@@ -198,7 +161,7 @@ void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& ax
         p.setPen(kText);
         p.drawText(QRectF(plot.left() - kLabelWidth + 6, y, kLabelWidth - 10, g.laneHeight),
                    Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("stream %1").arg(layout_.laneStreams[static_cast<size_t>(l)]));
+                   StreamsView::tr("stream %1").arg(layout_.laneStreams[static_cast<size_t>(l)]));
     }
     p.setClipRect(plot);
 
@@ -210,7 +173,7 @@ void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& ax
             continue;
         p.setPen(div.sync ? QPen(kSync, 2, Qt::DashLine) : QPen(kBarrier, 2));
         p.drawLine(QPointF(x, plot.top()), QPointF(x, bottom));
-        hits_.push_back({Hit::Divider,
+        hits_.push_back({StreamsHit::Divider,
                          static_cast<int>(d),
                          QRectF(x - 4, plot.top(), 8, bottom - plot.top()),
                          {}});
@@ -218,7 +181,7 @@ void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& ax
 
     // Which launches to emphasise: the selection, and what its waited events captured.
     std::vector<int> sources;
-    for (int a : highlightedArrows())
+    for (int a : view_.highlightedArrows())
         sources.push_back(layout_.arrows[static_cast<size_t>(a)].fromLaunch);
     for (size_t i = 0; i < layout_.launches.size(); ++i) {
         const StreamLaunch& l = layout_.launches[i];
@@ -234,12 +197,13 @@ void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& ax
         const double y = laneY(g, l.lane);
         const QRectF box(x0, y + 4, x1 - x0, g.laneHeight - 8);
         const bool selected =
-            std::find(selected_.begin(), selected_.end(), static_cast<int>(i)) != selected_.end();
+            std::find(view_.selectedLaunches().begin(), view_.selectedLaunches().end(),
+                      static_cast<int>(i)) != view_.selectedLaunches().end();
         const bool source =
             std::find(sources.begin(), sources.end(), static_cast<int>(i)) != sources.end();
         QColor fill = Qt::white;
-        if (!l.synthetic && model_)
-            fill = kindColor(model_->node({block_, l.ops.front()}).kind);
+        if (!l.synthetic && view_.model())
+            fill = kindColor(view_.model()->node({view_.block(), l.ops.front()}).kind);
         p.setBrush(fill);
         if (l.synthetic)
             p.setPen(QPen(QColor(0x50, 0x50, 0x50), 1.2, Qt::DashLine));
@@ -256,41 +220,43 @@ void StreamsView::renderLanes(QPainter& p, const Geometry& g, const TimeAxis& ax
             p.setPen(QPen(selected ? QColor(Qt::black) : kWaitHighlight, selected ? 3 : 2));
             p.drawRect(box.adjusted(-1, -1, 1, 1));
         }
-        hits_.push_back({Hit::Launch, static_cast<int>(i), box, {}});
+        hits_.push_back({StreamsHit::Launch, static_cast<int>(i), box, {}});
     }
     p.setClipping(false);
 }
 
 // A second line under a launch's name: its kernel shape, or "merged".
-QString StreamsView::launchDetail(const StreamLaunch& l) const {
-    if (l.synthetic || !model_)
+QString StreamsPainter::launchDetail(const StreamLaunch& l) const {
+    if (l.synthetic || !view_.model())
         return {};
     if (l.ops.size() > 1)
-        return tr("merged ×%1").arg(l.ops.size());
-    const ir::Node& node = model_->node({block_, l.ops.front()});
+        return StreamsView::tr("merged ×%1").arg(l.ops.size());
+    const ir::Node& node = view_.model()->node({view_.block(), l.ops.front()});
     const auto hw = [](const ir::Hw& k) { return QStringLiteral("%1×%2").arg(k.h).arg(k.w); };
     switch (node.kind) {
     case ir::NodeKind::Conv:
         return hw(node.conv.kernel);
     case ir::NodeKind::Pool:
         return node.pool.type == ir::PoolType::Max || node.pool.type == ir::PoolType::GlobalMax
-                   ? tr("max %1").arg(hw(node.pool.kernel))
-                   : tr("avg %1").arg(hw(node.pool.kernel));
+                   ? StreamsView::tr("max %1").arg(hw(node.pool.kernel))
+                   : StreamsView::tr("avg %1").arg(hw(node.pool.kernel));
     default:
         return kindLabel(node.kind);
     }
 }
 
 // Launch names last, over the record and wait marks (which sit on the boxes' edges in time).
-void StreamsView::renderLabels(QPainter& p, const Geometry& g) const {
+void StreamsPainter::renderLabels(QPainter& p, const Geometry& g) const {
     p.setClipRect(g.plot);
-    for (const Hit& hit : hits_) {
-        if (hit.kind != Hit::Launch || hit.rect.width() < 12)
+    for (const StreamsHit& hit : hits_) {
+        if (hit.kind != StreamsHit::Launch || hit.rect.width() < 12)
             continue;
         const StreamLaunch& l = layout_.launches[static_cast<size_t>(hit.index)];
-        const bool dark = !l.synthetic && model_ &&
-                          kindColor(model_->node({block_, l.ops.front()}).kind).lightnessF() < 0.55;
-        const QString label = l.synthetic ? tr("tuple") : QString::fromStdString(l.name);
+        const bool dark =
+            !l.synthetic && view_.model() &&
+            kindColor(view_.model()->node({view_.block(), l.ops.front()}).kind).lightnessF() < 0.55;
+        const QString label =
+            l.synthetic ? StreamsView::tr("tuple") : QString::fromStdString(l.name);
         const QString shown =
             fittedLabel(p, label, static_cast<int>(hit.rect.width() - 4), l.synthetic);
         if (shown.isEmpty())
@@ -316,15 +282,15 @@ void StreamsView::renderLabels(QPainter& p, const Geometry& g) const {
     p.setClipping(false);
 }
 
-void StreamsView::renderArrows(QPainter& p, const Geometry& g, const TimeAxis& axis) {
+void StreamsPainter::renderArrows(QPainter& p, const Geometry& g, const TimeAxis& axis) {
     p.setClipRect(g.plot);
     p.setRenderHint(QPainter::Antialiasing, true);
-    const std::vector<int> waited = highlightedArrows();
+    const std::vector<int> waited = view_.highlightedArrows();
     std::vector<int> recorded;
-    for (int l : selected_)
+    for (int l : view_.selectedLaunches())
         for (int a : layout_.launches[static_cast<size_t>(l)].recordArrows)
             recorded.push_back(a);
-    const bool anySelected = !selected_.empty();
+    const bool anySelected = !view_.selectedLaunches().empty();
     const double markRadius = std::clamp(g.laneHeight / 8, 3.0, 4.5);
     auto centre = [&](int lane) { return laneY(g, lane) + g.laneHeight / 2; };
 
@@ -374,7 +340,7 @@ void StreamsView::renderArrows(QPainter& p, const Geometry& g, const TimeAxis& a
         p.setPen(Qt::NoPen);
         p.setBrush(color);
         drawArrowHead(p, end, at(0.9), rank > 0 ? 9 : 7);
-        Hit hit{Hit::Arrow, index, {}, {}};
+        StreamsHit hit{StreamsHit::Arrow, index, {}, {}};
         for (int k = 0; k <= 16; ++k)
             hit.path.push_back(at(k / 16.0));
         hits_.push_back(std::move(hit));
@@ -390,7 +356,7 @@ void StreamsView::renderArrows(QPainter& p, const Geometry& g, const TimeAxis& a
             p.drawEllipse(c, markRadius, markRadius);
         else
             drawDiamond(p, c, markRadius + 1);
-        hits_.push_back({Hit::Mark,
+        hits_.push_back({StreamsHit::Mark,
                          static_cast<int>(m),
                          QRectF(c.x() - markRadius - 2, c.y() - markRadius - 2, 2 * markRadius + 4,
                                 2 * markRadius + 4),
@@ -402,7 +368,7 @@ void StreamsView::renderArrows(QPainter& p, const Geometry& g, const TimeAxis& a
 
 // The legend's entries, wrapped into rows that fit `width`; draws them when `p` is given.
 // Returns the legend's height.
-int StreamsView::renderLegend(QPainter* p, const QRect& area) const {
+int StreamsPainter::renderLegend(QPainter* p, const QRect& area) const {
     enum class Swatch { Kind, Merged, Synthetic, Record, Wait, Event, Waited, Barrier, Sync };
     struct Entry {
         Swatch swatch;
@@ -413,8 +379,9 @@ int StreamsView::renderLegend(QPainter* p, const QRect& area) const {
     std::vector<bool> used(static_cast<size_t>(ir::NodeKind::Opaque) + 1, false);
     bool merged = false;
     for (const StreamLaunch& l : layout_.launches) {
-        if (!l.synthetic && model_)
-            used[static_cast<size_t>(model_->node({block_, l.ops.front()}).kind)] = true;
+        if (!l.synthetic && view_.model())
+            used[static_cast<size_t>(view_.model()->node({view_.block(), l.ops.front()}).kind)] =
+                true;
         merged = merged || l.ops.size() > 1;
     }
     std::vector<Entry> entries;
@@ -423,16 +390,16 @@ int StreamsView::renderLegend(QPainter* p, const QRect& area) const {
             entries.push_back({Swatch::Kind, kindLabel(static_cast<ir::NodeKind>(k)),
                                static_cast<ir::NodeKind>(k)});
     if (merged)
-        entries.push_back({Swatch::Merged, tr("merged convolution")});
-    entries.push_back({Swatch::Synthetic, tr("synthetic tuple")});
-    entries.push_back({Swatch::Record, tr("record")});
-    entries.push_back({Swatch::Wait, tr("wait")});
-    entries.push_back({Swatch::Event, tr("event (record → wait)")});
-    entries.push_back({Swatch::Waited, tr("waited on by the selection")});
-    entries.push_back({Swatch::Barrier, tr("barrier")});
-    entries.push_back({Swatch::Sync, tr("device sync")});
+        entries.push_back({Swatch::Merged, StreamsView::tr("merged convolution")});
+    entries.push_back({Swatch::Synthetic, StreamsView::tr("synthetic tuple")});
+    entries.push_back({Swatch::Record, StreamsView::tr("record")});
+    entries.push_back({Swatch::Wait, StreamsView::tr("wait")});
+    entries.push_back({Swatch::Event, StreamsView::tr("event (record → wait)")});
+    entries.push_back({Swatch::Waited, StreamsView::tr("waited on by the selection")});
+    entries.push_back({Swatch::Barrier, StreamsView::tr("barrier")});
+    entries.push_back({Swatch::Sync, StreamsView::tr("device sync")});
 
-    QFont font = this->font();
+    QFont font = view_.font();
     font.setPixelSize(12);
     const QFontMetrics fm(font);
     constexpr int kSwatch = 24, kGap = 14, kRow = 18;
