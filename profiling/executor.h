@@ -1,8 +1,8 @@
-// Runs schedules of one model on a GpuBackend (the IOS runtime, paper §5): every tensor is
-// allocated once (random weights and input, deterministic per node name), each operator is
-// lowered once to kernels, a parallel stage runs its groups on separate streams joined by
-// events at the stage boundary, a merge stage runs as ONE convolution with the members'
-// filters concatenated (zero-padded to the largest kernel) and its output split back.
+// Runs schedules of one model on a GpuBackend (the IOS runtime, paper §5): the model's tensors
+// and kernels are a LoweredModel (lowered_model.h: allocated and lowered once), a parallel
+// stage runs its groups on separate streams joined by events at the stage boundary, a merge
+// stage runs as ONE convolution with the members' filters concatenated (zero-padded to the
+// largest kernel) and its output split back.
 // Stream programs (schedule/stream_program.h, RAF's policies) run instruction by instruction
 // on one backend stream per program stream (executor_program.cpp).
 #pragma once
@@ -10,13 +10,13 @@
 #include "gpu_backend.h"
 #include "ir/block_dag.h"
 #include "ir/graph.h"
+#include "lowered_model.h"
 #include "schedule/schedule.h"
 #include "schedule/stream_program.h"
 
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ios::profiling {
@@ -144,31 +144,6 @@ public:
     const std::vector<StreamId>& streams() const { return streams_; }
 
 private:
-    struct Tensor {
-        BufferId buffer = -1;
-        TensorDims dims;
-    };
-    struct Lowered {
-        std::vector<Kernel> kernels;
-        int gatherKernels = 0; // the first kernels build the input (merge reuses them)
-        Tensor input;          // what the main kernel reads (conv/pool/activation)
-    };
-    struct StageProgram {
-        std::vector<std::vector<Kernel>> groups;
-        std::vector<std::vector<int>> ops; // per kernel: its operator's index in the dag
-    };
-
-    Tensor allocateTensor(const ir::TensorShape& shape, bool activation);
-    const Tensor& tensorOf(const std::string& name) const;
-    Tensor gather(const std::vector<ir::Term>& inputs, ir::ElementOp op, const Tensor* into,
-                  std::vector<Kernel>& out);
-    void lowerNode(const ir::Node& node);
-    void lowerOperator(const ir::Node& node);
-    ConvKernel convKernel(const ir::Node& node, const Tensor& in, BufferId out);
-    std::vector<float> hostWeights(const ir::Node& node) const;
-    std::vector<float> hostBias(const ir::Node& node) const;
-    StageProgram buildMergeProgram(const ir::BlockDag& dag, const schedule::Group& group);
-    const StageProgram& program(const ir::BlockDag& dag, const schedule::Stage& stage);
     void issueStageProgram(const StageProgram& program, int stageOrdinal = 0);
     struct ProgramPlan; // a stream program as backend calls (executor_program.cpp)
     ProgramPlan planProgram(const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
@@ -184,11 +159,7 @@ private:
     const ir::Graph& graph_;
     GpuBackend& backend_;
     int batch_;
-    uint64_t seed_;
-    std::unordered_map<std::string, Tensor> tensors_;        // node name → output
-    std::unordered_map<const ir::Node*, Lowered> lowered_;   // schedule operators
-    std::unordered_map<std::string, StageProgram> programs_; // stage key → kernels
-    std::vector<Tensor> activations_;
+    LoweredModel model_; // tensors, weights and kernels
     std::vector<StreamId> streams_;
     EventId fork_ = -1, start_ = -1, stop_ = -1;
     std::vector<EventId> joins_;         // per stream

@@ -17,7 +17,7 @@ int BatchTiming::repeatsFor(double spanMs) const {
 
 size_t Executor::stageKernelCount(const ir::BlockDag& dag, const schedule::Stage& stage) {
     size_t n = 0;
-    for (const std::vector<Kernel>& group : program(dag, stage).groups)
+    for (const std::vector<Kernel>& group : model_.stageProgram(dag, stage).groups)
         n += group.size();
     return n;
 }
@@ -36,7 +36,7 @@ BatchedTimes Executor::timeStages(const std::vector<StageRef>& stages, const Bat
     // once eagerly anyway, but building inside the issue would allocate while capturing.
     std::vector<const StageProgram*> programs;
     for (const StageRef& s : stages)
-        programs.push_back(&program(*s.dag, *s.stage));
+        programs.push_back(&model_.stageProgram(*s.dag, *s.stage));
     const GraphId graph = capture([&] {
         for (size_t i = 0; i < k; ++i) {
             backend_.recordTiming(timingEvents_[i], main);

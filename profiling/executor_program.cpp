@@ -19,7 +19,7 @@ struct Executor::ProgramPlan {
         Op op = Op::Enqueue;
         StreamId stream = -1;
         EventId event = -1;
-        const Kernel* kernel = nullptr; // owned by lowered_ / programs_ (stable addresses)
+        const Kernel* kernel = nullptr; // owned by the LoweredModel (stable addresses)
         uint64_t tag = 0;               // Enqueue, tagged plans: its trace tag
     };
     std::vector<Step> steps;
@@ -53,14 +53,14 @@ void Executor::appendLaunch(ProgramPlan& plan, const ir::BlockDag& dag, const In
                               plan.tagged ? makeTraceTag(segmentOrdinal, op) : 0});
     };
     if (in.ops.size() == 1) {
-        for (const Kernel& k : lowered_.at(dag.ops[static_cast<size_t>(in.ops[0])]).kernels)
+        for (const Kernel& k : model_.operatorKernels(dag.ops[static_cast<size_t>(in.ops[0])]))
             add(k, in.ops[0]);
         return;
     }
     if (in.ops.empty())
         return;
     const StageProgram& merged =
-        program(dag, schedule::Stage{schedule::StageKind::Merge, {in.ops}});
+        model_.stageProgram(dag, schedule::Stage{schedule::StageKind::Merge, {in.ops}});
     for (size_t i = 0; i < merged.groups[0].size(); ++i)
         add(merged.groups[0][i], merged.ops[0][i]);
 }
