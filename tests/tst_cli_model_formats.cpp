@@ -74,8 +74,14 @@ private slots:
         QVERIFY2(supported.find(".onnx (ONNX, read only)") != std::string::npos, supported.c_str());
         QVERIFY2(supported.find(".dot (Graphviz DOT, write only)") != std::string::npos,
                  supported.c_str());
-        QVERIFY_THROWS_EXCEPTION(std::logic_error,
-                                 io::registerModelFormat({.key = "toy2", .suffix = ".toy"}));
+        // A second format for a suffix already taken is a programming error.
+        const io::ModelFormatEntry clash{.key = "toy2",
+                                         .suffix = ".toy",
+                                         .label = "Toy 2",
+                                         .rank = 92,
+                                         .read = {},
+                                         .write = {}};
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, io::registerModelFormat(clash));
     }
 
     // Saving and loading go through it: the graph comes back equal.
