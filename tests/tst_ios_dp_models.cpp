@@ -78,7 +78,7 @@ private slots:
         QCOMPARE(a.stats.transitions, b.stats.transitions);
     }
 
-    // The DP prices parallel stages of an additive model (CostModel::additiveParallelStages)
+    // The DP prices parallel stages of an additive model (StageShortcuts::additiveParallelStages)
     // from bitsets; hiding that fast path must give the same schedule, bit for bit.
     void additiveFastPathMatchesStages_data() {
         QTest::addColumn<QString>("model");

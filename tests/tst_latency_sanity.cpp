@@ -6,6 +6,7 @@
 #include "analysis/measured_validation.h"
 #include "cost/cost_model.h"
 #include "cost/measurement_cache.h"
+#include "cost/stage_shortcuts.h"
 #include "dp_test_support.h"
 #include "eval/evaluate.h"
 #include "io/trace_import.h"
@@ -28,12 +29,13 @@ using namespace ios;
 namespace {
 
 // Every stage costs `ms`; optionally offers the additive fast path with every operator at `ms`.
-class FixedCost final : public cost::CostModel {
+class FixedCost final : public cost::CostModel, public cost::StageShortcuts {
 public:
     FixedCost(double ms, bool additive) : ms_(ms), additive_(additive) {}
     double stageLatencyMs(const ir::BlockDag&, const schedule::Stage&) const override {
         return ms_;
     }
+    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
                                 double& overheadMs) const override {
         if (!additive_)

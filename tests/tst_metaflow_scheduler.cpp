@@ -66,7 +66,7 @@ private Q_SLOTS:
             const double direct = sequentialMs(m, *original);
             const double ios =
                 schedulers::schedulerByName("ios-both").run(m, {}, *original, nullptr).latencyMs;
-            const std::unique_ptr<cost::CostModel> other = original->forGraph(copy);
+            const std::unique_ptr<cost::CostModel> other = cost::forGraph(*original, copy);
             QVERIFY(other != nullptr);
             QCOMPARE(other->describe(), original->describe());
             QCOMPARE(other->batch(), original->batch());

@@ -10,6 +10,7 @@
 #include "cost/cost_model_factory.h"
 #include "cost/measurement_cache.h"
 #include "cost/simulated_gpu_cost_model.h"
+#include "cost/stage_shortcuts.h"
 #include "cost/stage_signature.h"
 #include "ir/metrics.h"
 #include "ir/prepared_model.h"
@@ -37,7 +38,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 // The simulated V100, recording the signature and latency of every stage it prices; through
 // its canonical memo, so each distinct signature is priced (and recorded) once.
-class Recorder final : public cost::CostModel {
+class Recorder final : public cost::CostModel, public cost::StageShortcuts {
 public:
     explicit Recorder(const ir::Graph& graph)
         : sim_(graph, *cost::findBundledDevice("V100"), 1), nodes_(graph) {}
@@ -49,6 +50,7 @@ public:
         seen_.emplace(sig, ms);
         return ms;
     }
+    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                         std::vector<uint32_t>& classes) const override {
         return canonical_.classify(
@@ -132,8 +134,13 @@ int64_t legacyCacheBytes(int64_t n) {
                     key += (o ? ",cell_" : "cell_") + std::to_string(rng() % 18) + "_op_" +
                            std::to_string(rng() % 40);
             }
-            cache.add({setup(1 + static_cast<int>(i % 3)).name, "synthetic_model", 1, key,
-                       0.001 + static_cast<double>(rng() % 1000000) / 1e5, 20, {}});
+            cache.add({setup(1 + static_cast<int>(i % 3)).name,
+                       "synthetic_model",
+                       1,
+                       key,
+                       0.001 + static_cast<double>(rng() % 1000000) / 1e5,
+                       20,
+                       {}});
         }
         const int64_t bytes = static_cast<int64_t>(cache.text().size());
         total += done == 0 ? bytes : bytes - 60; // one header, not one per chunk

@@ -2,6 +2,7 @@
 
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
+#include "cost/program_simulator.h"
 #include "eval/timeline.h"
 #include "memory_jobs.h"
 #include "schedule/program_verify.h"
@@ -114,7 +115,8 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
     try {
         schedule::verifyProgram(dags, run.program);
         for (size_t b = 0; b < run.program.size(); ++b)
-            run.programRuns.push_back(priced.simulateProgram(dags[b], run.program[b], false));
+            run.programRuns.push_back(
+                cost::simulateProgram(priced, dags[b], run.program[b], false));
     } catch (const UserError& e) {
         run.programRuns.clear();
         run.programNote = QString::fromUtf8(e.what());

@@ -6,7 +6,9 @@
 
 #include "cost/cost_model.h"
 #include "cost/kernel_timeline.h"
+#include "cost/program_simulator.h"
 #include "cost/stage_memo.h"
+#include "cost/stage_shortcuts.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
 
@@ -24,7 +26,11 @@ struct AnalyticParams {
     int batch = 1;
 };
 
-class AnalyticCostModel final : public CostModel, public KernelTimelineModel {
+class AnalyticCostModel final : public CostModel,
+                                public KernelTimelineModel,
+                                public StageShortcuts,
+                                public ProgramSimulation,
+                                public GraphRetargeting {
 public:
     // `graph` must be validated and outlive the model (node metrics are looked up by name).
     AnalyticCostModel(const ir::Graph& graph, AnalyticParams params = {});
@@ -35,7 +41,10 @@ public:
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
+    const StageShortcuts* stageShortcuts() const override { return this; }
     const KernelTimelineModel* kernelTimeline() const override { return this; }
+    const ProgramSimulation* programSimulation() const override { return this; }
+    const GraphRetargeting* retargeting() const override { return this; }
     // Dataflow of operatorMs per launch; every segment with launches pays the sync overhead,
     // as every stage does.
     ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,

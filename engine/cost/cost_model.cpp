@@ -1,6 +1,8 @@
 #include "cost/cost_model.h"
 
 #include "cost/measurement_cache.h"
+#include "cost/program_simulator.h"
+#include "cost/stage_shortcuts.h"
 #include "util/error.h"
 #include "util/message_text.h"
 
@@ -21,6 +23,11 @@ bool plausible(double ms) {
 
 } // namespace
 
+std::unique_ptr<CostModel> forGraph(const CostModel& cost, const ir::Graph& graph) {
+    const GraphRetargeting* retargeting = cost.retargeting();
+    return retargeting != nullptr ? retargeting->forGraph(graph) : nullptr;
+}
+
 double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
                              const schedule::Stage& stage) {
     const double ms = cost.stageLatencyMs(dag, stage);
@@ -31,7 +38,7 @@ double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
 
 ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
                              const schedule::StreamProgram& program, bool timeline) {
-    ProgramRun run = cost.simulateProgram(dag, program, timeline);
+    ProgramRun run = simulateProgram(cost, dag, program, timeline);
     for (size_t s = 0; s < run.segmentMs.size(); ++s)
         if (!plausible(run.segmentMs[s]))
             refuse(cost, "program segment " + std::to_string(s), run.segmentMs[s]);
@@ -40,7 +47,8 @@ ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
 
 bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,
                                    std::vector<double>& opMs, double& overheadMs) {
-    if (!cost.additiveParallelStages(dag, opMs, overheadMs))
+    const StageShortcuts* shortcuts = cost.stageShortcuts();
+    if (shortcuts == nullptr || !shortcuts->additiveParallelStages(dag, opMs, overheadMs))
         return false;
     for (size_t i = 0; i < opMs.size() && i < dag.ops.size(); ++i)
         if (!plausible(opMs[i]))

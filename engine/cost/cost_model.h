@@ -1,21 +1,24 @@
 // Stage latency source for the schedulers and for schedule evaluation (docs/algorithms.md §5).
 #pragma once
 
-#include "cost/program_simulator.h"
 #include "ir/block_dag.h"
 #include "schedule/schedule.h"
-#include "schedule/stream_program.h"
 
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ios::cost {
 
-class KernelTimelineModel;
-class StageMemo;
+class KernelTimelineModel; // kernel_timeline.h
+class ProgramSimulation;   // program_simulator.h
+class StageShortcuts;      // stage_shortcuts.h
+class GraphRetargeting;    // below
 
+// What every cost model is: stage latencies at one batch size, and a description. A model that
+// only prices stages implements stageLatencyMs and describe (and batch when it is not 1); every
+// further capability is an interface of its own, offered through one accessor that returns
+// nullptr when the model lacks it (docs/architecture.md "Seams at a glance").
 class CostModel {
 public:
     virtual ~CostModel() = default;
@@ -24,69 +27,41 @@ public:
     // model's batch size. Must be deterministic. The DP memoises calls per distinct stage.
     virtual double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const = 0;
 
-    // Optional fast path for the DP (docs/algorithms.md §5 "Stage latency"): a model whose
-    // PARALLEL stage latency is max over groups of Σ opMs[op] (summed in group order, starting
-    // from 0) plus a fixed overheadMs, and whose MERGE stage of one operator costs
-    // opMs[op] + overheadMs, fills both (opMs per dag.ops) and returns true. The DP then
-    // prices those stages from operator bitsets, without building Stage objects or calling
-    // stageLatencyMs; the result must be bit-identical to stageLatencyMs. Default: false (the
-    // DP builds every stage).
-    virtual bool additiveParallelStages(const ir::BlockDag& /*dag*/, std::vector<double>& /*opMs*/,
-                                        double& /*overheadMs*/) const {
-        return false;
-    }
+    // Short human-readable description, e.g. "analytic (V100)" or "simulated V100, batch 1".
+    virtual std::string describe() const = 0;
 
-    // Optional canonical stage memo (stage_memo.h): a model whose stage latency depends only on
-    // the stage kind and, group by group in order, on the classes of the group's operators in
-    // order, fills `classes` (one per dag.ops; ids are the model's own, equal for interchangeable
-    // operators in every DAG priced with the model) and returns its memo, which outlives the
-    // model's searches and is shared by them (thread-safe). Stages with equal keys must get
-    // bit-identical latencies. Default: nullptr (every distinct stage is priced).
-    virtual StageMemo* canonicalStageMemo(const ir::BlockDag& /*dag*/,
-                                          std::vector<uint32_t>& /*classes*/) const {
-        return nullptr;
-    }
+    // The batch size its latencies are for (the memory model sizes tensors with it).
+    virtual int batch() const { return 1; }
 
-    // Optional lower bound for the DP's branch and bound (docs/search-speed.md "Fifth
-    // pass"): a latency in ms that stageLatencyMs(dag, stage) is never below, cheaper to get
-    // than the latency itself; the DP then skips pricing a candidate stage that cannot beat
-    // the best one found (same schedule, same cost, bit for bit). Negative (the default): no
-    // bound, the DP prices every candidate (a model that records what the DP asks for relies
-    // on it).
-    virtual double stageLowerBoundMs(const ir::BlockDag& /*dag*/,
-                                     const schedule::Stage& /*stage*/) const {
-        return -1;
-    }
+    // The DP's pricing shortcuts (additive stages, canonical stage memo, lower bounds), or
+    // nullptr: the DP then builds and prices every candidate stage.
+    virtual const StageShortcuts* stageShortcuts() const { return nullptr; }
 
     // The model's kernel-level view of stages (for timelines), or nullptr when it has none
     // (e.g. replayed measurements, which know stage latencies only).
     virtual const KernelTimelineModel* kernelTimeline() const { return nullptr; }
 
-    // One block's stream program simulated (cost/program_simulator.h). segmentMs (per segment,
-    // in order) must sum to stage latencies for a lowered stage schedule: segment i of
-    // lowerBlock(bs) costs what stageLatencyMs(bs's stage) does, bit for bit. Default
-    // (models that know stage latencies only, e.g. measurements): operator-level dataflow, each
-    // launch taking its one-operator stage latency (a merged launch: its merge stage's), streams
-    // not slowing each other. Throws UserError for an invalid program.
-    virtual ProgramRun simulateProgram(const ir::BlockDag& dag,
-                                       const schedule::StreamProgram& program, bool timeline) const;
+    // Its own simulation of stream programs, or nullptr: simulateProgram (program_simulator.h)
+    // then runs the operator-level dataflow of one-operator stage latencies.
+    virtual const ProgramSimulation* programSimulation() const { return nullptr; }
 
-    // The same model (device, batch, parameters) for another validated graph, which must
-    // outlive the result: schedulers that rewrite the graph (MetaFlow) price and schedule the
-    // rewritten graph with it. Models that price operators from their signatures alone share
-    // their canonical stage memo with the result. Default: nullptr, for models whose figures
-    // are keyed by operator names (measurements), where a rewritten operator would silently
-    // take another's time.
-    virtual std::unique_ptr<CostModel> forGraph(const ir::Graph& /*graph*/) const {
-        return nullptr;
-    }
-
-    // The batch size its latencies are for (the memory model sizes tensors with it).
-    virtual int batch() const { return 1; }
-
-    // Short human-readable description, e.g. "analytic (V100)" or "simulated V100, batch 1".
-    virtual std::string describe() const = 0;
+    // The same model for another graph (schedulers that rewrite the graph price it with this),
+    // or nullptr for models whose figures are keyed by operator names (measurements), where a
+    // rewritten operator would silently take another's time.
+    virtual const GraphRetargeting* retargeting() const { return nullptr; }
 };
+
+// Capability: the same model (device, batch, parameters) for another validated graph.
+class GraphRetargeting {
+public:
+    virtual ~GraphRetargeting() = default;
+    // `graph` must outlive the result. Models that price operators from their signatures alone
+    // share their canonical stage memo with the result.
+    virtual std::unique_ptr<CostModel> forGraph(const ir::Graph& graph) const = 0;
+};
+
+// cost.retargeting()->forGraph(graph), or nullptr when the model cannot price another graph.
+std::unique_ptr<CostModel> forGraph(const CostModel& cost, const ir::Graph& graph);
 
 // The largest stage latency any cost model may report (about 11.6 days). A larger, negative,
 // NaN or infinite latency is a broken model or input (a measurement cache with 1e308 ms): it
@@ -102,13 +77,9 @@ inline constexpr int kMaxBatch = 65536;
 double checkedStageLatencyMs(const CostModel& cost, const ir::BlockDag& dag,
                              const schedule::Stage& stage);
 
-// cost.simulateProgram(dag, program, timeline) after checking every segment's latency like a
-// stage latency (a UserError naming the segment and the cost model).
-ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
-                             const schedule::StreamProgram& program, bool timeline);
-
-// cost.additiveParallelStages(dag, opMs, overheadMs) with every operator time and the overhead
-// checked like a stage latency (a UserError naming the operator and the cost model).
+// The model's StageShortcuts::additiveParallelStages(dag, opMs, overheadMs) (false without
+// shortcuts) with every operator time and the overhead checked like a stage latency (a
+// UserError naming the operator and the cost model).
 bool checkedAdditiveParallelStages(const CostModel& cost, const ir::BlockDag& dag,
                                    std::vector<double>& opMs, double& overheadMs);
 

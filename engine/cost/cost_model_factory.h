@@ -20,7 +20,7 @@ namespace ios::cost {
 
 // What the models of an entry can do (for front ends: which controls and views apply).
 struct CostModelCapabilities {
-    bool rewrittenGraphs = false;   // forGraph: prices graphs a scheduler rewrote (MetaFlow)
+    bool rewrittenGraphs = false;   // retargeting(): prices graphs a scheduler rewrote (MetaFlow)
     bool programs = false;          // simulates stream programs kernel by kernel
     bool kernelTimelines = false;   // kernelTimeline(): timelines and traces
     bool needsGpu = false;          // measures on this machine's GPU

@@ -268,8 +268,10 @@ ProgramRun simulateProgramDataflow(const ir::BlockDag& dag, const schedule::Stre
     return run;
 }
 
-ProgramRun CostModel::simulateProgram(const ir::BlockDag& dag,
-                                      const schedule::StreamProgram& program, bool timeline) const {
+ProgramRun simulateProgram(const CostModel& cost, const ir::BlockDag& dag,
+                           const schedule::StreamProgram& program, bool timeline) {
+    if (const ProgramSimulation* own = cost.programSimulation())
+        return own->simulateProgram(dag, program, timeline);
     return simulateProgramDataflow(
         dag, program, timeline,
         [&](const Instruction& in) {
@@ -279,7 +281,7 @@ ProgramRun CostModel::simulateProgram(const ir::BlockDag& dag,
             stage.kind =
                 in.ops.size() > 1 ? schedule::StageKind::Merge : schedule::StageKind::Parallel;
             stage.groups.push_back(in.ops);
-            return checkedStageLatencyMs(*this, dag, stage);
+            return checkedStageLatencyMs(cost, dag, stage);
         },
         [](const ProgramSegment&) { return 0.0; });
 }

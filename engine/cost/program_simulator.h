@@ -13,9 +13,9 @@
 #pragma once
 
 #include "cost/device_profile.h"
-#include "cost/simulation_mode.h"
 #include "cost/kernel_model.h"
 #include "cost/kernel_timeline.h"
+#include "cost/simulation_mode.h"
 #include "ir/block_dag.h"
 #include "schedule/stream_program.h"
 
@@ -64,6 +64,31 @@ ProgramRun simulateProgramKernels(
     const std::function<const std::vector<KernelDesc>&(const schedule::Instruction&)>& kernelsOf,
     const std::function<std::string(const schedule::Instruction&)>& label,
     SimulationMode mode = SimulationMode::Fast);
+
+class CostModel;
+
+// Capability of a cost model (cost_model.h): its own simulation of one block's stream program.
+// segmentMs (per segment, in order) must sum to stage latencies for a lowered stage schedule:
+// segment i of lowerBlock(bs) costs what stageLatencyMs(bs's stage) does, bit for bit.
+class ProgramSimulation {
+public:
+    virtual ~ProgramSimulation() = default;
+    virtual ProgramRun simulateProgram(const ir::BlockDag& dag,
+                                       const schedule::StreamProgram& program,
+                                       bool timeline) const = 0;
+};
+
+// One block's stream program simulated under `cost`: its ProgramSimulation, or (models that know
+// stage latencies only, e.g. measurements) the operator-level dataflow below, each launch taking
+// its one-operator stage latency (a merged launch: its merge stage's), streams not slowing each
+// other. Throws UserError for an invalid program.
+ProgramRun simulateProgram(const CostModel& cost, const ir::BlockDag& dag,
+                           const schedule::StreamProgram& program, bool timeline);
+
+// simulateProgram(cost, dag, program, timeline) after checking every segment's latency like a
+// stage latency (a UserError naming the segment and the cost model).
+ProgramRun checkedProgramRun(const CostModel& cost, const ir::BlockDag& dag,
+                             const schedule::StreamProgram& program, bool timeline);
 
 // Operator-level dataflow: a launch takes launchMs(launch) on its stream once its stream and the
 // events it waits on are done; streams do not slow each other; a segment lasts until its last

@@ -6,7 +6,9 @@
 #include "cost/cost_model.h"
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
+#include "cost/program_simulator.h"
 #include "cost/stage_memo.h"
+#include "cost/stage_shortcuts.h"
 #include "cost/stage_simulator.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
@@ -18,7 +20,11 @@
 
 namespace ios::cost {
 
-class SimulatedGpuCostModel final : public CostModel, public KernelTimelineModel {
+class SimulatedGpuCostModel final : public CostModel,
+                                    public KernelTimelineModel,
+                                    public StageShortcuts,
+                                    public ProgramSimulation,
+                                    public GraphRetargeting {
 public:
     // `graph` must be validated and outlive the model (input shapes are looked up by name).
     // Throws ios::UserError for batch < 1. `mode`: how the simulation advances (Exact: the
@@ -33,7 +39,10 @@ public:
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
+    const StageShortcuts* stageShortcuts() const override { return this; }
     const KernelTimelineModel* kernelTimeline() const override { return this; }
+    const ProgramSimulation* programSimulation() const override { return this; }
+    const GraphRetargeting* retargeting() const override { return this; }
     // Kernel-level: every launch's kernels on its stream, SMs shared (program_simulator.h).
     ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,
                                bool timeline) const override;

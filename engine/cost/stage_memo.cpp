@@ -176,7 +176,8 @@ StageMemo* CanonicalStages::classify(const ir::BlockDag& dag, const ir::ShapeLoo
 
 OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag) {
     OperatorClasses out;
-    out.memo = cost.canonicalStageMemo(dag, out.classes);
+    if (const StageShortcuts* shortcuts = cost.stageShortcuts())
+        out.memo = shortcuts->canonicalStageMemo(dag, out.classes);
     if (out.memo != nullptr && out.classes.size() != dag.ops.size())
         out.memo = nullptr; // a model that filled the classes wrongly gets no memo
     if (out.memo == nullptr)
@@ -189,7 +190,8 @@ StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag)
 
 StagePricer::StagePricer(const CostModel& cost, const ir::BlockDag& dag,
                          const OperatorClasses& classes)
-    : cost_(cost), dag_(dag), memo_(classes.memo), classes_(classes.classes) {}
+    : cost_(cost), shortcuts_(cost.stageShortcuts()), dag_(dag), memo_(classes.memo),
+      classes_(classes.classes) {}
 
 bool StagePricer::find(const schedule::Stage& stage, double& ms) {
     if (memo_ == nullptr)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "cost/stage_shortcuts.h"
 #include "ir/validate.h"
 
 #include <array>
@@ -62,7 +63,8 @@ class CanonicalStages {
 public:
     CanonicalStages();
     // The classes by signature and the memo of `other`, for the same cost model priced on
-    // another graph (CostModel::forGraph: a rewritten graph reuses the original's stages).
+    // another graph (GraphRetargeting::forGraph: a rewritten graph reuses the original's
+    // stages).
     // Valid because a class is the operator's signature, never its name or node; the cache
     // of classes by node stays per graph (nodes of a freed graph may share addresses).
     struct SharedWith {
@@ -105,8 +107,8 @@ inline void canonicalStageKey(const schedule::Stage& stage, const std::vector<ui
     }
 }
 
-// What a cost model's canonicalStageMemo gives for one DAG: its memo (nullptr: none, or
-// classes that do not cover the DAG) and the classes of dag.ops.
+// What a cost model's StageShortcuts::canonicalStageMemo gives for one DAG: its memo (nullptr:
+// none, or classes that do not cover the DAG) and the classes of dag.ops.
 struct OperatorClasses {
     StageMemo* memo = nullptr;
     std::vector<uint32_t> classes;
@@ -114,8 +116,8 @@ struct OperatorClasses {
 OperatorClasses operatorClasses(const CostModel& cost, const ir::BlockDag& dag);
 
 // Prices the stages of one block DAG through the cost model's canonical memo when it has one
-// (CostModel::canonicalStageMemo), otherwise by checkedStageLatencyMs. Same values either way,
-// bit for bit. One per thread: it keeps a scratch key.
+// (StageShortcuts::canonicalStageMemo), otherwise by checkedStageLatencyMs. Same values either
+// way, bit for bit. One per thread: it keeps a scratch key.
 class StagePricer {
 public:
     StagePricer(const CostModel& cost, const ir::BlockDag& dag);
@@ -127,9 +129,9 @@ public:
     // The memo's latency of an equal stage, without pricing: false when none was priced yet
     // (or the model has no memo).
     bool find(const schedule::Stage& stage, double& ms);
-    // CostModel::stageLowerBoundMs (negative: the model has no bound).
+    // StageShortcuts::stageLowerBoundMs (negative: the model has no bound).
     double lowerBoundMs(const schedule::Stage& stage) const {
-        return cost_.stageLowerBoundMs(dag_, stage);
+        return shortcuts_ != nullptr ? shortcuts_->stageLowerBoundMs(dag_, stage) : -1;
     }
 
     uint64_t calls() const { return calls_; }
@@ -138,6 +140,7 @@ public:
 
 private:
     const CostModel& cost_;
+    const StageShortcuts* shortcuts_; // cost_.stageShortcuts()
     const ir::BlockDag& dag_;
     StageMemo* memo_ = nullptr;
     std::vector<uint32_t> classes_; // per dag.ops

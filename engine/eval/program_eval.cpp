@@ -1,5 +1,6 @@
 #include "eval/program_eval.h"
 
+#include "cost/program_simulator.h"
 #include "schedule/program_verify.h"
 #include "util/error.h"
 

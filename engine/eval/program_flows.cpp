@@ -1,5 +1,6 @@
 #include "eval/program_flows.h"
 
+#include "cost/program_simulator.h"
 #include "schedule/program_verify.h"
 
 #include <map>
@@ -17,7 +18,7 @@ std::vector<ProgramFlow> programFlows(const std::vector<ir::BlockDag>& dags,
         bool waits = false;
         for (const schedule::Instruction& in : code)
             waits |= in.kind == schedule::InstrKind::Wait;
-        const cost::ProgramRun run = cost.simulateProgram(dags[b], program[b], false);
+        const cost::ProgramRun run = cost::simulateProgram(cost, dags[b], program[b], false);
         // A wait observes the latest record of its event issued before it (CUDA semantics; the
         // verifier checked that there is one).
         std::map<int, size_t> lastRecord;

@@ -213,7 +213,7 @@ private:
     std::vector<int> mergeMembers_;
     std::vector<Set> compStack_;      // endings=all: components per DFS level
     std::vector<double> compMsStack_; // additive: groupMs of compStack_
-    // CostModel::additiveParallelStages: per local operator latency and the stage overhead.
+    // StageShortcuts::additiveParallelStages: per local operator latency and the stage overhead.
     bool additive_ = false;
     bool merges_ = false;  // the strategy has merge stages: states carry their sinks
     bool bounded_ = false; // chooseBounded: the model bounds stage latencies

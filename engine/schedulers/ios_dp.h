@@ -35,7 +35,7 @@ struct Options : SearchParams {
     // budget": transitions whose stage would exceed it are dropped).
     ir::MemoryOptions memory;
     // Skip pricing candidate stages that cannot beat a state's best one, when the cost model
-    // gives lower bounds (CostModel::stageLowerBoundMs): the same schedules and costs, bit
+    // gives lower bounds (StageShortcuts::stageLowerBoundMs): the same schedules and costs, bit
     // for bit, fewer simulations. Off: every candidate is priced (the tests compare both).
     bool boundStages = true;
 };

@@ -72,11 +72,11 @@ struct MetaflowResult {
 };
 
 // The `ios` objective: IOS-both's latency (params' r, s, endings) of block `block` of
-// `graph`, the block scheduled alone under cost.forGraph. Deterministic.
+// `graph`, the block scheduled alone under cost::forGraph(cost, graph). Deterministic.
 double iosBlockLatencyMs(const ir::Graph& graph, int block, int maxPartSize, const Params& params,
                          const cost::CostModel& cost);
 
-// MetaFlow's search on model.graph() under `cost` (which must offer forGraph), then the
+// MetaFlow's search on model.graph() under `cost` (which must offer GraphRetargeting), then the
 // `then` scheduler on G* with the same params. Progress goes to control->progress (the
 // regions searched of the counting pass's regions), cancel is polled once per expansion
 // (ios::Cancelled). Before the search (counting pass, rewrite::planSearch) it refuses with

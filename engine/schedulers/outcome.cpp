@@ -23,7 +23,7 @@ RewrittenModel::RewrittenModel(rewrite::SearchResult searchResult, int maxPartSi
 
 std::unique_ptr<cost::CostModel> costForRewrittenGraph(const cost::CostModel& original,
                                                        const ir::Graph& graph) {
-    std::unique_ptr<cost::CostModel> model = original.forGraph(graph);
+    std::unique_ptr<cost::CostModel> model = cost::forGraph(original, graph);
     if (model == nullptr)
         throw UserError("a rewritten graph can be priced by the simulated and analytic cost "
                         "models only (their operators are priced by attributes and shapes), not " +

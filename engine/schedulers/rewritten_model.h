@@ -14,7 +14,7 @@
 namespace ios::schedulers {
 
 struct RewrittenModel {
-    // `search.graph` is G*; `cost` the model it is priced with (original.forGraph(G*)).
+    // `search.graph` is G*; `cost` the model it is priced with (cost::forGraph(original, G*)).
     RewrittenModel(rewrite::SearchResult searchResult, int maxPartSize,
                    const cost::CostModel& original);
     RewrittenModel(const RewrittenModel&) = delete;
@@ -27,7 +27,7 @@ struct RewrittenModel {
     std::unique_ptr<cost::CostModel> cost;
 };
 
-// original.forGraph(graph), or a UserError naming the cost model and which ones can price a
+// cost::forGraph(original, graph), or a UserError naming the cost model and which ones can price a
 // rewritten graph.
 std::unique_ptr<cost::CostModel> costForRewrittenGraph(const cost::CostModel& original,
                                                        const ir::Graph& graph);

@@ -10,6 +10,7 @@
 #include "ir/memory.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
+#include "schedule/stream_program.h"
 #include "schedulers/search_control.h"
 #include "schedulers/search_params.h"
 #include "schedulers/search_statistics.h"
@@ -112,7 +113,7 @@ protected:
 const ir::PreparedModel& scheduledModel(const ir::PreparedModel& model, const Outcome& outcome);
 
 // `cost` for the graph the outcome's schedule refers to: `cost` itself, or for a rewritten
-// graph cost.forGraph(it) (held in `owned`). Throws UserError when `cost` cannot price a
+// graph cost::forGraph(cost, it) (held in `owned`). Throws UserError when `cost` cannot price a
 // rewritten graph (replayed or measured figures are keyed by operator names).
 const cost::CostModel& scheduledCost(const Outcome& outcome, const cost::CostModel& cost,
                                      std::unique_ptr<cost::CostModel>& owned);

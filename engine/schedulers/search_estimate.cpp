@@ -4,6 +4,7 @@
 #include "schedulers/search_estimate.h"
 
 #include "cost/stage_memo.h"
+#include "cost/stage_shortcuts.h"
 
 #include <algorithm>
 #include <bit>
@@ -26,7 +27,7 @@ double secondsSince(Clock::time_point t0) {
 // keys stages as in the real search) with a memo of its own (so what it counts as priced is
 // what a fresh search prices), and a constant latency: counts do not depend on latencies.
 // Samples the stages it prices, to be timed with the real model.
-class CountingCostModel final : public cost::CostModel {
+class CountingCostModel final : public cost::CostModel, public cost::StageShortcuts {
 public:
     explicit CountingCostModel(const cost::CostModel& real) : real_(real) {}
 
@@ -34,9 +35,12 @@ public:
         sampler_.offer(dag, stage);
         return 1.0;
     }
+    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                         std::vector<uint32_t>& classes) const override {
-        return real_.canonicalStageMemo(dag, classes) != nullptr ? &memo_ : nullptr;
+        const cost::StageShortcuts* real = real_.stageShortcuts();
+        return real != nullptr && real->canonicalStageMemo(dag, classes) != nullptr ? &memo_
+                                                                                    : nullptr;
     }
     int batch() const override { return real_.batch(); }
     std::string describe() const override { return "counting (" + real_.describe() + ")"; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cost/cost_model.h"
+#include "cost/program_simulator.h"
 #include "ir/prepared_model.h"
 #include "schedulers/ios_dp.h"
 #include "schedulers/search_control.h"
@@ -42,34 +43,24 @@ private:
 // Prices as `real` does, bit for bit (every hook forwarded), and samples the stages of `dags`
 // it prices (those the canonical memo does not hold): what a search under `real` spends its
 // pricing on. Stages of other DAGs (a scheduler's temporary ones) are counted, not kept.
-class SamplingCostModel final : public cost::CostModel {
+class SamplingCostModel final : public cost::CostModel, public cost::ProgramSimulation {
 public:
     SamplingCostModel(const cost::CostModel& real, const std::vector<ir::BlockDag>& dags)
         : real_(real), dags_(dags) {}
 
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
-    bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
-                                double& overheadMs) const override {
-        return real_.additiveParallelStages(dag, opMs, overheadMs);
-    }
-    cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
-                                        std::vector<uint32_t>& classes) const override {
-        return real_.canonicalStageMemo(dag, classes);
-    }
-    double stageLowerBoundMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
-        return real_.stageLowerBoundMs(dag, stage);
-    }
+    const cost::StageShortcuts* stageShortcuts() const override { return real_.stageShortcuts(); }
     const cost::KernelTimelineModel* kernelTimeline() const override {
         return real_.kernelTimeline();
     }
+    // Programs are simulated by `real` (its own simulation or the dataflow of its latencies).
+    const cost::ProgramSimulation* programSimulation() const override { return this; }
     cost::ProgramRun simulateProgram(const ir::BlockDag& dag,
                                      const schedule::StreamProgram& program,
                                      bool timeline) const override {
-        return real_.simulateProgram(dag, program, timeline);
+        return cost::simulateProgram(real_, dag, program, timeline);
     }
-    std::unique_ptr<cost::CostModel> forGraph(const ir::Graph& graph) const override {
-        return real_.forGraph(graph);
-    }
+    const cost::GraphRetargeting* retargeting() const override { return real_.retargeting(); }
     int batch() const override { return real_.batch(); }
     std::string describe() const override { return real_.describe(); }
 

@@ -65,9 +65,9 @@ StoreCostModel::StoreCostModel(std::shared_ptr<MeasurementStore> store, Options 
 
 StoreCostModel::StoreCostModel(const StoreCostModel& sharing, const ir::Graph& graph)
     : shared_(sharing.shared_), graph_(graph), nodes_(graph),
-      fallback_(sharing.fallback_
-                    ? std::shared_ptr<const cost::CostModel>(sharing.fallback_->forGraph(graph))
-                    : nullptr),
+      fallback_(sharing.fallback_ ? std::shared_ptr<const cost::CostModel>(
+                                        cost::forGraph(*sharing.fallback_, graph))
+                                  : nullptr),
       canonical_(cost::CanonicalStages::SharedWith{sharing.canonical_}) {
     if (sharing.fallback_ && !fallback_)
         throw std::logic_error("StoreCostModel: the fallback model has no forGraph");
