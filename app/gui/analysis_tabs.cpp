@@ -9,6 +9,7 @@
 #include "session.h"
 #include "settings_panel.h"
 #include "units.h"
+#include "view_registry.h"
 
 #include <QTabWidget>
 
@@ -135,5 +136,14 @@ views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {
 views::ResultView* makeSpecializeTab(MainWindow& window, QWidget* parent) {
     return makeAnalysisTab<SpecializeTab>(window, parent);
 }
+
+IOS_REGISTER_VIEW(comparison,
+                  ViewRegistration{"comparisonTab", IOS_TAB_TITLE("Comparison"),
+                                   ViewRegistration::Overlay::None, 70, &makeComparisonTab});
+IOS_REGISTER_VIEW(sweep, ViewRegistration{"sweepTab", IOS_TAB_TITLE("Sweep"),
+                                          ViewRegistration::Overlay::None, 80, &makeSweepTab});
+IOS_REGISTER_VIEW(specialize,
+                  ViewRegistration{"specializeTab", IOS_TAB_TITLE("Specialize"),
+                                   ViewRegistration::Overlay::None, 90, &makeSpecializeTab});
 
 } // namespace ios::gui

@@ -1,5 +1,5 @@
-// The factories of the built-in tabs (view_registry.cpp lists them): each makes its view and
-// wires it to the window's Session in its own file.
+// The factories of the built-in tabs: each makes its view, wires it to the window's Session and
+// registers it (IOS_REGISTER_VIEW, view_registry.h) in its own file.
 #pragma once
 
 class QWidget;

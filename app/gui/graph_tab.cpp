@@ -5,6 +5,7 @@
 #include "main_window.h"
 #include "schedule_index.h"
 #include "session.h"
+#include "view_registry.h"
 
 namespace ios::gui {
 
@@ -31,5 +32,8 @@ views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
     });
     return graph;
 }
+
+IOS_REGISTER_VIEW(graph, ViewRegistration{"graphView", IOS_TAB_TITLE("Graph"),
+                                          ViewRegistration::Overlay::Banner, 10, &makeGraphTab});
 
 } // namespace ios::gui

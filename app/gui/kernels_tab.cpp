@@ -6,6 +6,7 @@
 #include "units.h"
 #include "util/error.h"
 #include "util/output_file.h"
+#include "view_registry.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -180,5 +181,9 @@ views::ShortcutTable KernelsTab::shortcuts() const {
     return {{tr("Click a row"), tr("Select its operators in every view")},
             {tr("Click a column header"), tr("Sort by that column")}};
 }
+
+IOS_REGISTER_VIEW(kernels,
+                  ViewRegistration{"kernelsTab", IOS_TAB_TITLE("Kernels"),
+                                   ViewRegistration::Overlay::Cover, 60, &KernelsTab::create});
 
 } // namespace ios::gui

@@ -1,7 +1,7 @@
 // The Kernels tab: the kernel summary of the shown result's timeline (the cost model's, as the
 // Timeline tab draws it), per kernel name or per operator type, sortable and filterable, with
 // CSV export; a row selects its operators in every view, and the rows of the selected
-// operators are selected here. Registered in view_registry.cpp.
+// operators are selected here. Registers itself in kernels_tab.cpp (IOS_REGISTER_VIEW).
 #pragma once
 
 #include "job.h"

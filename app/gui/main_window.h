@@ -1,7 +1,7 @@
 // The explorer's main window, as assembly: the menus, the settings, stage and operator docks,
-// the tabs of view_registry.cpp, the overlays that say a result is out of date or of a rewritten
-// graph, and the status bar. The shared state is the Session (session.h); each tab and dock is
-// wired to it in its own files.
+// the registered tabs (view_registry.h), the overlays that say a result is out of date or of a
+// rewritten graph, and the status bar. The shared state is the Session (session.h); each tab
+// and dock is wired to it in its own files.
 #pragma once
 
 #include "job.h"

@@ -9,6 +9,7 @@
 #include "session.h"
 #include "settings_panel.h"
 #include "units.h"
+#include "view_registry.h"
 
 #include <QStatusBar>
 #include <QTabWidget>
@@ -176,5 +177,8 @@ void MemoryTab::chooseBudget(qint64 bytes) {
     window_.statusBar()->showMessage(tr("Searching under a memory budget of %1…")
                                          .arg(views::formatBytes(static_cast<double>(bytes))));
 }
+
+IOS_REGISTER_VIEW(memory, ViewRegistration{"memoryView", IOS_TAB_TITLE("Memory"),
+                                           ViewRegistration::Overlay::Banner, 50, &makeMemoryTab});
 
 } // namespace ios::gui

@@ -7,6 +7,7 @@
 #include "settings_panel.h"
 #include "state_space_view.h"
 #include "streams_view.h"
+#include "view_registry.h"
 
 namespace ios::gui {
 
@@ -81,5 +82,14 @@ views::ResultView* makeMetaflowTab(MainWindow& window, QWidget* parent) {
     });
     return panel;
 }
+
+IOS_REGISTER_VIEW(streams, ViewRegistration{"streamsView", IOS_TAB_TITLE("Streams"),
+                                            ViewRegistration::Overlay::Cover, 30, &makeStreamsTab});
+IOS_REGISTER_VIEW(stateSpace,
+                  ViewRegistration{"stateSpaceView", IOS_TAB_TITLE("State space"),
+                                   ViewRegistration::Overlay::Cover, 40, &makeStateSpaceTab});
+IOS_REGISTER_VIEW(metaflow,
+                  ViewRegistration{"metaflowTab", IOS_TAB_TITLE("MetaFlow"),
+                                   ViewRegistration::Overlay::None, 100, &makeMetaflowTab});
 
 } // namespace ios::gui

@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "session.h"
 #include "timeline_view.h"
+#include "view_registry.h"
 
 #include <QFileInfo>
 #include <QStatusBar>
@@ -133,5 +134,9 @@ void TimelineTab::showSimulatedTimeline() {
                  "analytic cost model)")
                   .arg(result->costModel));
 }
+
+IOS_REGISTER_VIEW(timeline,
+                  ViewRegistration{"timelineView", IOS_TAB_TITLE("Timeline"),
+                                   ViewRegistration::Overlay::Cover, 20, &makeTimelineTab});
 
 } // namespace ios::gui
