@@ -4,7 +4,7 @@
 // results files and traces refuse such numbers (and narrowed integers) when they are read; the
 // JSON writer refuses non-finite numbers. Before the fix the DP spun forever on 1e308.
 #include "analysis/measured_validation.h"
-#include "cost/cost_model.h"
+#include "cost/cost_model_with.h"
 #include "cost/measurement_cache.h"
 #include "cost/stage_shortcuts.h"
 #include "dp_test_support.h"
@@ -29,13 +29,12 @@ using namespace ios;
 namespace {
 
 // Every stage costs `ms`; optionally offers the additive fast path with every operator at `ms`.
-class FixedCost final : public cost::CostModel, public cost::StageShortcuts {
+class FixedCost final : public cost::CostModelWith<cost::StageShortcuts> {
 public:
     FixedCost(double ms, bool additive) : ms_(ms), additive_(additive) {}
     double stageLatencyMs(const ir::BlockDag&, const schedule::Stage&) const override {
         return ms_;
     }
-    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
                                 double& overheadMs) const override {
         if (!additive_)

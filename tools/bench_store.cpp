@@ -8,6 +8,7 @@
 //   bench_store [N] [FOLDER]     (defaults: 1000000, a temporary folder that is removed)
 #include "bundled_models.h"
 #include "cost/cost_model_factory.h"
+#include "cost/cost_model_with.h"
 #include "cost/measurement_cache.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "cost/stage_shortcuts.h"
@@ -38,7 +39,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 // The simulated V100, recording the signature and latency of every stage it prices; through
 // its canonical memo, so each distinct signature is priced (and recorded) once.
-class Recorder final : public cost::CostModel, public cost::StageShortcuts {
+class Recorder final : public cost::CostModelWith<cost::StageShortcuts> {
 public:
     explicit Recorder(const ir::Graph& graph)
         : sim_(graph, *cost::findBundledDevice("V100"), 1), nodes_(graph) {}
@@ -50,7 +51,6 @@ public:
         seen_.emplace(sig, ms);
         return ms;
     }
-    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                         std::vector<uint32_t>& classes) const override {
         return canonical_.classify(

@@ -4,7 +4,7 @@
 // a merge stage runs as one convolution (docs/algorithms.md §2.3, §5).
 #pragma once
 
-#include "cost/cost_model.h"
+#include "cost/cost_model_with.h"
 #include "cost/kernel_timeline.h"
 #include "cost/program_simulator.h"
 #include "cost/stage_memo.h"
@@ -26,11 +26,8 @@ struct AnalyticParams {
     int batch = 1;
 };
 
-class AnalyticCostModel final : public CostModel,
-                                public KernelTimelineModel,
-                                public StageShortcuts,
-                                public ProgramSimulation,
-                                public GraphRetargeting {
+class AnalyticCostModel final : public CostModelWith<KernelTimelineModel, StageShortcuts,
+                                                     ProgramSimulation, GraphRetargeting> {
 public:
     // `graph` must be validated and outlive the model (node metrics are looked up by name).
     AnalyticCostModel(const ir::Graph& graph, AnalyticParams params = {});
@@ -41,10 +38,6 @@ public:
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
-    const StageShortcuts* stageShortcuts() const override { return this; }
-    const KernelTimelineModel* kernelTimeline() const override { return this; }
-    const ProgramSimulation* programSimulation() const override { return this; }
-    const GraphRetargeting* retargeting() const override { return this; }
     // Dataflow of operatorMs per launch; every segment with launches pays the sync overhead,
     // as every stage does.
     ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,

@@ -3,7 +3,7 @@
 // so every front end shows real schedules without a GPU.
 #pragma once
 
-#include "cost/cost_model.h"
+#include "cost/cost_model_with.h"
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
 #include "cost/program_simulator.h"
@@ -20,11 +20,8 @@
 
 namespace ios::cost {
 
-class SimulatedGpuCostModel final : public CostModel,
-                                    public KernelTimelineModel,
-                                    public StageShortcuts,
-                                    public ProgramSimulation,
-                                    public GraphRetargeting {
+class SimulatedGpuCostModel final : public CostModelWith<KernelTimelineModel, StageShortcuts,
+                                                         ProgramSimulation, GraphRetargeting> {
 public:
     // `graph` must be validated and outlive the model (input shapes are looked up by name).
     // Throws ios::UserError for batch < 1. `mode`: how the simulation advances (Exact: the
@@ -39,10 +36,6 @@ public:
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
-    const StageShortcuts* stageShortcuts() const override { return this; }
-    const KernelTimelineModel* kernelTimeline() const override { return this; }
-    const ProgramSimulation* programSimulation() const override { return this; }
-    const GraphRetargeting* retargeting() const override { return this; }
     // Kernel-level: every launch's kernels on its stream, SMs shared (program_simulator.h).
     ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,
                                bool timeline) const override;

@@ -3,6 +3,7 @@
 // sample of those stages to give a time per stage.
 #include "schedulers/search_estimate.h"
 
+#include "cost/cost_model_with.h"
 #include "cost/stage_memo.h"
 #include "cost/stage_shortcuts.h"
 
@@ -27,7 +28,7 @@ double secondsSince(Clock::time_point t0) {
 // keys stages as in the real search) with a memo of its own (so what it counts as priced is
 // what a fresh search prices), and a constant latency: counts do not depend on latencies.
 // Samples the stages it prices, to be timed with the real model.
-class CountingCostModel final : public cost::CostModel, public cost::StageShortcuts {
+class CountingCostModel final : public cost::CostModelWith<cost::StageShortcuts> {
 public:
     explicit CountingCostModel(const cost::CostModel& real) : real_(real) {}
 
@@ -35,7 +36,6 @@ public:
         sampler_.offer(dag, stage);
         return 1.0;
     }
-    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                         std::vector<uint32_t>& classes) const override {
         const cost::StageShortcuts* real = real_.stageShortcuts();

@@ -4,7 +4,7 @@
 // the cost-model scheme "store:URL[@DEVICE]" (cost_model_factory.h).
 #pragma once
 
-#include "cost/cost_model.h"
+#include "cost/cost_model_with.h"
 #include "cost/device_profile.h"
 #include "cost/stage_memo.h"
 #include "cost/stage_shortcuts.h"
@@ -43,9 +43,8 @@ StoreChoice parseStoreChoice(const std::string& argument);
 Setup chooseSetup(MeasurementStore& store, const std::string& url, const std::string& device,
                   int batch);
 
-class StoreCostModel final : public cost::CostModel,
-                             public cost::StageShortcuts,
-                             public cost::GraphRetargeting {
+class StoreCostModel final
+    : public cost::CostModelWith<cost::StageShortcuts, cost::GraphRetargeting> {
 public:
     struct Options {
         std::string url;
@@ -61,10 +60,8 @@ public:
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     cost::StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                         std::vector<uint32_t>& classes) const override;
-    const cost::StageShortcuts* stageShortcuts() const override { return this; }
     // Signatures never name operators: the same store serves a rewritten graph.
     std::unique_ptr<cost::CostModel> forGraph(const ir::Graph& graph) const override;
-    const cost::GraphRetargeting* retargeting() const override { return this; }
     int batch() const override { return shared_->options.setup.batch; }
     // "store:URL (NAME, batch N)", then ", K of M stages simulated" when the fallback priced
     // any.
