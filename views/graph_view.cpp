@@ -117,7 +117,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     search_ = new QLineEdit(this);
     search_->setPlaceholderText(tr("Find operator… (Ctrl+F, Enter)"));
     search_->setClearButtonEnabled(true);
-    search_->setMinimumWidth(220);
+    search_->setMinimumWidth(140);
     search_->setMaximumWidth(300);
     colorBox_ = new QComboBox(this);
     colorBox_->addItem(tr("Colour by stage"));
@@ -131,6 +131,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     legendButton_->setChecked(true);
     legendButton_->setToolTip(tr("Show or hide the legend beside the graph (L)"));
     info_ = new QLabel(this);
+    info_->setMinimumWidth(1); // the counts are cut, never the controls, in a narrow window
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
@@ -390,7 +391,7 @@ std::vector<std::pair<QString, QString>> GraphView::shortcutHelp() {
 void GraphView::setCompact(bool compact) {
     colorBox_->setVisible(!compact);
     info_->setVisible(!compact);
-    search_->setMinimumWidth(compact ? 40 : 220);
+    search_->setMinimumWidth(compact ? 40 : 140);
     search_->setSizePolicy(compact ? QSizePolicy::Ignored : QSizePolicy::Expanding,
                            QSizePolicy::Fixed);
     setLegendVisible(!compact);

@@ -54,8 +54,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createTabs();
     addHelpMenu(*this, menuBar()->addMenu(tr("&Help")));
     connectSession();
-    modelLabel_ = new QLabel(this);
-    resultLabel_ = new QLabel(this);
+    modelLabel_ = shrinkableStatusLabel(this);
+    resultLabel_ = shrinkableStatusLabel(this);
     statusBar()->addWidget(modelLabel_);
     statusBar()->addPermanentWidget(resultLabel_);
     statusBar()->showMessage(tr("Open a model (File ▸ Open, Models menu, or drop a file)."));
@@ -111,7 +111,7 @@ void MainWindow::createDocks() {
     dock->setObjectName(QStringLiteral("settingsDock"));
     settings_ = new SettingsPanel(dock);
     settings_->load();
-    dock->setWidget(settings_);
+    dock->setWidget(scrollableDockContent(settings_));
     session_ = new Session(settings_, this);
     stages_ = new StageDock(session_, this);
     auto* operators = new OperatorDock(session_, this);

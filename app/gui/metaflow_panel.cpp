@@ -183,28 +183,33 @@ QWidget* MetaflowPanel::createControls() {
         l->setToolTip(buddy->toolTip());
         return l;
     };
+    // Three label-field pairs a row, so the tab fits beside the docks at 1280×800.
     grid->addWidget(label(tr("Preset"), preset_), 0, 0);
     grid->addWidget(preset_, 0, 1);
     grid->addWidget(label(tr("α"), alpha_), 0, 2);
     grid->addWidget(alpha_, 0, 3);
     grid->addWidget(label(tr("Budget"), budget_), 0, 4);
     grid->addWidget(budget_, 0, 5);
-    grid->addWidget(label(tr("Split above"), split_), 0, 6);
-    grid->addWidget(split_, 0, 7);
-    grid->addWidget(run_, 0, 8);
-    grid->addWidget(cancel_, 0, 9);
+    grid->addWidget(run_, 0, 6);
     grid->addWidget(label(tr("Objective"), objective_), 1, 0);
     grid->addWidget(objective_, 1, 1);
     grid->addWidget(label(tr("Then"), then_), 1, 2);
     grid->addWidget(then_, 1, 3);
+    grid->addWidget(label(tr("Split above"), split_), 1, 4);
+    grid->addWidget(split_, 1, 5);
+    grid->addWidget(cancel_, 1, 6);
     auto* rulesLabel = new QLabel(tr("Rules"), box);
     rulesLabel->setToolTip(tr("The substitutions the search may apply (docs/metaflow.md "
                               "\"Rules\"); hover a rule for what it does"));
-    grid->addWidget(rulesLabel, 1, 4);
-    grid->addLayout(rules, 1, 5, 1, 3);
-    grid->addWidget(progress_, 1, 8, 1, 2);
-    grid->addWidget(status_, 2, 0, 1, 10);
-    grid->setColumnStretch(10, 1);
+    grid->addWidget(rulesLabel, 2, 0);
+    grid->addLayout(rules, 2, 1, 1, 5);
+    grid->addWidget(progress_, 2, 6);
+    grid->addWidget(status_, 3, 0, 1, 7);
+    grid->setColumnStretch(7, 1);
+    for (QComboBox* combo : {preset_, objective_, then_}) { // long names elide, not widen
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
 
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] {
         if (!loading_)

@@ -10,9 +10,12 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
 
@@ -88,16 +91,33 @@ void addHelpMenu(MainWindow& window, QMenu* menu) {
     });
 }
 
+QWidget* scrollableDockContent(QWidget* content) {
+    auto* area = new QScrollArea;
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidgetResizable(true);
+    area->setWidget(content);
+    return area;
+}
+
+QLabel* shrinkableStatusLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setMinimumWidth(1); // instead of its text's width
+    return label;
+}
+
 void restoreWindowLayout(QMainWindow& window, int version) {
     QSettings settings;
-    window.resize(1400, 900);
+    // 1400×900, or the screen's free area when smaller (a 1280×800 laptop).
+    QSize size(1400, 900);
+    if (const QScreen* screen = window.screen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    window.resize(size);
     QList<QDockWidget*> docks;
     QList<int> widths;
-    for (QDockWidget* dock : window.findChildren<QDockWidget*>())
-        if (window.dockWidgetArea(dock) == Qt::LeftDockWidgetArea) {
-            docks << dock;
-            widths << 340;
-        }
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) { // left: the settings
+        docks << dock;
+        widths << (window.dockWidgetArea(dock) == Qt::LeftDockWidgetArea ? 340 : 200);
+    }
     window.resizeDocks(docks, widths, Qt::Horizontal);
     window.restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     if (settings.value(QLatin1String(kStateVersionKey)).toInt() == version)

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+class QLabel;
 class QMainWindow;
 class QMenu;
 class QWidget;
@@ -20,10 +21,16 @@ void addModelsMenu(MainWindow& window, QMenu* menu);
 void addHelpMenu(MainWindow& window, QMenu* menu);
 
 // The window's geometry and docks (QSettings); a state saved by another `version` is not
-// restored (its docks may differ). The first start gives the left docks room for the stage
-// table's latency columns.
+// restored (its docks may differ). The first start takes 1400×900 or the screen's free area,
+// gives the left docks room for the stage table's latency columns and the right one 200 px.
 void restoreWindowLayout(QMainWindow& window, int version);
 void saveWindowLayout(const QMainWindow& window, int version);
+
+// Small screens (1280×800 and less): `content` in a frameless scroll area that scrolls only when
+// its dock is narrower or shorter than the content's minimum, so the dock can shrink; and a
+// status-bar label that may be narrower than its text (which is then cut at the right).
+QWidget* scrollableDockContent(QWidget* content);
+QLabel* shrinkableStatusLabel(QWidget* parent);
 
 // An open-file dialog remembering its folder under the QSettings key `key`; empty: cancelled.
 QString chooseFile(QWidget* parent, const QString& title, const char* key, const QString& filter);
