@@ -1,7 +1,6 @@
 // The analysis tabs: strategy comparison, pruning sweep, specialization, each starting its own
 // typed job (engine_jobs.h) and drawing its result; their factories wire them to the Session.
 #include "analysis_tab.h"
-#include "builtin_tabs.h"
 #include "charts.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
@@ -125,15 +124,15 @@ template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWid
 
 } // namespace
 
-views::ResultView* makeComparisonTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeComparisonTab(MainWindow& window, QWidget* parent) {
     return makeAnalysisTab<ComparisonTab>(window, parent);
 }
 
-views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {
     return makeAnalysisTab<SweepTab>(window, parent);
 }
 
-views::ResultView* makeSpecializeTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeSpecializeTab(MainWindow& window, QWidget* parent) {
     return makeAnalysisTab<SpecializeTab>(window, parent);
 }
 

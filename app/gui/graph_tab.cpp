@@ -1,6 +1,5 @@
 // The Graph tab: the open model's operators, coloured by the shown schedule's stages; a click
 // selects an operator, the selection is highlighted with the rest of its stage.
-#include "builtin_tabs.h"
 #include "graph_view.h"
 #include "main_window.h"
 #include "schedule_index.h"
@@ -9,7 +8,7 @@
 
 namespace ios::gui {
 
-views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
     auto* graph = new views::GraphView(parent);
     Session* session = window.session();
     auto setModel = [graph, session] { graph->setModel(session->model()); };

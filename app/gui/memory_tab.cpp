@@ -1,6 +1,5 @@
 #include "memory_tab.h"
 
-#include "builtin_tabs.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
 #include "main_window.h"
@@ -16,7 +15,7 @@
 
 namespace ios::gui {
 
-views::ResultView* makeMemoryTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeMemoryTab(MainWindow& window, QWidget* parent) {
     auto* view = new views::MemoryView(parent);
     auto* tab = new MemoryTab(window, view);
     view->setCurrentCheck([tab] { return tab->isCurrent(); });

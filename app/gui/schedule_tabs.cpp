@@ -1,6 +1,5 @@
 // The Streams and State space tabs (the shown schedule as a stream program, the IOS DP's
 // recorded state space) and the MetaFlow tab, each wired to the window's Session.
-#include "builtin_tabs.h"
 #include "main_window.h"
 #include "metaflow_panel.h"
 #include "session.h"
@@ -11,7 +10,7 @@
 
 namespace ios::gui {
 
-views::ResultView* makeStreamsTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeStreamsTab(MainWindow& window, QWidget* parent) {
     auto* streams = new views::StreamsView(parent);
     Session* session = window.session();
     QObject::connect(session, &Session::resultChanged, streams, [streams, session] {
@@ -44,7 +43,7 @@ views::ResultView* makeStreamsTab(MainWindow& window, QWidget* parent) {
     return streams;
 }
 
-views::ResultView* makeStateSpaceTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeStateSpaceTab(MainWindow& window, QWidget* parent) {
     auto* space = new views::StateSpaceView(parent);
     Session* session = window.session();
     QObject::connect(session, &Session::resultChanged, space, [space, session] {
@@ -67,7 +66,7 @@ views::ResultView* makeStateSpaceTab(MainWindow& window, QWidget* parent) {
     return space;
 }
 
-views::ResultView* makeMetaflowTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeMetaflowTab(MainWindow& window, QWidget* parent) {
     auto* panel = new MetaflowPanel(parent);
     Session* session = window.session();
     SettingsPanel* settings = session->settingsPanel();

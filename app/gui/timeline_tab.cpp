@@ -1,6 +1,5 @@
 #include "timeline_tab.h"
 
-#include "builtin_tabs.h"
 #include "gpu_trace.h"
 #include "io/trace_format.h"
 #include "io/trace_import.h"
@@ -15,7 +14,7 @@
 
 namespace ios::gui {
 
-views::ResultView* makeTimelineTab(MainWindow& window, QWidget* parent) {
+static views::ResultView* makeTimelineTab(MainWindow& window, QWidget* parent) {
     auto* view = new views::TimelineView(parent);
     new TimelineTab(window, view);
     return view;

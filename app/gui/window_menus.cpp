@@ -114,7 +114,7 @@ void restoreWindowLayout(QMainWindow& window, int version) {
     window.resize(size);
     QList<QDockWidget*> docks;
     QList<int> widths;
-    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) { // left: the settings
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) { // settings/stages | operators
         docks << dock;
         widths << (window.dockWidgetArea(dock) == Qt::LeftDockWidgetArea ? 340 : 200);
     }

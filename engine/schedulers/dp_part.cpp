@@ -1,6 +1,5 @@
 #include "schedulers/dp_part.h"
 
-#include "cost/stage_shortcuts.h"
 #include "schedule/merge.h"
 #include "util/error.h"
 
@@ -130,8 +129,7 @@ PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const O
     // recording of each transition, no budget) and the model bounds its stages (an empty
     // stage's bound is 0, or negative for none).
     bounded_ = options.boundStages && !additive_ && memory == nullptr && record == nullptr &&
-               cost.stageShortcuts() != nullptr &&
-               cost.stageShortcuts()->stageLowerBoundMs(dag, schedule::Stage{}) >= 0;
+               pricer_.lowerBoundMs(schedule::Stage{}) >= 0;
     if (bounded_)
         totals_.resize(static_cast<size_t>(n) + 2);
     all_ = static_cast<Set>(g.all);
