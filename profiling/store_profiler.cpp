@@ -1,5 +1,7 @@
 #include "store_profiler.h"
 
+#include "util/version.h"
+
 #include <chrono>
 #include <cmath>
 
@@ -56,7 +58,7 @@ StoreProfileResult profileIntoStore(Executor& executor, const ir::PreparedModel&
     ProfileProgress progress;
     progress.stagesTotal = toMeasure.size();
     progress.graphsTotal = graphs.size();
-    const std::string version = store::toolVersion();
+    const std::string version = util::toolVersion();
     for (const std::vector<size_t>& graph : graphs) {
         if ((options.maxGraphs > 0 && result.graphs >= options.maxGraphs) ||
             (options.cancel != nullptr && options.cancel->load())) {

@@ -7,6 +7,7 @@
 #include "terminal_text.h"
 #include "util/error.h"
 #include "util/message_text.h"
+#include "util/version.h"
 
 #include <algorithm>
 #include <exception>
@@ -36,7 +37,12 @@ void printUsage(std::ostream& out) {
     for (const Command& c : commands)
         out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ')
             << c.summary << "\n";
-    out << "\nRun 'ios-sched COMMAND --help' for a command's options.\n";
+    out << "\nOptions:\n"
+           "  -h, --help     Print this help\n"
+           "  -V, --version  Print the version (" << util::toolVersion() << ")\n"
+           "\nRun 'ios-sched COMMAND --help' for a command's options.\n"
+           "Exit status: 0 success, 1 bad input or usage, 2 internal error, 128+N "
+           "stopped by signal N.\n";
 }
 
 } // namespace
@@ -48,6 +54,10 @@ int runCommandLine(const std::vector<std::string>& args) {
     }
     if (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
         printUsage(std::cout);
+        return kExitOk;
+    }
+    if (args[0] == "-V" || args[0] == "--version") {
+        std::cout << "ios-sched " << util::toolVersion() << "\n";
         return kExitOk;
     }
     for (const Command& c : commandRegistry()) {

@@ -2,6 +2,7 @@
 #include "gpu_runs.h"
 #include "main_window.h"
 #include "screenshot_mode.h"
+#include "util/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -14,7 +15,7 @@ int main(int argc, char** argv) {
     ios::profiling::installMeasuredCostModel(); // offered in the settings when a GPU is present
     QApplication::setOrganizationName(QStringLiteral("ios-explorer"));
     QApplication::setApplicationName(QStringLiteral("ios-explorer"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QString::fromStdString(ios::util::toolVersion()));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

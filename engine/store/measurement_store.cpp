@@ -96,8 +96,4 @@ int64_t measurementTime() {
         .count();
 }
 
-std::string toolVersion() {
-    return IOS_VERSION;
-}
-
 } // namespace ios::store

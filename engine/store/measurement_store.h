@@ -145,8 +145,4 @@ std::vector<std::string> storeBackendNames();
 // else the system clock.
 int64_t measurementTime();
 
-// The tool version Sample::toolVersion records: the project's version from CMake
-// (PROJECT_VERSION, "0.1.0").
-std::string toolVersion();
-
 } // namespace ios::store

@@ -7,6 +7,7 @@
 #include "store/json_elements.h"
 #include "util/error.h"
 #include "util/json_number.h"
+#include "util/version.h"
 
 #include <map>
 #include <memory>
@@ -308,7 +309,7 @@ JsonCounts exportStoreJson(MeasurementStore& store, std::ostream& out) {
     });
     JsonCounts counts;
     out << "{\n\"format\": \"" << kStoreJsonFormat << "\",\n\"version\": " << kStoreJsonVersion
-        << ",\n\"exported_by\": \"ios-explorer " << toolVersion() << "\",\n\"operators\": [";
+        << ",\n\"exported_by\": \"" << util::toolNameAndVersion() << "\",\n\"operators\": [";
     for (auto& [op, index] : operators) {
         index = static_cast<size_t>(counts.operators++);
         out << (index ? ",\n\"" : "\n\"") << toHex(op) << '"';
