@@ -15,6 +15,7 @@ packages=(cmake ninja-build g++ pkg-config git
           qt6-base-dev qt6-svg-dev libgl-dev libvulkan-dev
           libgraphviz-dev nlohmann-json3-dev libsqlite3-dev libpqxx-dev postgresql
           python3-yaml lld
+          help2man dpkg-dev
           xvfb xauth)
 
 install_missing() {

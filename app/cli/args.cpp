@@ -34,29 +34,44 @@ std::string keyOf(const std::vector<std::string>& names) {
 
 } // namespace
 
-ArgParser::ArgParser(std::string usage, std::string description)
-    : usage_(std::move(usage)), description_(std::move(description)) {
+namespace {
+
+thread_local OptionTableCapture* currentCapture = nullptr;
+
+} // namespace
+
+OptionTableCapture::OptionTableCapture() : previous_(currentCapture) {
+    currentCapture = this;
+}
+
+OptionTableCapture::~OptionTableCapture() {
+    currentCapture = previous_;
+}
+
+ArgParser::ArgParser(std::string usage, std::string description) {
+    table_.usage = std::move(usage);
+    table_.description = std::move(description);
     flag("-h, --help", "Show this help and exit");
 }
 
 void ArgParser::flag(const std::string& names, const std::string& help) {
     auto n = splitList(names);
-    specs_.push_back({n, keyOf(n), {}, help, std::nullopt});
+    table_.options.push_back({n, keyOf(n), {}, help, std::nullopt});
 }
 
 void ArgParser::option(const std::string& names, const std::string& valueName,
                        const std::string& help, std::optional<std::string> defaultValue) {
     auto n = splitList(names);
-    specs_.push_back({n, keyOf(n), valueName, help, std::move(defaultValue)});
+    table_.options.push_back({n, keyOf(n), valueName, help, std::move(defaultValue)});
 }
 
 void ArgParser::positional(const std::string& name, const std::string& help, bool required,
                            bool repeated) {
-    positionalSpecs_.push_back({name, help, required, repeated});
+    table_.positionals.push_back({name, help, required, repeated});
 }
 
 const ArgParser::Spec* ArgParser::findSpec(const std::string& name) const {
-    for (const Spec& s : specs_)
+    for (const Spec& s : table_.options)
         for (const auto& n : s.names)
             if (n == name)
                 return &s;
@@ -82,7 +97,10 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
             if (spec == nullptr)
                 throw UserError("unknown option '" + arg + "' (see --help)");
             if (spec->key == "help") {
-                std::cout << help();
+                if (currentCapture != nullptr)
+                    currentCapture->table = table_;
+                else
+                    std::cout << help();
                 return false;
             }
             std::string value;
@@ -104,16 +122,16 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
     }
     size_t required = 0;
     bool repeated = false;
-    for (const auto& p : positionalSpecs_) {
+    for (const auto& p : table_.positionals) {
         required += p.required ? 1 : 0;
         repeated = repeated || p.repeated;
     }
     if (positionals_.size() < required)
-        throw UserError("missing argument " + positionalSpecs_[positionals_.size()].name +
-                        " (usage: " + usage_ + ")");
-    if (!repeated && positionals_.size() > positionalSpecs_.size())
-        throw UserError("unexpected argument '" + positionals_[positionalSpecs_.size()] +
-                        "' (usage: " + usage_ + ")");
+        throw UserError("missing argument " + table_.positionals[positionals_.size()].name +
+                        " (usage: " + table_.usage + ")");
+    if (!repeated && positionals_.size() > table_.positionals.size())
+        throw UserError("unexpected argument '" + positionals_[table_.positionals.size()] +
+                        "' (usage: " + table_.usage + ")");
     return true;
 }
 
@@ -139,7 +157,7 @@ std::optional<std::string> ArgParser::value(const std::string& key) const {
             result = v; // the last occurrence wins
     if (result)
         return result;
-    for (const Spec& s : specs_)
+    for (const Spec& s : table_.options)
         if (s.key == key)
             return s.defaultValue;
     return std::nullopt;
@@ -184,15 +202,15 @@ int64_t ArgParser::getBytes(const std::string& key, int64_t min, int64_t max) co
 
 std::string ArgParser::help() const {
     std::ostringstream out;
-    out << "Usage: " << usage_ << "\n\n" << description_ << "\n";
-    if (!positionalSpecs_.empty()) {
+    out << "Usage: " << table_.usage << "\n\n" << table_.description << "\n";
+    if (!table_.positionals.empty()) {
         out << "\nArguments:\n";
-        for (const auto& p : positionalSpecs_)
+        for (const auto& p : table_.positionals)
             out << "  " << p.name << std::string(p.name.size() < 24 ? 24 - p.name.size() : 1, ' ')
                 << p.help << "\n";
     }
     out << "\nOptions:\n";
-    for (const Spec& s : specs_) {
+    for (const Spec& s : table_.options) {
         std::string left;
         for (const auto& n : s.names)
             left += (left.empty() ? "" : ", ") + n;

@@ -8,6 +8,41 @@
 
 namespace ios::cli {
 
+// What a parser declares: the source of its --help, of the manual page and of the shell
+// completions (cli_reference.h), so the three never disagree.
+struct OptionTable {
+    struct Option {
+        std::vector<std::string> names; // "-r", "--max-group-size"
+        std::string key;                // the first long name without "--"
+        std::string valueName;          // empty = flag
+        std::string help;
+        std::optional<std::string> defaultValue;
+    };
+    struct Positional {
+        std::string name, help;
+        bool required = true, repeated = false;
+    };
+    std::string usage, description;
+    std::vector<Option> options;
+    std::vector<Positional> positionals;
+};
+
+// While one is alive on this thread, ArgParser::parse given --help stores its table here
+// (instead of printing the help) and returns false, as for --help: running a command with
+// {"--help"} under a capture reads its table without running it.
+class OptionTableCapture {
+public:
+    OptionTableCapture();
+    ~OptionTableCapture();
+    OptionTableCapture(const OptionTableCapture&) = delete;
+    OptionTableCapture& operator=(const OptionTableCapture&) = delete;
+
+    std::optional<OptionTable> table;
+
+private:
+    OptionTableCapture* previous_;
+};
+
 class ArgParser {
 public:
     ArgParser(std::string usage, std::string description);
@@ -26,7 +61,7 @@ public:
     bool has(const std::string& key) const;                         // flag given / option given
     std::optional<std::string> value(const std::string& key) const; // option or its default
     std::string get(const std::string& key) const;                  // value or throws
-    std::vector<std::string> values(const std::string& key) const; // every occurrence, in order
+    std::vector<std::string> values(const std::string& key) const;  // every occurrence, in order
     int getInt(const std::string& key, int min, int max) const;
     int64_t getInt64(const std::string& key, int64_t min, int64_t max) const;
     // A byte count as util::parseByteSize reads it ("24MiB", "19.5 MiB", "64MB", "1048576").
@@ -36,22 +71,10 @@ public:
     std::string help() const;
 
 private:
-    struct Spec {
-        std::vector<std::string> names;
-        std::string key;
-        std::string valueName; // empty = flag
-        std::string help;
-        std::optional<std::string> defaultValue;
-    };
-    struct PositionalSpec {
-        std::string name, help;
-        bool required, repeated;
-    };
+    using Spec = OptionTable::Option;
     const Spec* findSpec(const std::string& name) const;
 
-    std::string usage_, description_;
-    std::vector<Spec> specs_;
-    std::vector<PositionalSpec> positionalSpecs_;
+    OptionTable table_;
     std::vector<std::pair<std::string, std::string>> given_; // key → value ("" for flags)
     std::vector<std::string> positionals_;
 };

@@ -275,13 +275,7 @@ int runPrune(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-struct Subcommand {
-    const char* name;
-    const char* summary;
-    int (*run)(const std::vector<std::string>&);
-};
-
-constexpr Subcommand kSubcommands[] = {
+constexpr Command kSubcommands[] = {
     {"info", "What a store holds: counts, size, device setups", runInfo},
     {"merge", "Add the samples of stores to another (idempotent)", runMerge},
     {"export", "Write a store as a deterministic JSON document", runExport},
@@ -295,7 +289,7 @@ int runStore(const std::vector<std::string>& args) {
                         "(store --help)");
     const bool help = args[0] == "--help" || args[0] == "-h";
     if (!help)
-        for (const Subcommand& sub : kSubcommands)
+        for (const Command& sub : kSubcommands)
             if (args[0] == sub.name)
                 return sub.run(std::vector<std::string>(args.begin() + 1, args.end()));
     std::ostringstream text;
@@ -303,9 +297,8 @@ int runStore(const std::vector<std::string>& args) {
             "The measurement store: stage latencies keyed by stage signature, device identity, "
             "batch and data type (docs/store.md). URL: sqlite:PATH, PATH or "
             "postgresql://...\n\n";
-    for (const Subcommand& sub : kSubcommands)
-        text << "  " << sub.name << std::string(8 - std::string_view(sub.name).size(), ' ')
-             << sub.summary << "\n";
+    for (const Command& sub : kSubcommands)
+        text << "  " << sub.name << std::string(8 - sub.name.size(), ' ') << sub.summary << "\n";
     if (!help)
         throw UserError("unknown store subcommand '" + args[0] +
                         "' (info, merge, export, import or prune)");
@@ -315,7 +308,8 @@ int runStore(const std::vector<std::string>& args) {
 
 } // namespace
 
-IOS_REGISTER_COMMAND(store, "store", "Inspect, merge, export, import and prune measurement stores",
-                     runStore);
+IOS_REGISTER_COMMAND_GROUP(store, "store",
+                           "Inspect, merge, export, import and prune measurement stores", runStore,
+                           kSubcommands);
 
 } // namespace ios::cli

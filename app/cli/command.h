@@ -1,6 +1,7 @@
 // Subcommands of ios-sched: each cmd_<name>.cpp registers one with IOS_REGISTER_COMMAND.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,9 @@ struct Command {
     std::string_view summary;
     // args excludes the program and subcommand names. Throws ios::UserError for bad input.
     int (*run)(const std::vector<std::string>& args);
+    // A command with subcommands of its own (`store info`, ...): run dispatches to them; the
+    // manual page and the completions list them.
+    std::span<const Command> subcommands = {};
 };
 
 std::vector<Command>& commandRegistry();
@@ -39,5 +43,13 @@ struct CommandRegistrar {
     static const ::ios::cli::CommandRegistrar ident##_registrar {                                  \
         ::ios::cli::Command {                                                                      \
             name, summary, fn                                                                      \
+        }                                                                                          \
+    }
+
+// The same for a command that dispatches to `subs` (a static array of Command).
+#define IOS_REGISTER_COMMAND_GROUP(ident, name, summary, fn, subs)                                 \
+    static const ::ios::cli::CommandRegistrar ident##_registrar {                                  \
+        ::ios::cli::Command {                                                                      \
+            name, summary, fn, subs                                                                \
         }                                                                                          \
     }

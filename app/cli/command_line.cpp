@@ -39,7 +39,9 @@ void printUsage(std::ostream& out) {
             << c.summary << "\n";
     out << "\nOptions:\n"
            "  -h, --help     Print this help\n"
-           "  -V, --version  Print the version (" << util::toolVersion() << ")\n"
+           "  -v, --version  Print the version ("
+        << util::toolVersion()
+        << ")\n"
            "\nRun 'ios-sched COMMAND --help' for a command's options.\n"
            "Exit status: 0 success, 1 bad input or usage, 2 internal error, 128+N "
            "stopped by signal N.\n";
@@ -56,7 +58,7 @@ int runCommandLine(const std::vector<std::string>& args) {
         printUsage(std::cout);
         return kExitOk;
     }
-    if (args[0] == "-V" || args[0] == "--version") {
+    if (args[0] == "-V" || args[0] == "-v" || args[0] == "--version") {
         std::cout << "ios-sched " << util::toolVersion() << "\n";
         return kExitOk;
     }

@@ -19,7 +19,10 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("See and compare inter-operator schedules of CNNs (IOS, MLSys 2021)."));
+        QStringLiteral("See, compare and explain inter-operator schedules of neural networks "
+                       "(IOS, MLSys 2021): open a bundled model, an IOS JSON or native JSON "
+                       "file or an ONNX model, search schedules, compare schedulers and export "
+                       "traces. The command-line twin is ios-sched(1)."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(
