@@ -152,7 +152,10 @@ private slots:
     void compareHasPeakColumn() {
         const testing::CliRun r = runCli({"compare", "squeezenet", "--json"});
         QCOMPARE(r.code, 0);
-        const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
+        const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(r.out))
+                                    .object()
+                                    .value("strategies")
+                                    .toArray();
         QVERIFY(!rows.isEmpty());
         for (const QJsonValue& row : rows)
             QVERIFY(row.toObject().value("peak_bytes").toInteger() > 0);

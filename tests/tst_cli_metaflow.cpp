@@ -117,7 +117,12 @@ private slots:
         QCOMPARE(l["substitutions"].toArray().size(), j["substitutions"].toArray().size());
         QCOMPARE(l["substitutions"].toArray()[0].toObject()["step"].toInt(), 1);
         QVERIFY(l["substitutions"].toArray()[0].toObject()["match"].isArray());
-        const QByteArray csv = fileBytes(QString::fromStdString(trace));
+        QByteArray csv = fileBytes(QString::fromStdString(trace));
+        // The provenance as "# key: value" comment lines, then the CSV.
+        QVERIFY(csv.startsWith("# tool: ios-explorer\n"));
+        QVERIFY(csv.contains("\n# model: {\"name\":\"squeezenet\",\"content_hash\":"));
+        while (csv.startsWith("# "))
+            csv = csv.mid(csv.indexOf('\n') + 1);
         QVERIFY(csv.startsWith("counter,best_ms,popped_ms,queue,graph_best_ms\n"));
         QVERIFY(csv.count('\n') >= 2); // a report per searched block at least
         // The whole graph's best only falls, from G0's cost to G*'s.
@@ -225,6 +230,7 @@ private slots:
             QJsonObject search = j["search"].toObject();
             search.remove(QStringLiteral("seconds"));
             j["search"] = search;
+            j.remove(QStringLiteral("provenance")); // names the command line (its --threads)
             return QJsonDocument(j).toJson();
         };
         const auto a = runCli({"metaflow", "squeezenet", "--json", "--threads", "1"});
@@ -237,7 +243,10 @@ private slots:
     void schedulerInOtherCommands() {
         const auto cmp = runCli({"compare", "squeezenet", "--json"});
         QCOMPARE(cmp.code, 0);
-        const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(cmp.out)).array();
+        const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(cmp.out))
+                                    .object()
+                                    .value("strategies")
+                                    .toArray();
         double seq = 0, mf = 0;
         for (const QJsonValue& row : rows) {
             if (row["strategy"] == QStringLiteral("sequential"))

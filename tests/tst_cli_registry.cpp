@@ -63,7 +63,12 @@ private slots:
 
         const Run compare = runCli({"compare", "demo_figure2", "--json"});
         QCOMPARE(compare.code, 0);
-        QCOMPARE(column(jsonArray(compare.out), "strategy"), testing::registeredKeys());
+        QCOMPARE(column(QJsonDocument::fromJson(QByteArray::fromStdString(compare.out))
+                            .object()
+                            .value("strategies")
+                            .toArray(),
+                        "strategy"),
+                 testing::registeredKeys());
 
         const Run optimize = runCli({"optimize", "demo_figure2", "--strategy", "test-alias"});
         QCOMPARE(optimize.code, 0);

@@ -135,6 +135,13 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
     return true;
 }
 
+bool ArgParser::declares(const std::string& key) const {
+    for (const Spec& s : table_.options)
+        if (s.key == key)
+            return true;
+    return false;
+}
+
 bool ArgParser::has(const std::string& key) const {
     for (const auto& [k, v] : given_)
         if (k == key)

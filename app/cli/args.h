@@ -69,6 +69,10 @@ public:
     const std::vector<std::string>& positionals() const { return positionals_; }
 
     std::string help() const;
+    // The declared options and arguments (the help, man page and completions read them).
+    const OptionTable& table() const { return table_; }
+    // Whether an option with this key (long name without "--") is declared.
+    bool declares(const std::string& key) const;
 
 private:
     using Spec = OptionTable::Option;

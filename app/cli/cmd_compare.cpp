@@ -6,6 +6,7 @@
 #include "cost_options.h"
 #include "model_options.h"
 #include "process_usage.h"
+#include "provenance_options.h"
 #include "schedulers/parallel_jobs.h"
 #include "search_progress.h"
 #include "strategies.h"
@@ -28,9 +29,8 @@ int runCompare(const std::vector<std::string>& args) {
                          "V100).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::None);
-    parser.flag(
-        "--json",
-        "Print a JSON array of {strategy, latency_ms, speedup, peak_bytes, search_seconds}");
+    parser.flag("--json", "Print {model, strategies: [{strategy, latency_ms, speedup, peak_bytes, "
+                          "search_seconds}], provenance} as JSON");
     addCostOptions(parser);
     addModelOptions(parser);
     addUsageFlag(parser);
@@ -75,7 +75,11 @@ int runCompare(const std::vector<std::string>& args) {
                             {"speedup", sequentialMs / run.latencyMs},
                             {"peak_bytes", run.outcome.peakBytes},
                             {"search_seconds", run.outcome.searchSeconds}});
-        std::cout << util::dumpJson(rows, 2) << "\n";
+        nlohmann::ordered_json doc;
+        doc["model"] = graph.name;
+        doc["strategies"] = std::move(rows);
+        doc[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
+        std::cout << util::dumpJson(doc, 2) << "\n";
         return kExitOk;
     }
     std::cout << graph.name << " (" << cost->describe() << ", r " << r << ", s " << s << ")\n"

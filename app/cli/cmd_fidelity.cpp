@@ -12,6 +12,7 @@
 #include "eval/evaluate.h"
 #include "io/schedule_file.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "search_progress.h"
 #include "strategies.h"
 #include "text_format.h"
@@ -231,6 +232,7 @@ int runFidelity(const std::vector<std::string>& args) {
                                  {"simulated_ms", p.simulatedMs}});
             j["schedules"] = std::move(files);
         }
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }

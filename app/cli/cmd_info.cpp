@@ -5,6 +5,7 @@
 #include "ir/model_summary.h"
 #include "ir/validate.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "text_format.h"
 #include "util/json_number.h"
 
@@ -150,9 +151,11 @@ int runInfo(const std::vector<std::string>& args) {
     const int maxPartSize = parser.getInt("max-part-size", 1, std::numeric_limits<int>::max());
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front());
     const ir::ModelSummary summary = ir::summarize(graph, maxPartSize);
-    if (parser.has("json"))
-        std::cout << util::dumpJson(summaryJson(summary), 2) << "\n";
-    else
+    if (parser.has("json")) {
+        Json j = summaryJson(summary);
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
+        std::cout << util::dumpJson(j, 2) << "\n";
+    } else
         printText(summary);
     return kExitOk;
 }

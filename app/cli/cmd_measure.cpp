@@ -19,6 +19,7 @@
 #include "io/trace_format.h"
 #include "measured_cost_model.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "schedule/stream_program.h"
 #include "strategies.h"
 #include "text_format.h"
@@ -284,8 +285,12 @@ int runMeasure(const std::vector<std::string>& args) {
                 r["needs_cuda_graph"] = v.needsReplay;
             }
     }
-    if (costKind == "measured")
+    const io::Provenance provenance =
+        measuredProvenance(parser, graph, backend->deviceName(), batch);
+    if (costKind == "measured") {
+        cache.setProvenance(io::provenanceJson(provenance));
         outputs.stage(cacheFile, cache.text());
+    }
     if (auto out = parser.value("output")) {
         Json doc;
         doc["model"] = graph.name;
@@ -295,6 +300,7 @@ int runMeasure(const std::vector<std::string>& args) {
         doc["warmup"] = timing.warmup;
         doc["tf32"] = gpuOptions.allowTf32;
         doc["results"] = std::move(results);
+        doc[io::kProvenanceKey] = io::provenanceJson(provenance);
         outputs.stage(*out, util::dumpJson(doc, 1) + "\n");
     }
     outputs.commit();

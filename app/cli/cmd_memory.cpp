@@ -6,6 +6,7 @@
 #include "command.h"
 #include "ir/memory.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "schedulers/serenity/memory_plan.h"
 #include "schedulers/serenity/rewrite_plan.h"
 #include "search_progress.h"
@@ -199,6 +200,7 @@ int runMemory(const std::vector<std::string>& args) {
         for (size_t b = 0; b < problems.size(); ++b)
             blocks.push_back(blockJson(result, b, filePeaks[b], arenas[b]));
         j["blocks"] = std::move(blocks);
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }

@@ -9,6 +9,7 @@
 #include "metaflow_options.h"
 #include "metaflow_report.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "search_progress.h"
 #include "strategies.h"
 #include "util/error.h"
@@ -100,16 +101,22 @@ int runMetaflow(const std::vector<std::string>& args) {
     }
     if (auto out = parser.value("output"))
         outputs.stage(*out, io::modelFileText(result.rewritten->graph(), *out, &warnings));
-    if (auto out = parser.value("log"))
-        outputs.stage(*out, util::dumpJson(substitutionLogJson(graph.name, result), 2) + "\n");
+    const io::Provenance provenance = commandProvenance(parser, &graph);
+    if (auto out = parser.value("log")) {
+        util::Json log = substitutionLogJson(graph.name, result);
+        log[io::kProvenanceKey] = io::provenanceJson(provenance);
+        outputs.stage(*out, util::dumpJson(log, 2) + "\n");
+    }
     if (auto out = parser.value("trace"))
-        outputs.stage(*out, trace.csv());
+        outputs.stage(*out, io::provenanceComment(provenance) + trace.csv());
     outputs.commit();
     printWarnings("metaflow", warnings);
 
-    if (parser.has("json"))
-        std::cout << util::dumpJson(metaflowJson(report), 2) << "\n";
-    else
+    if (parser.has("json")) {
+        util::Json j = metaflowJson(report);
+        j[io::kProvenanceKey] = io::provenanceJson(provenance);
+        std::cout << util::dumpJson(j, 2) << "\n";
+    } else
         printMetaflowText(std::cout, report);
     return kExitOk;
 }

@@ -9,6 +9,7 @@
 #include "ir/block_dag.h"
 #include "model_options.h"
 #include "process_usage.h"
+#include "provenance_options.h"
 #include "schedule/ios_stages.h"
 #include "schedule/stream_program.h"
 #include "schedule/verify.h"
@@ -118,10 +119,13 @@ int runOptimize(const std::vector<std::string>& args) {
         outputs.stage(*out, io::modelFileText(
                                 schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched),
                                 *out, &warnings));
-    if (auto out = parser.value("save-schedule"))
+    if (auto out = parser.value("save-schedule")) {
+        const io::Provenance provenance = commandProvenance(parser, &scheduledGraph);
         outputs.stage(*out, io::writeScheduleFile(scheduledGraph, scheduled.dags(), sched,
                                                   "ios-sched optimize --strategy " + strategy +
-                                                      " (" + cost->describe() + ")"));
+                                                      " (" + cost->describe() + ")",
+                                                  &provenance));
+    }
     outputs.commit();
     printWarnings("optimize", warnings);
 
@@ -163,6 +167,7 @@ int runOptimize(const std::vector<std::string>& args) {
                                  {"schedules", p.schedules.toString()}});
             j["parts"] = std::move(parts);
         }
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }

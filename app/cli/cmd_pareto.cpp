@@ -6,6 +6,7 @@
 #include "cost_options.h"
 #include "io/schedule_file.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "schedulers/pareto.h"
 #include "search_progress.h"
 #include "strategies.h"
@@ -74,6 +75,7 @@ int runPareto(const std::vector<std::string>& args) {
             rows.push_back(std::move(row));
         }
         j["points"] = std::move(rows);
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }

@@ -12,6 +12,7 @@
 #include "cuda_backend.h"
 #include "model_options.h"
 #include "profile_run.h"
+#include "provenance_options.h"
 #include "search_progress.h"
 #include "stage_journal.h"
 #include "text_format.h"
@@ -128,6 +129,8 @@ int profileIntoCache(ProfileRun& run, const std::string& cacheFile) {
     }
     run.outputs.commit();
     j["wall_seconds"] = secondsSince(run.wallStart);
+    j[io::kProvenanceKey] = io::provenanceJson(
+        measuredProvenance(run.parser, run.graph, run.backend.deviceName(), run.batch));
 
     if (run.json) {
         std::cout << util::dumpJson(j, 1) << "\n";

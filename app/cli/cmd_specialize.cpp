@@ -6,6 +6,7 @@
 #include "command.h"
 #include "cost_options.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "schedulers/specialize.h"
 #include "search_progress.h"
 #include "strategies.h"
@@ -151,6 +152,7 @@ int runSpecialize(const std::vector<std::string>& args) {
             j["device_matrix"] = matrixJson(*devices, "devices");
             j["device_matrix"]["batch"] = deviceBatch;
         }
+        j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }

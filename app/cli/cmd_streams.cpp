@@ -11,6 +11,7 @@
 #include "io/program_json.h"
 #include "io/trace_export.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "schedule/stream_program.h"
 #include "schedulers/scheduler.h"
 #include "strategies.h"
@@ -90,6 +91,7 @@ Shown loadProgram(const std::string& path, const ir::Graph& graph,
     const util::JsonDocument doc =
         util::parseJsonDocument(util::readInputFile(path, util::InputKind::Schedule), path);
     Shown shown;
+    io::checkProvenanceModel(doc.root(), graph, path);
     shown.outcome.programs = io::programFromJson(doc.root(), dags, path, graph.name);
     const auto policy = doc.root().find("policy");
     shown.policy = policy != doc.root().end() ? policy->get<std::string>() : "loaded";
@@ -173,9 +175,10 @@ int runStreams(const std::vector<std::string>& args) {
     }
     const schedule::Program program = schedulers::programOf(shown.outcome);
 
+    const io::Provenance provenance = commandProvenance(parser, &graph);
     if (programOut)
         outputs.stage(*programOut, io::programFileText(graph.name, shown.policy, shown.latencyMs,
-                                                       dags, program));
+                                                       dags, program, &provenance));
     if (traceOut) {
         const eval::Timeline timeline = schedulers::outcomeTimeline(dags, shown.outcome, *cost);
         const std::vector<io::TraceFlow> flows =
@@ -186,9 +189,9 @@ int runStreams(const std::vector<std::string>& args) {
     outputs.commit();
 
     if (parser.has("json")) {
-        std::cout << util::dumpJson(
-                         io::programJson(graph.name, shown.policy, shown.latencyMs, dags, program),
-                         2)
+        std::cout << util::dumpJson(io::programJson(graph.name, shown.policy, shown.latencyMs, dags,
+                                                    program, &provenance),
+                                    2)
                   << "\n";
         return kExitOk;
     }

@@ -3,6 +3,7 @@
 #include "command.h"
 #include "error_hints.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "search_progress.h"
 #include "terminal_text.h"
 #include "util/error.h"
@@ -65,7 +66,8 @@ int runCommandLine(const std::vector<std::string>& args) {
     for (const Command& c : commandRegistry()) {
         if (c.name != args[0])
             continue;
-        setTimeLimit(0);                        // each command sets its own (--max-seconds)
+        setTimeLimit(0); // each command sets its own (--max-seconds)
+        setCommandLine(args);
         const EscapedStream escaped(std::cout); // names from files never reach a terminal raw
         try {
             return c.run({args.begin() + 1, args.end()});

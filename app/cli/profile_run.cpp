@@ -1,6 +1,7 @@
 #include "profile_run.h"
 
 #include "io/schedule_file.h"
+#include "provenance_options.h"
 #include "search_progress.h"
 #include "text_format.h"
 #include "util/message_text.h"
@@ -84,11 +85,15 @@ util::Json runSearches(const ProfileRun& run, const cost::CostModel& cost,
                             {"latency_ms", outcome.latencyMs},
                             {"search_seconds", outcome.searchSeconds}});
         const auto out = run.parser.value("save-schedule");
-        if (s == run.search.schedulers.front() && out)
+        if (s == run.search.schedulers.front() && out) {
+            const io::Provenance provenance =
+                measuredProvenance(run.parser, run.graph, run.backend.deviceName(), run.batch);
             run.outputs.stage(*out, io::writeScheduleFile(
                                         run.graph, run.prepared.dags(), outcome.schedule,
                                         "ios-sched profile --strategy " + std::string(s->key()) +
-                                            " (" + cost.describe() + ")"));
+                                            " (" + cost.describe() + ")",
+                                        &provenance));
+        }
     }
     return searches;
 }

@@ -248,6 +248,8 @@ std::string MeasurementCache::text() const {
     util::Json head;
     head["format"] = kFormat;
     head["version"] = kVersion;
+    if (!provenance_.is_null())
+        head["provenance"] = provenance_;
     head["entries"] = util::Json::array();
     if (entries_.empty())
         return util::dumpJson(head, 1) + "\n";

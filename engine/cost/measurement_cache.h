@@ -84,6 +84,9 @@ public:
     void save(const std::filesystem::path& path) const;
     // What save() writes (for an output transaction, util/output_file.h).
     std::string text() const;
+    // A block written as the file's "provenance" (io/provenance.h builds it; this layer only
+    // carries it). Readers skip it.
+    void setProvenance(util::Json provenance) { provenance_ = std::move(provenance); }
 
     // Adds or replaces the entry with the same device, model, batch and stage.
     void add(const StageMeasurement& m);
@@ -127,6 +130,7 @@ private:
     };
 
     std::vector<StageMeasurement> entries_;
+    util::Json provenance_;
     std::unordered_map<EntryKey, size_t, EntryKeyHash, EntryKeyEqual> index_; // key → entry
 };
 

@@ -219,7 +219,7 @@ void checkCount(const Json& block, const char* field, int actual, const std::str
 
 nlohmann::ordered_json programJson(const std::string& model, const std::string& policy,
                                    double latencyMs, const std::vector<ir::BlockDag>& dags,
-                                   const schedule::Program& program) {
+                                   const schedule::Program& program, const Provenance* provenance) {
     if (program.size() != dags.size())
         throw UserError("stream program has " + std::to_string(program.size()) +
                         " blocks, the model " + std::to_string(dags.size()));
@@ -227,6 +227,8 @@ nlohmann::ordered_json programJson(const std::string& model, const std::string& 
     doc["model"] = model;
     doc["policy"] = policy;
     doc["latency_ms"] = latencyMs;
+    if (provenance != nullptr)
+        doc[kProvenanceKey] = provenanceJson(*provenance);
     Json blocks = Json::array();
     for (size_t b = 0; b < dags.size(); ++b) {
         if (const std::string problem = schedule::programLimitProblem(program[b]); !problem.empty())
@@ -253,7 +255,7 @@ schedule::Program programFromJson(const nlohmann::ordered_json& doc,
     if (!doc.is_object())
         throw UserError("a stream program file is a JSON object with \"model\" and \"blocks\"",
                         file);
-    util::refuseUnknownFields(doc, {"model", "policy", "latency_ms", "blocks"},
+    util::refuseUnknownFields(doc, {"model", "policy", "latency_ms", kProvenanceKey, "blocks"},
                               "the stream program", file);
     const auto name = doc.find("model");
     if (name == doc.end() || !name->is_string())
@@ -313,10 +315,10 @@ schedule::Program programFromJson(const nlohmann::json& doc, const std::vector<i
 }
 
 std::string programFileText(const std::string& model, const std::string& policy, double latencyMs,
-                            const std::vector<ir::BlockDag>& dags,
-                            const schedule::Program& program) {
+                            const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
+                            const Provenance* provenance) {
     std::string text =
-        util::dumpJson(programJson(model, policy, latencyMs, dags, program), 2) + "\n";
+        util::dumpJson(programJson(model, policy, latencyMs, dags, program, provenance), 2) + "\n";
     const size_t cap = util::maxInputBytes(util::InputKind::Schedule);
     if (text.size() > cap)
         throw UserError("the stream program file would be " + std::to_string(text.size()) +
@@ -326,22 +328,27 @@ std::string programFileText(const std::string& model, const std::string& policy,
 }
 
 schedule::Program parseProgramFile(std::string_view text, const std::string& source,
-                                   const std::vector<ir::BlockDag>& dags,
-                                   const std::string& model) {
+                                   const std::vector<ir::BlockDag>& dags, const std::string& model,
+                                   const ir::Graph* graph) {
     const util::JsonDocument doc = util::parseJsonDocument(text, source);
+    if (graph != nullptr)
+        checkProvenanceModel(doc.root(), *graph, source);
     return programFromJson(doc.root(), dags, source, model);
 }
 
 schedule::Program readProgramFile(const std::filesystem::path& path,
-                                  const std::vector<ir::BlockDag>& dags, const std::string& model) {
+                                  const std::vector<ir::BlockDag>& dags, const std::string& model,
+                                  const ir::Graph* graph) {
     return parseProgramFile(util::readInputFile(path, util::InputKind::Schedule), path.string(),
-                            dags, model);
+                            dags, model, graph);
 }
 
 void writeProgramFile(const std::filesystem::path& path, const std::string& model,
                       const std::string& policy, double latencyMs,
-                      const std::vector<ir::BlockDag>& dags, const schedule::Program& program) {
-    util::writeFileAtomically(path, programFileText(model, policy, latencyMs, dags, program));
+                      const std::vector<ir::BlockDag>& dags, const schedule::Program& program,
+                      const Provenance* provenance) {
+    util::writeFileAtomically(path,
+                              programFileText(model, policy, latencyMs, dags, program, provenance));
 }
 
 } // namespace ios::io

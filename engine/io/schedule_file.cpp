@@ -47,7 +47,8 @@ std::vector<ir::NameStage> readStages(const Json& stages, const std::string& whe
 } // namespace
 
 util::Json scheduleFileJson(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                            const schedule::Schedule& schedule, const std::string& note) {
+                            const schedule::Schedule& schedule, const std::string& note,
+                            const Provenance* provenance) {
     const ir::Graph named = schedule::withStages(graph, dags, schedule);
     Json doc;
     doc["format"] = kFormat;
@@ -55,6 +56,8 @@ util::Json scheduleFileJson(const ir::Graph& graph, const std::vector<ir::BlockD
     doc["model"] = graph.name;
     if (!note.empty())
         doc["note"] = note;
+    if (provenance != nullptr)
+        doc[kProvenanceKey] = provenanceJson(*provenance);
     Json blocks = Json::array();
     for (size_t b = 0; b < named.blocks.size(); ++b) {
         Json block;
@@ -73,8 +76,9 @@ util::Json scheduleFileJson(const ir::Graph& graph, const std::vector<ir::BlockD
 }
 
 std::string writeScheduleFile(const ir::Graph& graph, const std::vector<ir::BlockDag>& dags,
-                              const schedule::Schedule& schedule, const std::string& note) {
-    return dumpPythonStyle(scheduleFileJson(graph, dags, schedule, note)) + "\n";
+                              const schedule::Schedule& schedule, const std::string& note,
+                              const Provenance* provenance) {
+    return dumpPythonStyle(scheduleFileJson(graph, dags, schedule, note, provenance)) + "\n";
 }
 
 schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::string& source,
@@ -86,8 +90,9 @@ schedule::Schedule parseScheduleFile(std::string_view jsonText, const std::strin
         throw UserError("not a schedule file: \"format\" must be \"" + std::string(kFormat) + "\"",
                         source);
     util::requireFormatVersion(doc, kVersion, "schedule file", source);
-    util::refuseUnknownFields(doc, {"format", "version", "model", "note", "blocks"},
+    util::refuseUnknownFields(doc, {"format", "version", "model", "note", kProvenanceKey, "blocks"},
                               "the schedule file", source);
+    checkProvenanceModel(doc, graph, source);
     if (!doc.contains("model") || !doc["model"].is_string())
         throw UserError("schedule file field 'model' must be a string", source);
     if (doc["model"].get<std::string>() != graph.name)
