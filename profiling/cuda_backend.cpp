@@ -2,6 +2,7 @@
 // CUDA, cuDNN and CUPTI. The programs load it at run time (cuda_backend_loader.cpp) and never
 // link those libraries.
 #include "cuda_backend.h"
+
 #include "cuda_plugin_abi.h"
 #include "cupti_collectors.h"
 

@@ -1,8 +1,9 @@
 // cuda_backend.h for the programs: the CUDA backend lives in a module loaded on demand
 // (cuda_backend_loader.h, cuda_plugin_abi.h); this file finds it, checks its ABI, and words
 // every way it can be missing as one line that says what to install.
-#include "cuda_backend.h"
 #include "cuda_backend_loader.h"
+
+#include "cuda_backend.h"
 #include "cuda_plugin_abi.h"
 #include "mock_backend.h"
 #include "util/error.h"
@@ -154,9 +155,9 @@ std::vector<std::string> cudaBackendModuleCandidates() {
     const fs::path dir = executableDir();
     if (dir.empty())
         return {};
-    return {(dir / kCudaBackendModuleName).string(),
-            (dir / IOS_CUDA_PLUGIN_RELATIVE_DIR / kCudaBackendModuleName).lexically_normal()
-                .string()};
+    return {
+        (dir / kCudaBackendModuleName).string(),
+        (dir / IOS_CUDA_PLUGIN_RELATIVE_DIR / kCudaBackendModuleName).lexically_normal().string()};
 }
 
 std::string findCudaBackendModule() {

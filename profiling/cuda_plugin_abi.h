@@ -32,9 +32,9 @@ struct IosCudaRequest {
 };
 
 struct IosCudaReply {
-    int status;                         // IosCudaStatus
+    int status;                          // IosCudaStatus
     ios::profiling::GpuBackend* backend; // when IOS_CUDA_OK and not probeOnly; the caller owns it
-    char error[512];                    // NUL-terminated, when status != IOS_CUDA_OK
+    char error[512];                     // NUL-terminated, when status != IOS_CUDA_OK
 };
 
 // Sets *version to IOS_CUDA_PLUGIN_ABI_VERSION and returns the module's tag.

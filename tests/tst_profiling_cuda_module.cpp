@@ -118,7 +118,7 @@ private slots:
         QVERIFY2(r.err.contains(notModule + " cannot be loaded: "), qPrintable(r.err));
         // A shared library without the module's functions.
         for (const QString& lib : QStringList{"/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6",
-                                             "/usr/lib/libm.so.6"}) {
+                                              "/usr/lib/libm.so.6"}) {
             if (!QFile::exists(lib))
                 continue;
             const Run m = sched(kMeasure, {{ios::profiling::kCudaBackendModuleEnv, lib}});
@@ -134,13 +134,11 @@ private slots:
         const std::string module = "/opt/x/ios-cuda-backend.so";
         const std::string suffix = ": cannot open shared object file: No such file or directory";
         const std::string cudnn = describeModuleLoadFailure(module, "libcudnn.so.9" + suffix);
-        QVERIFY2(cudnn.find("the CUDA backend needs libcudnn.so.9 (cuDNN 9): install cuDNN 9") ==
-                     0,
+        QVERIFY2(cudnn.find("the CUDA backend needs libcudnn.so.9 (cuDNN 9): install cuDNN 9") == 0,
                  cudnn.c_str());
         QVERIFY(cudnn.find("libcudnn9-cuda-") != std::string::npos);
         const std::string rt = describeModuleLoadFailure(module, "libcudart.so.13" + suffix);
-        QVERIFY2(rt.find("libcudart.so.13 (the CUDA 13 runtime)") != std::string::npos,
-                 rt.c_str());
+        QVERIFY2(rt.find("libcudart.so.13 (the CUDA 13 runtime)") != std::string::npos, rt.c_str());
         const std::string cupti = describeModuleLoadFailure(module, "libcupti.so.13" + suffix);
         QVERIFY2(cupti.find("(CUPTI, ") != std::string::npos, cupti.c_str());
         const std::string self = describeModuleLoadFailure(module, module + suffix);
