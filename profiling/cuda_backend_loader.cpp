@@ -127,12 +127,12 @@ Module findAndLoad() {
 }
 
 std::string wordStatus(const IosCudaReply& reply) {
-    const std::string cuda = std::string(kBuildCuda).empty() ? "CUDA" : "CUDA " + cudaMajor();
     switch (reply.status) {
     case IOS_CUDA_NO_DRIVER:
         return "no usable NVIDIA driver (" + std::string(reply.error) +
-               "): install the NVIDIA driver (libcuda.so.1) for " + cuda +
-               " or newer on a machine with an NVIDIA GPU";
+               "): install the NVIDIA driver (libcuda.so.1)" +
+               (cudaMajor().empty() ? std::string() : forBuildCuda() + " or newer") +
+               " on a machine with an NVIDIA GPU";
     case IOS_CUDA_NO_DEVICE:
         return "the NVIDIA driver finds no GPU (" + std::string(reply.error) + ")";
     default:
