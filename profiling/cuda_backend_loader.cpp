@@ -104,7 +104,8 @@ Module loadModule(const std::string& path) {
 // Why no module was found, naming where the search looked.
 std::string notFound(const std::vector<std::string>& candidates) {
     if (const char* env = std::getenv(kCudaBackendModuleEnv); env && *env)
-        return std::string(kCudaBackendModuleEnv) + " names " + env + ", which does not exist";
+        return std::string(kCudaBackendModuleEnv) + " names " + candidates.front() +
+               ", which does not exist";
     std::string looked;
     for (const std::string& c : candidates)
         looked += (looked.empty() ? "" : ", ") + c;
@@ -150,8 +151,12 @@ IosCudaReply openWith(const Module& m, const CudaBackendOptions& options, bool p
 } // namespace
 
 std::vector<std::string> cudaBackendModuleCandidates() {
-    if (const char* env = std::getenv(kCudaBackendModuleEnv); env && *env)
-        return {env};
+    // Absolute: dlopen searches the library path, not the working folder, for a bare name.
+    if (const char* env = std::getenv(kCudaBackendModuleEnv); env && *env) {
+        std::error_code ec;
+        const fs::path file = fs::absolute(env, ec);
+        return {ec ? std::string(env) : file.lexically_normal().string()};
+    }
     const fs::path dir = executableDir();
     if (dir.empty())
         return {};

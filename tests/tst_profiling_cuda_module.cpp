@@ -147,6 +147,23 @@ private slots:
             QVERIFY(s.find('\n') == std::string::npos);
     }
 
+    // The real dlopen failure, not a made-up text: a module that needs a library the dynamic
+    // linker cannot find, as the CUDA module needs cuDNN on a machine without it.
+    void aModuleMissingALibraryNamesIt() {
+#ifndef IOS_FIXTURE_MODULE_PATH
+        QSKIP("the fixture module was not built");
+#else
+        const Run r = sched(kMeasure, {{ios::profiling::kCudaBackendModuleEnv,
+                                        QStringLiteral(IOS_FIXTURE_MODULE_PATH)}});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains("no CUDA device available: the CUDA backend needs "
+                                "libios-absent-fixture.so: install it and make it visible to the "
+                                "dynamic linker"),
+                 qPrintable(r.err));
+#endif
+    }
+
     void theSearchLooksBesideTheProgramAndInTheLibraryFolder() {
         qunsetenv(ios::profiling::kCudaBackendModuleEnv);
         const std::vector<std::string> c = ios::profiling::cudaBackendModuleCandidates();
@@ -158,6 +175,11 @@ private slots:
         qputenv(ios::profiling::kCudaBackendModuleEnv, "/elsewhere/m.so");
         QCOMPARE(ios::profiling::cudaBackendModuleCandidates(),
                  std::vector<std::string>{"/elsewhere/m.so"});
+        // A relative name is the working folder's file (dlopen would search the library path).
+        qputenv(ios::profiling::kCudaBackendModuleEnv, "rel/m.so");
+        QCOMPARE(
+            ios::profiling::cudaBackendModuleCandidates(),
+            std::vector<std::string>{QDir::current().absoluteFilePath("rel/m.so").toStdString()});
         qunsetenv(ios::profiling::kCudaBackendModuleEnv);
     }
 
