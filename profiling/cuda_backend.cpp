@@ -1,35 +1,20 @@
+// The CUDA backend module (ios-cuda-backend.so, cuda_plugin_abi.h): the only code that calls
+// CUDA, cuDNN and CUPTI. The programs load it at run time (cuda_backend_loader.cpp) and never
+// link those libraries.
 #include "cuda_backend.h"
 
-#include "mock_backend.h"
-#include "util/error.h"
-
-#include <cstdlib>
-
-#ifdef IOS_HAVE_CUDA
+#include "cuda_plugin_abi.h"
 #include "cupti_collectors.h"
 
+#include <cstdio>
 #include <cuda_runtime.h>
 #include <cudnn.h>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
-#endif
 
 namespace ios::profiling {
-
-#ifndef IOS_HAVE_CUDA
-
-CudaOpenResult openCudaBackend(const CudaBackendOptions&) {
-    return {nullptr, "this build has no CUDA support (configure with -DIOS_WITH_CUDA=ON on a "
-                     "machine with the CUDA Toolkit, cuDNN and CUPTI)"};
-}
-
-bool cudaDevicePresent() {
-    return false;
-}
-
-#else
 
 namespace {
 
@@ -430,43 +415,63 @@ private:
     cudnnOpTensorDescriptor_t mulOp_ = nullptr;
 };
 
-} // namespace
-
-bool cudaDevicePresent() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+// The status a failed cudaGetDeviceCount stands for.
+IosCudaStatus statusOf(cudaError_t e) {
+    switch (e) {
+    case cudaErrorInsufficientDriver: // no libcuda.so.1, or one older than the runtime
+    case cudaErrorStubLibrary:        // the toolkit's stub libcuda.so instead of a driver
+    case cudaErrorSystemDriverMismatch:
+        return IOS_CUDA_NO_DRIVER;
+    case cudaErrorNoDevice:
+    case cudaErrorDevicesUnavailable:
+        return IOS_CUDA_NO_DEVICE;
+    default:
+        return IOS_CUDA_FAILED;
+    }
 }
 
-CudaOpenResult openCudaBackend(const CudaBackendOptions& options) {
+void fail(IosCudaReply* reply, IosCudaStatus status, const std::string& text) {
+    reply->status = status;
+    std::snprintf(reply->error, sizeof reply->error, "%s", text.c_str());
+}
+
+void openDevice(const IosCudaRequest& request, IosCudaReply* reply) {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess)
-        return {nullptr, std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")"};
-    if (count <= options.device)
-        return {nullptr, "cudaGetDeviceCount found " + std::to_string(count) +
-                             " device(s), device " + std::to_string(options.device) + " requested"};
-    try {
-        return {std::make_unique<CudaBackend>(options), {}};
-    } catch (const std::exception& ex) {
-        return {nullptr, ex.what()};
-    }
+        return fail(reply, statusOf(e),
+                    std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")");
+    if (count <= request.device)
+        return fail(reply, IOS_CUDA_NO_DEVICE,
+                    "cudaGetDeviceCount found " + std::to_string(count) + " device(s), device " +
+                        std::to_string(request.device) + " requested");
+    if (request.probeOnly)
+        return;
+    CudaBackendOptions options;
+    options.device = request.device;
+    options.allowTf32 = request.allowTf32 != 0;
+    reply->backend = new CudaBackend(options);
 }
 
-#endif
-
-std::unique_ptr<GpuBackend> requireCudaBackend(const CudaBackendOptions& options) {
-    // Dry runs of GPU scripts on machines without a GPU: the mock backend (timing only).
-    // Unset, empty or "0": the GPU; "1": the mock; any other value: another mock device.
-    if (const char* mock = std::getenv("IOS_PROFILING_MOCK");
-        mock && *mock != '\0' && std::string(mock) != "0") {
-        MockOptions o = MockOptions::variant(mock);
-        o.mathMode = options.allowTf32 ? "tf32" : "fp32";
-        return std::make_unique<MockBackend>(std::move(o));
-    }
-    CudaOpenResult r = openCudaBackend(options);
-    if (!r.backend)
-        throw UserError("no CUDA device available: " + r.error);
-    return std::move(r.backend);
-}
+} // namespace
 
 } // namespace ios::profiling
+
+extern "C" __attribute__((visibility("default"))) const char* ios_cuda_backend_abi(int* version) {
+    *version = IOS_CUDA_PLUGIN_ABI_VERSION;
+    return IOS_CUDA_PLUGIN_TAG;
+}
+
+extern "C" __attribute__((visibility("default"))) void
+ios_cuda_backend_open(const IosCudaRequest* request, IosCudaReply* reply) {
+    reply->status = IOS_CUDA_OK;
+    reply->backend = nullptr;
+    reply->error[0] = '\0';
+    try {
+        ios::profiling::openDevice(*request, reply);
+    } catch (const std::exception& ex) {
+        ios::profiling::fail(reply, IOS_CUDA_FAILED, ex.what());
+    } catch (...) {
+        ios::profiling::fail(reply, IOS_CUDA_FAILED, "unknown exception");
+    }
+}

@@ -24,14 +24,16 @@ struct CudaOpenResult {
     std::string error;                   // then: the reason CUDA gave
 };
 
-// Never throws for a missing GPU or driver: any error of cudaGetDeviceCount means "no GPU".
-// In a build without CUDA the error says so.
+// The backend comes from the CUDA backend module, loaded on the first call
+// (cuda_backend_loader.h). Never throws for a missing module, library, driver or GPU: the
+// error then says which is missing and how to install it.
 CudaOpenResult openCudaBackend(const CudaBackendOptions& options = {});
 
-// True when this build has CUDA and cudaGetDeviceCount finds a device (cheap: no context).
+// True when the module loads and its cudaGetDeviceCount finds a device (no context).
 bool cudaDevicePresent();
 
-// openCudaBackend or ios::UserError("no CUDA device available: <reason>"). With the
+// openCudaBackend or ios::UserError("no CUDA device available: <reason>", Hint::CudaBackend).
+// With the
 // environment variable IOS_PROFILING_MOCK=1: a timing-only MockBackend (dry runs of scripts);
 // IOS_PROFILING_MOCK=NAME (any value but "", "0" and "1"): another mock device, of its own
 // identity and speed (MockOptions::variant), for tests that need two devices.

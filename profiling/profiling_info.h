@@ -5,7 +5,8 @@
 
 namespace ios::profiling {
 
-// True when the build found CUDA Toolkit + cuDNN + CUPTI (IOS_WITH_CUDA).
+// True when the build found CUDA Toolkit + cuDNN + CUPTI (IOS_WITH_CUDA) and made the CUDA
+// backend module (whether it is installed here: cuda_backend_loader.h).
 bool cudaCompiledIn();
 
 // One line for `--version` and the GUI's about box.

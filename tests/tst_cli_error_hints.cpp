@@ -183,6 +183,9 @@ private slots:
               Hint::RaiseBudget, Hint::StoreFallback})
             QVERIFY2(cli::cliHintText(h).find("--") != std::string::npos,
                      cli::cliHintText(h).c_str());
+        // The mock device has no flag: its environment variable.
+        QVERIFY(cli::cliHintText(Hint::CudaBackend).find("IOS_PROFILING_MOCK=1") !=
+                std::string::npos);
         QVERIFY(cli::cliHintText(Hint::None).empty());
     }
 

@@ -26,6 +26,8 @@ std::string cliHintText(Hint hint) {
         return " (raise --memory-budget)";
     case Hint::StoreFallback:
         return " (--store-fallback simulated prices such stages on the simulated GPU)";
+    case Hint::CudaBackend:
+        return " (IOS_PROFILING_MOCK=1 runs it on the timing-only mock device instead)";
     }
     return {};
 }

@@ -29,6 +29,8 @@ QString guiHintText(Hint hint) {
         return QObject::tr(" (raise Memory budget in the settings)");
     case Hint::StoreFallback:
         return QObject::tr(" (tick Simulate stages the store lacks in the settings)");
+    case Hint::CudaBackend:
+        return QObject::tr(" (choose a simulated Cost model in the settings)");
     }
     return {};
 }

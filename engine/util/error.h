@@ -25,6 +25,7 @@ enum class Hint : uint8_t {
     ChooseCacheDevice, // pick one device of a measurement cache that holds several
     RaiseBudget,       // a larger memory budget
     StoreFallback,     // price the stages a store lacks on the simulated GPU
+    CudaBackend,       // the GPU backend is missing something: install it, or dry-run on the mock
 };
 
 // A problem with the user's input (bad file, bad parameter). Front ends print what() and exit 1.
