@@ -4,6 +4,7 @@
 #include "io/model_file.h"
 #include "random_dag.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 #include <filesystem>
 #include <system_error>
@@ -75,7 +76,7 @@ ir::Graph loadModel(const std::string& pathOrName) {
 
 ir::Graph loadModel(const std::string& pathOrName, const io::ModelLoadOptions& options) {
     std::error_code ec;
-    if (std::filesystem::exists(pathOrName, ec))
+    if (util::isStandardInput(pathOrName) || std::filesystem::exists(pathOrName, ec))
         return io::loadModelFile(pathOrName, options);
     if (isBundledModel(pathOrName))
         return loadBundledModel(pathOrName);

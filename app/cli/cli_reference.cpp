@@ -149,7 +149,16 @@ std::string manPage(const std::vector<CommandReference>& commands) {
         << ".SH COMMANDS\n";
     for (const CommandReference& c : commands)
         manCommand(out, c);
-    out << ".SH EXIT STATUS\n.TP\n0\nSuccess.\n.TP\n1\nBad input or usage: one line on "
+    out << ".SH GLOBAL OPTIONS\nGiven anywhere before \\fB\\-\\-\\fR, with any command.\n"
+           ".TP\n\\fB\\-q\\fR, \\fB\\-\\-quiet\\fR\nNo progress, estimates, warnings or notes "
+           "on standard error; errors still print.\n"
+           ".TP\n\\fB\\-\\-progress\\fR\nProgress even when standard error is not a terminal "
+           "(a line per second); by default it is shown on terminals only.\n"
+           ".SH FILES\nA file argument or option value of \\fB\\-\\fR is standard input where "
+           "a file is read and standard output where one is written (models read from standard "
+           "input are JSON when they start with {, else ONNX; models written there are native "
+           "JSON, traces Chrome JSON).\n"
+        << ".SH EXIT STATUS\n.TP\n0\nSuccess.\n.TP\n1\nBad input or usage: one line on "
            "standard error names the file and the node or field.\n.TP\n2\nInternal error.\n"
            ".TP\n128+N\nStopped by signal N (130 for SIGINT); no output file was written.\n"
         << ".SH NOTES\nOutputs are written atomically: a command that fails leaves every "

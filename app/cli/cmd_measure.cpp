@@ -18,6 +18,7 @@
 #include "io/trace_export.h"
 #include "io/trace_format.h"
 #include "measured_cost_model.h"
+#include "message_mode.h"
 #include "model_options.h"
 #include "provenance_options.h"
 #include "schedule/stream_program.h"
@@ -217,12 +218,12 @@ int runMeasure(const std::vector<std::string>& args) {
                 } else
                     j["active_warps_unavailable"] = t.warpNote;
                 if (!t.warpNote.empty())
-                    std::cerr << "active warps (" << name << "): " << t.warpNote << "\n";
+                    notes() << "active warps (" << name << "): " << t.warpNote << "\n";
             } catch (const UserError&) {
                 throw; // the file could not be staged: the command fails, nothing is written
             } catch (const std::runtime_error& e) {
                 j["trace_error"] = e.what();
-                std::cerr << "trace (" << name << "): " << e.what() << "\n";
+                notes() << "trace (" << name << "): " << e.what() << "\n";
             }
         }
         if (parser.has("cuda-graph")) {
@@ -236,7 +237,7 @@ int runMeasure(const std::vector<std::string>& args) {
                 eagerVsReplay.push_back({name, summary.medianMs, replayed.medianMs});
             } catch (const std::runtime_error& e) { // keep the other results of this run
                 j["cuda_graph_error"] = e.what();
-                std::cerr << "CUDA graph (" << name << "): " << e.what() << "\n";
+                notes() << "CUDA graph (" << name << "): " << e.what() << "\n";
             }
         }
         if (parser.has("warps")) {
@@ -249,11 +250,11 @@ int runMeasure(const std::vector<std::string>& args) {
                 j["replay_warp_samples"] = w.samples;
                 if (!w.note.empty()) {
                     j["replay_warps_note"] = w.note;
-                    std::cerr << "active warps (" << name << "): " << w.note << "\n";
+                    notes() << "active warps (" << name << "): " << w.note << "\n";
                 }
             } catch (const std::runtime_error& e) {
                 j["replay_warps_note"] = e.what();
-                std::cerr << "active warps (" << name << "): " << e.what() << "\n";
+                notes() << "active warps (" << name << "): " << e.what() << "\n";
             }
         }
         const std::string graphMs =
@@ -272,7 +273,7 @@ int runMeasure(const std::vector<std::string>& args) {
     }
     // The eager statement, backed by this run's numbers when replays were timed too.
     if (!parser.has("cuda-graph"))
-        std::cerr << profiling::eagerExecutionNote() << "\n";
+        notes() << profiling::eagerExecutionNote() << "\n";
     for (const profiling::EagerReplayVerdict& v : profiling::eagerReplayVerdicts(eagerVsReplay)) {
         std::cout << v.strategy << ": eager/replay = " << fixed(v.ratio, 2) << "x"
                   << (v.needsReplay ? "  <- loses to sequential eagerly, wins replayed: needs "
@@ -305,7 +306,7 @@ int runMeasure(const std::vector<std::string>& args) {
     }
     outputs.commit();
     if (costKind == "measured")
-        std::cerr << "stage measurements saved to " << cacheFile << "\n";
+        notes() << "stage measurements saved to " << cacheFile << "\n";
     return kExitOk;
 }
 

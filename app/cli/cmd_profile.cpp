@@ -10,6 +10,7 @@
 #include "cost/measurement_cache.h"
 #include "cost_options.h"
 #include "cuda_backend.h"
+#include "message_mode.h"
 #include "model_options.h"
 #include "profile_run.h"
 #include "provenance_options.h"
@@ -104,7 +105,7 @@ int profileIntoCache(ProfileRun& run, const std::string& cacheFile) {
                                           run.met.stages, cacheFile, run.options);
     }
     for (const std::string& w : result.warnings)
-        std::cerr << "ios-sched profile: warning: " << util::escapeControl(w) << "\n";
+        notes() << "ios-sched profile: warning: " << util::escapeControl(w) << "\n";
     const std::string replay = replayCommand(run, "cache:" + cacheFile);
 
     util::Json j = commonJson(run);
@@ -167,9 +168,9 @@ int profileIntoCache(ProfileRun& run, const std::string& cacheFile) {
     if (run.shard && result.complete)
         noteShard(run, result.stagesMet);
     if (!result.complete)
-        std::cerr << "ios-sched profile: stopped after " << result.graphs << " graphs; "
-                  << profiling::journalPath(cacheFile).string()
-                  << " keeps the measured stages: run the same command again to go on\n";
+        notes() << "ios-sched profile: stopped after " << result.graphs << " graphs; "
+                << profiling::journalPath(cacheFile).string()
+                << " keeps the measured stages: run the same command again to go on\n";
     return kExitOk;
 }
 

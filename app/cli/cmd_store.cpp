@@ -3,6 +3,7 @@
 #include "bundled_models.h"
 #include "command.h"
 #include "cost/cost_model.h"
+#include "message_mode.h"
 #include "model_options.h"
 #include "store/measurement_store.h"
 #include "store/store_json.h"
@@ -147,8 +148,8 @@ int runExport(const std::vector<std::string>& args) {
     const store::JsonCounts counts = store::exportStoreJson(*s, text);
     outputs.stage(file, text.str());
     outputs.commit();
-    std::cerr << "exported " << counts.samples << " samples (" << counts.operators << " operators, "
-              << counts.devices << " devices) to " << file << "\n";
+    notes() << "exported " << counts.samples << " samples (" << counts.operators << " operators, "
+            << counts.devices << " devices) to " << file << "\n";
     return kExitOk;
 }
 

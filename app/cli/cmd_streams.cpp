@@ -144,13 +144,14 @@ int runStreams(const std::vector<std::string>& args) {
     const std::optional<std::string> traceOut = parser.value("trace");
     if (programOut) {
         outputs.check(*programOut, "the program (-o)");
-        if (std::filesystem::path(*programOut).extension() != ".json")
+        if (!util::isStandardOutput(*programOut) &&
+            std::filesystem::path(*programOut).extension() != ".json")
             throw UserError("a program file is written as .json", *programOut);
     }
     if (traceOut) {
         outputs.check(*traceOut, "the trace (--trace)");
         const std::filesystem::path ext = std::filesystem::path(*traceOut).extension();
-        if (ext != ".json" && ext != ".csv")
+        if (!util::isStandardOutput(*traceOut) && ext != ".json" && ext != ".csv")
             throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
                                 ext.string() + "'",
                             *traceOut);

@@ -8,6 +8,7 @@
 #include "gpu_runs.h"
 #include "io/trace_export.h"
 #include "io/trace_format.h"
+#include "message_mode.h"
 #include "model_options.h"
 #include "strategies.h"
 #include "util/error.h"
@@ -44,7 +45,7 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
                                         profiling::traceModeName(t.mode), t.warpMetric}));
     output.commit();
     if (!t.warpNote.empty())
-        std::cerr << "active warps: " << t.warpNote << "\n";
+        notes() << "active warps: " << t.warpNote << "\n";
     std::cout << graph.name << ": " << strategy << " on " << t.timeline.device << " ("
               << profiling::traceModeName(t.mode) << "), " << t.timeline.kernels.size()
               << " kernels, " << t.timeline.latencyUs / 1000.0 << " ms traced -> " << out << "\n";
@@ -52,8 +53,8 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
         std::cout << "active warps: " << 100 * t.busyWarpOccupancy << " % of peak over busy time, "
                   << 100 * t.meanWarpOccupancy << " % over the run\n";
     if (t.mode == profiling::TraceMode::Eager)
-        std::cerr << "eager run: host-bound on fast GPUs; --cuda-graph traces replays "
-                     "(docs/gpu.md \"Active warps and eager runs\")\n";
+        notes() << "eager run: host-bound on fast GPUs; --cuda-graph traces replays "
+                   "(docs/gpu.md \"Active warps and eager runs\")\n";
     return kExitOk;
 }
 
@@ -94,7 +95,8 @@ int runTrace(const std::vector<std::string>& args) {
     const std::filesystem::path outPath = parser.get("output");
     util::OutputTransaction output;
     output.check(outPath, "the trace (-o)");
-    if (outPath.extension() != ".json" && outPath.extension() != ".csv")
+    if (!util::isStandardOutput(outPath) && outPath.extension() != ".json" &&
+        outPath.extension() != ".csv")
         throw UserError("a trace is written as .json (Chrome trace) or .csv, not '" +
                             outPath.extension().string() + "'",
                         outPath.string());

@@ -167,7 +167,7 @@ int runWarps(const std::vector<std::string>& args) {
     if (!parser.value("output"))
         throw UserError("missing -o FIGURE.svg");
     const std::filesystem::path out = parser.get("output");
-    if (out.extension() != ".svg")
+    if (!util::isStandardOutput(out) && out.extension() != ".svg")
         throw UserError("the figure is written as SVG (.svg; `convert` makes a PNG of it), not '" +
                             out.extension().string() + "'",
                         out.string());

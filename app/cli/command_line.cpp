@@ -2,12 +2,14 @@
 // its exit codes, so tests can run commands in-process.
 #include "command.h"
 #include "error_hints.h"
+#include "message_mode.h"
 #include "model_options.h"
 #include "provenance_options.h"
 #include "search_progress.h"
 #include "terminal_text.h"
 #include "util/error.h"
 #include "util/message_text.h"
+#include "util/output_file.h"
 #include "util/version.h"
 
 #include <algorithm>
@@ -23,7 +25,7 @@ std::vector<Command>& commandRegistry() {
 
 void printWarnings(std::string_view command, const std::vector<std::string>& warnings) {
     for (const std::string& w : warnings)
-        std::cerr << "ios-sched " << command << ": warning: " << util::escapeControl(w) << "\n";
+        notes() << "ios-sched " << command << ": warning: " << util::escapeControl(w) << "\n";
 }
 
 namespace {
@@ -43,14 +45,44 @@ void printUsage(std::ostream& out) {
            "  -v, --version  Print the version ("
         << util::toolVersion()
         << ")\n"
-           "\nRun 'ios-sched COMMAND --help' for a command's options.\n"
+           "  -q, --quiet    (with any command) No progress, estimates, warnings or notes on "
+           "stderr; errors still print\n"
+           "  --progress     (with any command) Progress even when stderr is not a terminal "
+           "(a line per second)\n"
+           "\nA FILE argument or option value of '-' is standard input (read) or standard "
+           "output (written).\n"
+           "Run 'ios-sched COMMAND --help' for a command's options.\n"
            "Exit status: 0 success, 1 bad input or usage, 2 internal error, 128+N "
            "stopped by signal N.\n";
 }
 
+// For one command: once an output goes to standard output ("-"), the text for people that
+// the command prints on std::cout goes to stderr, so standard output carries the data alone.
+class TextToStderrOnDataOutput {
+public:
+    explicit TextToStderrOnDataOutput(EscapedStream& text) {
+        current() = &text;
+        util::setStandardOutputClaimedHook([] { current()->retarget(std::cerr.rdbuf()); });
+    }
+    ~TextToStderrOnDataOutput() {
+        util::setStandardOutputClaimedHook(nullptr);
+        current() = nullptr;
+    }
+    TextToStderrOnDataOutput(const TextToStderrOnDataOutput&) = delete;
+    TextToStderrOnDataOutput& operator=(const TextToStderrOnDataOutput&) = delete;
+
+private:
+    static EscapedStream*& current() {
+        static EscapedStream* stream = nullptr;
+        return stream;
+    }
+};
+
 } // namespace
 
-int runCommandLine(const std::vector<std::string>& args) {
+int runCommandLine(const std::vector<std::string>& given) {
+    std::vector<std::string> args = given;
+    setMessageMode(takeMessageOptions(args));
     if (args.empty()) {
         printUsage(std::cerr);
         return kExitUserError;
@@ -68,7 +100,8 @@ int runCommandLine(const std::vector<std::string>& args) {
             continue;
         setTimeLimit(0); // each command sets its own (--max-seconds)
         setCommandLine(args);
-        const EscapedStream escaped(std::cout); // names from files never reach a terminal raw
+        EscapedStream escaped(std::cout); // names from files never reach a terminal raw
+        const TextToStderrOnDataOutput route(escaped);
         try {
             return c.run({args.begin() + 1, args.end()});
         } catch (const UserError& e) {

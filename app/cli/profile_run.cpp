@@ -1,6 +1,7 @@
 #include "profile_run.h"
 
 #include "io/schedule_file.h"
+#include "message_mode.h"
 #include "provenance_options.h"
 #include "search_progress.h"
 #include "text_format.h"
@@ -17,7 +18,7 @@ double secondsSince(ProfileClock::time_point start) {
 }
 
 ProfileProgressPrinter::ProfileProgressPrinter(std::string label)
-    : label_(util::escapeControl(label)), tty_(isatty(STDERR_FILENO) == 1) {}
+    : label_(util::escapeControl(label)), tty_(progressOnTerminal()) {}
 
 ProfileProgressPrinter::~ProfileProgressPrinter() {
     if (tty_ && printed_) {
@@ -27,8 +28,10 @@ ProfileProgressPrinter::~ProfileProgressPrinter() {
 }
 
 void ProfileProgressPrinter::operator()(const profiling::ProfileProgress& p) {
+    if (messageMode().quiet)
+        return;
     const auto now = ProfileClock::now();
-    const double interval = tty_ ? 0.25 : 10;
+    const double interval = tty_ ? 0.25 : messageMode().forceProgress ? 1 : 10;
     const bool last = p.graphsDone == p.graphsTotal;
     if (!last && std::chrono::duration<double>(now - lastPrint_).count() < interval)
         return;
@@ -106,10 +109,10 @@ void printSearches(const util::Json& searches, const std::string& source) {
 }
 
 void noteShard(const ProfileRun& run, size_t stagesDone) {
-    std::cerr << "ios-sched profile: shard " << run.shard->index << "/" << run.shard->count << ": "
-              << stagesDone << " of " << run.stagesBeforeShard
-              << " stages measured or known; no search (it needs every shard: merge them, "
-                 "then run the search)\n";
+    notes() << "ios-sched profile: shard " << run.shard->index << "/" << run.shard->count << ": "
+            << stagesDone << " of " << run.stagesBeforeShard
+            << " stages measured or known; no search (it needs every shard: merge them, "
+               "then run the search)\n";
 }
 
 } // namespace ios::cli

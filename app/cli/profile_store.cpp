@@ -4,6 +4,7 @@
 // run from the store as `--cost-model store:URL@ID` runs them.
 #include "command.h"
 #include "cost/device_identity.h"
+#include "message_mode.h"
 #include "profile_run.h"
 #include "store/measurement_store.h"
 #include "store/store_cost_model.h"
@@ -79,9 +80,9 @@ int profileIntoStore(ProfileRun& run, const std::string& url) {
     if (run.shard && result.complete)
         noteShard(run, result.stagesMet);
     if (!result.complete)
-        std::cerr << "ios-sched profile: stopped after " << result.graphs
-                  << " graphs; the store keeps every graph measured: run the same command "
-                     "again to go on\n";
+        notes() << "ios-sched profile: stopped after " << result.graphs
+                << " graphs; the store keeps every graph measured: run the same command "
+                   "again to go on\n";
     return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 #include "search_progress.h"
 
+#include "message_mode.h"
 #include "util/message_text.h"
 
 #include <cstdio>
@@ -93,7 +94,7 @@ void setTimeLimit(double seconds) {
 
 SearchProgress::SearchProgress(schedulers::SearchControl& control, std::string label)
     : control_(control), label_(util::escapeControl(label)), // names a model: from a file
-      tty_(isatty(STDERR_FILENO) == 1) {
+      tty_(showProgress()), redraw_(progressOnTerminal()) {
     control.task = label_;
     control.deadline = timeLimit().deadline;
     control.limitHint = [](schedulers::WorkKnob knob) { return limitHint(knob); };
@@ -126,13 +127,18 @@ void SearchProgress::report(uint64_t done, uint64_t total) {
                 control_.knob);
     }
     if (tty_) {
-        std::fprintf(stderr, "\r%s: %5.1f%% (%llu/%llu %s)", label_.c_str(), 100 * fraction,
-                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                     unitOf(control_.knob));
+        // Not on a terminal (--progress): a line per second, not a redrawn one.
+        if (!redraw_ && std::chrono::duration<double>(now - lastLine_).count() < 1.0)
+            return;
+        lastLine_ = now;
+        std::fprintf(stderr, "%s%s: %5.1f%% (%llu/%llu %s)", redraw_ ? "\r" : "", label_.c_str(),
+                     100 * fraction, static_cast<unsigned long long>(done),
+                     static_cast<unsigned long long>(total), unitOf(control_.knob));
         if (left >= 0)
-            std::fprintf(stderr, ", about %s left\033[K", secondsText(left).c_str());
+            std::fprintf(stderr, ", about %s left", secondsText(left).c_str());
+        std::fprintf(stderr, redraw_ ? "\033[K" : "\n");
         std::fflush(stderr);
-    } else if (!announced_ && left > kLongSeconds) {
+    } else if (!announced_ && left > kLongSeconds && !messageMode().quiet) {
         announced_ = true;
         std::fprintf(stderr, "%s: estimated %s (%llu of %llu %s after %s)\n", label_.c_str(),
                      secondsText(elapsed + left).c_str(), static_cast<unsigned long long>(done),
@@ -143,7 +149,7 @@ void SearchProgress::report(uint64_t done, uint64_t total) {
 
 SearchProgress::~SearchProgress() {
     control_.progress = nullptr;
-    if (tty_) {
+    if (tty_ && redraw_) {
         std::fprintf(stderr, "\r\033[K");
         std::fflush(stderr);
     }

@@ -13,7 +13,8 @@ namespace ios::cli {
 void setTimeLimit(double seconds);
 inline constexpr int kDefaultMaxSeconds = 600; // --max-seconds default (docs/cli.md)
 
-// Installs a progress callback on `control`. When stderr is a terminal it prints
+// Installs a progress callback on `control`. When stderr is a terminal (or --progress; then
+// a line per second, message_mode.h) it prints
 // "label: 42.0% (done/total states), about 12 s left" with carriage returns (cleared at the
 // end); otherwise, once the projection passes kLongSeconds, one line with the estimate. Under
 // a time limit the control gets the deadline, and a projection that cannot end in time
@@ -33,8 +34,10 @@ private:
 
     schedulers::SearchControl& control_;
     std::string label_;
-    bool tty_ = false;
-    bool announced_ = false; // the long-work line was printed (not a terminal)
+    bool tty_ = false;       // progress is shown (showProgress())
+    bool redraw_ = false;    // on a terminal: one line redrawn; elsewhere a line per second
+    bool announced_ = false; // the long-work line was printed (no progress shown)
+    std::chrono::steady_clock::time_point lastLine_{};
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
     struct RateBase { // where the rate is measured from: the count's first report
         bool set = false;

@@ -149,7 +149,9 @@ void zshCase(std::ostream& out, const CommandReference& c) {
         out << "        _values 'subcommand' " << words(c.subcommands) << " ;;\n";
         return;
     }
-    out << "        _arguments -s";
+    out << "        _arguments -s \\\n            '(-q --quiet)'{-q,--quiet}'[No progress, "
+           "warnings or "
+           "notes]' \\\n            '--progress[Progress even when stderr is not a terminal]'";
     for (const OptionTable::Option& o : c.table.options) {
         const std::string desc = "[" + zshQuote(firstSentence(o.help)) + "]";
         const std::string action = o.valueName.empty() ? "" : zshAction(o);
@@ -193,6 +195,7 @@ std::string bashCompletion(const std::vector<CommandReference>& commands) {
     for (const CommandReference& c : commands)
         bashCase(out, c);
     out << "    *) return ;;\n    esac\n"
+        << "    opts=\"$opts --quiet -q --progress\"\n"
         << "    if [[ \"$cur\" == -* ]]; then _ios_sched_words \"$opts\"; return; fi\n"
         << "    [ \"$positional\" = model ] && _ios_sched_words \"$_ios_sched_models\"\n"
         << "    _ios_sched_files\n}\n"

@@ -65,6 +65,12 @@ int EscapingStreambuf::sync() {
     return target_->pubsync();
 }
 
+void EscapingStreambuf::retarget(std::streambuf* target) {
+    forward(0);
+    target_->pubsync();
+    target_ = target;
+}
+
 EscapedStream::EscapedStream(std::ostream& stream)
     : stream_(stream), original_(stream.rdbuf()), filter_(original_) {
     stream_.rdbuf(&filter_);

@@ -20,6 +20,8 @@ public:
     ~EscapingStreambuf() override;
     EscapingStreambuf(const EscapingStreambuf&) = delete;
     EscapingStreambuf& operator=(const EscapingStreambuf&) = delete;
+    // Forwards what is pending to the old target, then writes to `target`.
+    void retarget(std::streambuf* target);
 
 protected:
     int_type overflow(int_type ch) override;
@@ -42,6 +44,9 @@ public:
     ~EscapedStream();
     EscapedStream(const EscapedStream&) = delete;
     EscapedStream& operator=(const EscapedStream&) = delete;
+    // From now on the escaped text goes to `target` (runCommandLine: std::cerr's buffer once a
+    // data output claims standard output).
+    void retarget(std::streambuf* target) { filter_.retarget(target); }
 
 private:
     std::ostream& stream_;

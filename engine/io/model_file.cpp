@@ -2,6 +2,7 @@
 
 #include "util/error.h"
 #include "util/file_util.h"
+#include "util/input_file.h"
 
 #include <new>
 
@@ -9,8 +10,21 @@ namespace ios::io {
 
 namespace {
 
-const ModelFormatEntry& formatOf(const std::filesystem::path& path) {
-    const ModelFormatEntry* format = modelFormatFor(path);
+// Standard input ("-") has no name to go by: a JSON document is read as a ".json" file (IOS
+// JSON or native, told apart by content), anything else as ONNX; written, it is native JSON.
+std::filesystem::path standardStreamAs(const std::filesystem::path& path, bool reading) {
+    if (!util::isStandardInput(path))
+        return path;
+    if (!reading)
+        return "standard-output.json";
+    const std::string head = util::readInputHead(path, 64);
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && head[first] == '{' ? "standard-input.json"
+                                                            : "standard-input.onnx";
+}
+
+const ModelFormatEntry& formatOf(const std::filesystem::path& path, bool reading) {
+    const ModelFormatEntry* format = modelFormatFor(standardStreamAs(path, reading));
     if (!format)
         throw UserError("unsupported file extension (" + supportedModelFormats() + ")",
                         path.string());
@@ -20,7 +34,7 @@ const ModelFormatEntry& formatOf(const std::filesystem::path& path) {
 } // namespace
 
 const ModelFormatEntry& formatForWrite(const std::filesystem::path& path) {
-    const ModelFormatEntry& format = formatOf(path);
+    const ModelFormatEntry& format = formatOf(path, false);
     if (!format.write)
         throw UserError(format.label + " files can be read but not written (" +
                             supportedModelFormats() + ")",
@@ -33,7 +47,7 @@ ir::Graph loadModelFile(const std::filesystem::path& path) {
 }
 
 ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options) {
-    const ModelFormatEntry& format = formatOf(path);
+    const ModelFormatEntry& format = formatOf(path, true);
     if (!format.read)
         throw UserError(format.label + " files can be written but not read (" +
                             supportedModelFormats() + ")",

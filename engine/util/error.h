@@ -55,7 +55,7 @@ private:
                                const std::string& node) {
         std::string out;
         if (!file.empty())
-            out += file + ": ";
+            out += (file == "-" ? std::string("standard input") : file) + ": ";
         if (!node.empty())
             out += "node '" + node + "': ";
         return util::escapeControl(out + message);

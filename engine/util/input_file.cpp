@@ -3,10 +3,13 @@
 #include "util/error.h"
 #include "util/file_type.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <limits>
 #include <new>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +41,45 @@ std::string sizeText(unsigned long long bytes) {
     if (bytes >= 1024)
         return std::to_string((bytes + 512) / 1024) + " KiB";
     return std::to_string(bytes) + " bytes";
+}
+
+// Standard input, read to its end on first use (at most the largest cap + 1 bytes: a larger
+// stream is refused by the caller's cap as a file would be).
+const std::string& standardInput() {
+    static const std::string contents = [] {
+        size_t cap = 0;
+        for (InputKind k :
+             {InputKind::Model, InputKind::OnnxModel, InputKind::Parts, InputKind::DeviceProfile,
+              InputKind::MeasurementCache, InputKind::Results, InputKind::Schedule,
+              InputKind::Trace, InputKind::Text})
+            cap = std::max(cap, maxInputBytes(k));
+        std::string out;
+        char buffer[1 << 16];
+        while (out.size() <= cap) {
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                throw UserError(std::string("cannot read standard input: ") + std::strerror(errno),
+                                "-");
+            if (n == 0)
+                break;
+            out.append(buffer, static_cast<size_t>(n));
+        }
+        return out;
+    }();
+    return contents;
+}
+
+// Standard input's bytes for a reader of `what` capped at `limit`.
+const std::string& standardInputFor(const char* what, size_t limit) {
+    const std::string& in = standardInput();
+    if (in.size() > limit)
+        throw UserError(std::string("the ") + what + " on standard input is over the " +
+                            sizeText(limit) + " limit for " + what +
+                            " files (docs/formats.md, \"Input files\")",
+                        "-");
+    return in;
 }
 
 // Opens and checks `path`; returns the open descriptor and the size on disk.
@@ -160,6 +202,8 @@ const char* inputKindName(InputKind kind) {
 std::string readInputFile(const std::filesystem::path& path, InputKind kind) {
     const char* what = inputKindName(kind);
     const size_t limit = maxInputBytes(kind);
+    if (isStandardInput(path))
+        return standardInputFor(what, limit);
     struct stat st {};
     const FileDescriptor fd(openRegular(path, what, st));
     const auto size = static_cast<unsigned long long>(st.st_size);
@@ -219,6 +263,9 @@ private:
 
 std::unique_ptr<std::istream> openInputStream(const std::filesystem::path& path, InputKind kind) {
     const char* what = inputKindName(kind);
+    if (isStandardInput(path))
+        return std::make_unique<std::istringstream>(
+            standardInputFor(what, std::numeric_limits<size_t>::max()));
     struct stat st {};
     const int fd = openRegular(path, what, st);
     auto buffer = std::make_unique<DescriptorBuffer>(fd, path, what);
@@ -228,6 +275,8 @@ std::unique_ptr<std::istream> openInputStream(const std::filesystem::path& path,
 }
 
 std::string readInputHead(const std::filesystem::path& path, size_t maxBytes) {
+    if (isStandardInput(path))
+        return standardInput().substr(0, maxBytes);
     struct stat st {};
     const FileDescriptor fd(openRegular(path, "input", st));
     const auto size = static_cast<unsigned long long>(st.st_size);

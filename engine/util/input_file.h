@@ -10,6 +10,13 @@
 
 namespace ios::util {
 
+// "-" names standard input wherever a file is read (isStandardInput): it is read once, to its
+// end, and kept, so every reader of "-" in the process sees the same bytes; the size caps
+// below apply to it as to files. Messages name it "standard input" (ios::UserError).
+inline bool isStandardInput(const std::filesystem::path& path) {
+    return path.native() == "-";
+}
+
 // What a file is read as: decides the size cap and the words of the messages.
 enum class InputKind {
     Model,            // IOS JSON or native JSON model

@@ -37,6 +37,8 @@ std::string errnoText(int err) {
                     shown.string());
 }
 
+void (*gStandardOutputClaimed)() = nullptr; // setStandardOutputClaimedHook
+
 [[noreturn]] void refuse(const fs::path& shown, const std::string& why) {
     throw UserError("cannot write file: " + why, shown.string());
 }
@@ -357,7 +359,8 @@ Target checkTarget(const fs::path& path) {
 } // namespace
 
 void checkOutputPath(const fs::path& path) {
-    checkTarget(path);
+    if (!isStandardOutput(path))
+        checkTarget(path);
 }
 
 OutputTransaction::~OutputTransaction() {
@@ -365,6 +368,19 @@ OutputTransaction::~OutputTransaction() {
 }
 
 void OutputTransaction::check(const fs::path& path, std::string what) {
+    if (isStandardOutput(path)) { // one stream: one output may go there
+        if (gStandardOutputClaimed != nullptr)
+            gStandardOutputClaimed();
+        for (const Planned& p : planned_)
+            if (!p.isInput && isStandardOutput(p.shown))
+                throw UserError("two outputs cannot both go to standard output (" +
+                                (p.what.empty() ? std::string("another output") : p.what) +
+                                (what.empty() ? std::string() : " and " + what) +
+                                "); give one of them a file name");
+        planned_.push_back(
+            {FileId{"<standard output>", false, 0, 0}, path, std::move(what), false});
+        return;
+    }
     plan({identity(checkTarget(path)), path, std::move(what), false});
 }
 
@@ -396,6 +412,13 @@ void OutputTransaction::plan(Planned file) {
 }
 
 void OutputTransaction::stage(const fs::path& path, std::string_view content) {
+    if (isStandardOutput(path)) {
+        if (standardOutput_)
+            throw UserError("two outputs cannot both go to standard output; give one of them a "
+                            "file name");
+        standardOutput_ = std::string(content);
+        return;
+    }
     const Target t = resolveTarget(path);
     const FileId id = identity(t);
     for (const Staged& s : staged_)
@@ -483,6 +506,13 @@ void OutputTransaction::commit() {
     for (const fs::path& dir : folders)
         syncFolder(dir);
     staged_.clear();
+    if (standardOutput_) { // last: written only when every file is in place
+        std::fflush(stdout);
+        const std::string data = std::move(*standardOutput_);
+        standardOutput_.reset();
+        if (const int err = writeAll(STDOUT_FILENO, data); err != 0)
+            fail("standard output", err, "it was closed or is full");
+    }
     gCommits.fetch_add(1);
 }
 
@@ -495,6 +525,11 @@ void OutputTransaction::abort() noexcept {
         unregisterTemp(s.slot);
     }
     staged_.clear();
+    standardOutput_.reset();
+}
+
+void setStandardOutputClaimedHook(void (*hook)()) {
+    gStandardOutputClaimed = hook;
 }
 
 void writeFileAtomically(const fs::path& path, std::string_view content) {

@@ -6,11 +6,22 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ios::util {
+
+// "-" names standard output wherever an output file is taken: its content is written there
+// by commit() (after the files), in the default format of writers that choose by extension.
+inline bool isStandardOutput(const std::filesystem::path& path) {
+    return path.native() == "-";
+}
+
+// Called (when set) the first time an output transaction plans "-": a front end moves its
+// own text for people to standard error, so standard output carries the data alone.
+void setStandardOutputClaimedHook(void (*hook)());
 
 // Throws ios::UserError naming `path` when it cannot be an output: an empty name, a missing
 // folder, a folder that takes no new files (tried now), or an existing directory, FIFO,
@@ -79,6 +90,7 @@ private:
     };
     std::vector<Planned> planned_;
     std::vector<Staged> staged_;
+    std::optional<std::string> standardOutput_; // what goes to "-"
 };
 
 // A transaction of one file: `path` gets `content`, or stays as it was.
