@@ -34,7 +34,7 @@ IOS_REGISTER_MODEL_FORMAT(
                                                 path.string());
                  },
              .write =
-                 [](const ir::Graph& graph, std::vector<std::string>*) {
+                 [](const ir::Graph& graph, std::vector<std::string>*, const io::Provenance*) {
                      return std::string(kToyHeader) + io::writeNativeJson(graph);
                  }});
 
@@ -75,12 +75,8 @@ private slots:
         QVERIFY2(supported.find(".dot (Graphviz DOT, write only)") != std::string::npos,
                  supported.c_str());
         // A second format for a suffix already taken is a programming error.
-        const io::ModelFormatEntry clash{.key = "toy2",
-                                         .suffix = ".toy",
-                                         .label = "Toy 2",
-                                         .rank = 92,
-                                         .read = {},
-                                         .write = {}};
+        const io::ModelFormatEntry clash{
+            .key = "toy2", .suffix = ".toy", .label = "Toy 2", .rank = 92, .read = {}, .write = {}};
         QVERIFY_THROWS_EXCEPTION(std::logic_error, io::registerModelFormat(clash));
     }
 

@@ -86,6 +86,15 @@ private slots:
         checkBlock(provenanceOf(fileText(program)), "squeezenet", "H100", 1,
                    "ios-sched streams squeezenet --policy raf-asap -o " + program +
                        " --device H100");
+        // Native JSON models carry it; IOS JSON (the IOS authors' format) does not.
+        const std::string native = dir.filePath(QStringLiteral("m.json")).toStdString();
+        const std::string ios = dir.filePath(QStringLiteral("m.ios.json")).toStdString();
+        QCOMPARE(testing::runCli({"convert", "squeezenet", native}).code, 0);
+        QCOMPARE(provenanceOf(fileText(native))["command"].get<std::string>(),
+                 "ios-sched convert squeezenet " + native);
+        QCOMPARE(testing::runCli({"convert", native, ios}).code, 0);
+        QVERIFY(provenanceOf(fileText(ios)).is_null());
+        QCOMPARE(testing::runCli({"info", native}).code, 0);
         // The program reads back, its provenance skipped.
         QCOMPARE(testing::runCli({"streams", "squeezenet", "--load", program}).code, 0);
     }

@@ -4,6 +4,7 @@
 #include "command.h"
 #include "io/model_file.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "util/output_file.h"
 
 #include <algorithm>
@@ -20,7 +21,10 @@ std::string convertDescription() {
         std::string suffix = f.suffix;
         suffix.resize(std::max<size_t>(suffix.size(), 10), ' ');
         text += "  " + suffix + " " + f.label +
-                (!f.write ? " (import only)" : !f.read ? " (export only)" : "") + "\n";
+                (!f.write  ? " (import only)"
+                 : !f.read ? " (export only)"
+                           : "") +
+                "\n";
     }
     return text + "OUT is written atomically: on any error it is left untouched.";
 }
@@ -40,7 +44,8 @@ int runConvert(const std::vector<std::string>& args) {
     output.check(out, "OUT");
     const ir::Graph graph = loadModelArg(parser, in, output);
     std::vector<std::string> warnings;
-    output.stage(out, io::modelFileText(graph, out, &warnings));
+    const io::Provenance provenance = commandProvenance(parser, &graph);
+    output.stage(out, io::modelFileText(graph, out, &warnings, &provenance));
     output.commit();
     printWarnings("convert", warnings);
     if (!parser.has("verbose"))

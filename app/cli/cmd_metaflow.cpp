@@ -99,8 +99,11 @@ int runMetaflow(const std::vector<std::string>& args) {
                             std::to_string(report.verify->maxRelError) + " > 1e-4 (max abs " +
                             std::to_string(report.verify->maxAbsError) + ")");
     }
-    if (auto out = parser.value("output"))
-        outputs.stage(*out, io::modelFileText(result.rewritten->graph(), *out, &warnings));
+    if (auto out = parser.value("output")) {
+        const ir::Graph& rewritten = result.rewritten->graph();
+        const io::Provenance written = commandProvenance(parser, &rewritten);
+        outputs.stage(*out, io::modelFileText(rewritten, *out, &warnings, &written));
+    }
     const io::Provenance provenance = commandProvenance(parser, &graph);
     if (auto out = parser.value("log")) {
         util::Json log = substitutionLogJson(graph.name, result);

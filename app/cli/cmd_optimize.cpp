@@ -115,10 +115,12 @@ int runOptimize(const std::vector<std::string>& args) {
     const ir::Graph& scheduledGraph = scheduled.graph();
     schedule::verify(scheduled.dags(), sched);
     std::vector<std::string> warnings; // what the output format cannot express
-    if (auto out = parser.value("output"))
-        outputs.stage(*out, io::modelFileText(
-                                schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched),
-                                *out, &warnings));
+    if (auto out = parser.value("output")) {
+        const ir::Graph optimized =
+            schedule::optimizedGraph(scheduledGraph, scheduled.dags(), sched);
+        const io::Provenance provenance = commandProvenance(parser, &optimized);
+        outputs.stage(*out, io::modelFileText(optimized, *out, &warnings, &provenance));
+    }
     if (auto out = parser.value("save-schedule")) {
         const io::Provenance provenance = commandProvenance(parser, &scheduledGraph);
         outputs.stage(*out, io::writeScheduleFile(scheduledGraph, scheduled.dags(), sched,

@@ -77,6 +77,23 @@ QSize exportSize(QWidget* view) {
 
 } // namespace
 
+io::Provenance exportProvenance(const JobSettings& settings, const QString& action,
+                                const ir::Graph& graph) {
+    const cost::DeviceProfile device = cost::loadDevice(settings.device.toStdString());
+    QString costModel = settings.costModel;
+    if (!settings.cacheFile.isEmpty())
+        costModel += QLatin1Char(':') + settings.cacheFile;
+    io::Provenance p = io::provenanceFor("ios-explorer: " + action.toStdString(), &graph, &device,
+                                         settings.batch, costModel.toStdString());
+    p.settings = {{"strategy", settings.strategy.toStdString()},
+                  {"max-group-size", settings.r},
+                  {"max-num-groups", settings.s},
+                  {"max-part-size", settings.maxPartSize},
+                  {"endings", std::string(schedulers::toString(settings.endings))},
+                  {"memory-budget", settings.memoryBudget}};
+    return p;
+}
+
 void exportSchedule(const SearchResult& result, const QString& path, QStringList* warnings) {
     const RunResult& run = firstRun(result);
     if (run.rewritten)
@@ -89,7 +106,9 @@ void exportSchedule(const SearchResult& result, const QString& path, QStringList
         ios ? schedule::optimizedGraph(model.graph(), model.dags(), run.schedule)
             : schedule::withStages(model.graph(), model.dags(), run.schedule);
     std::vector<std::string> dropped;
-    io::saveModelFile(graph, target, &dropped);
+    const io::Provenance provenance =
+        exportProvenance(result.settings, QStringLiteral("export schedule"), graph);
+    io::saveModelFile(graph, target, &dropped, &provenance);
     if (warnings)
         for (const std::string& w : dropped)
             warnings->append(QString::fromStdString(w));

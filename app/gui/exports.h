@@ -3,6 +3,7 @@
 // (Chrome trace JSON or CSV), and a picture of a view (SVG via Qt SVG, PNG).
 #pragma once
 
+#include "io/provenance.h"
 #include "job.h"
 
 #include <QString>
@@ -22,6 +23,11 @@ QStringList filterSuffixes(const QString& filter);
 // filter's first suffix is appended ("schedule" with "IOS JSON (*.ios.json)" →
 // "schedule.ios.json").
 QString withFilterSuffix(const QString& path, const QString& selectedFilter);
+
+// The provenance of what the explorer writes for `settings` (io/provenance.h): `action` names
+// the export ("ios-explorer: export schedule"), `graph` the model written.
+io::Provenance exportProvenance(const JobSettings& settings, const QString& action,
+                                const ir::Graph& graph);
 
 // By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError. What the
 // format could not express (in-place terms in IOS JSON) is appended to `warnings`.

@@ -153,7 +153,12 @@ void KernelsTab::exportCsv(const QString& path) const {
                         "gives a timeline");
     const std::filesystem::path target = path.toStdString();
     util::checkOutputPath(target);
-    util::writeFileAtomically(target, model_->toCsv().toStdString());
+    std::string header; // the provenance as "# key: value" lines before the CSV header
+    if (result_ && result_->settings.model)
+        header = io::provenanceComment(exportProvenance(result_->settings,
+                                                        QStringLiteral("export kernel summary"),
+                                                        result_->settings.model->graph()));
+    util::writeFileAtomically(target, header + model_->toCsv().toStdString());
 }
 
 void KernelsTab::chooseCsvFile() {

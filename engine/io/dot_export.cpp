@@ -1,6 +1,7 @@
 #include "io/dot_export.h"
 
 #include "io/model_format.h"
+#include "io/provenance.h"
 
 #include <algorithm>
 
@@ -136,14 +137,18 @@ std::string writeDot(const ir::Graph& graph, const DotOptions& options) {
     return out + edges + "}\n";
 }
 
-IOS_REGISTER_MODEL_FORMAT(dot, ModelFormatEntry{.key = "dot",
-                                                 .suffix = ".dot",
-                                                 .label = "Graphviz DOT",
-                                                 .rank = 40,
-                                                 .read = {},
-                                                 .write = [](const ir::Graph& graph,
-                                                             std::vector<std::string>*) {
-                                                     return writeDot(graph);
-                                                 }});
+IOS_REGISTER_MODEL_FORMAT(dot, ModelFormatEntry{
+                                   .key = "dot",
+                                   .suffix = ".dot",
+                                   .label = "Graphviz DOT",
+                                   .rank = 40,
+                                   .read = {},
+                                   .write = [](const ir::Graph& graph, std::vector<std::string>*,
+                                               const Provenance* provenance) {
+                                       return (provenance != nullptr
+                                                   ? provenanceComment(*provenance, "// ")
+                                                   : std::string()) +
+                                              writeDot(graph);
+                                   }});
 
 } // namespace ios::io

@@ -181,7 +181,8 @@ std::filesystem::path partsFileBeside(const std::filesystem::path& path) {
 }
 
 ir::Graph readIosJsonFile(const std::filesystem::path& path) {
-    ir::Graph graph = parseIosJson(util::readInputFile(path, util::InputKind::Model), path.string());
+    ir::Graph graph =
+        parseIosJson(util::readInputFile(path, util::InputKind::Model), path.string());
     // Optional; when something is there it is read through the same checks (a FIFO or a
     // device there is an error, not silently skipped).
     const std::filesystem::path parts = partsFileBeside(path);
@@ -192,18 +193,15 @@ ir::Graph readIosJsonFile(const std::filesystem::path& path) {
 
 } // namespace
 
-IOS_REGISTER_MODEL_FORMAT(ios_json,
-                          ModelFormatEntry{.key = "ios-json",
-                                           .suffix = ".ios.json",
-                                           .label = "IOS JSON",
-                                           .rank = 10,
-                                           .read = [](const std::filesystem::path& path,
-                                                      const ModelLoadOptions&) {
-                                               return readIosJsonFile(path);
-                                           },
-                                           .write = [](const ir::Graph& graph,
-                                                       std::vector<std::string>* warnings) {
-                                               return writeIosJson(graph, warnings);
-                                           }});
+IOS_REGISTER_MODEL_FORMAT(
+    ios_json,
+    ModelFormatEntry{.key = "ios-json",
+                     .suffix = ".ios.json",
+                     .label = "IOS JSON",
+                     .rank = 10,
+                     .read = [](const std::filesystem::path& path,
+                                const ModelLoadOptions&) { return readIosJsonFile(path); },
+                     .write = [](const ir::Graph& graph, std::vector<std::string>* warnings,
+                                 const Provenance*) { return writeIosJson(graph, warnings); }});
 
 } // namespace ios::io

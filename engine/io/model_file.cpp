@@ -63,13 +63,13 @@ ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOption
 }
 
 std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path,
-                          std::vector<std::string>* warnings) {
-    return formatForWrite(path).write(graph, warnings);
+                          std::vector<std::string>* warnings, const Provenance* provenance) {
+    return formatForWrite(path).write(graph, warnings, provenance);
 }
 
 void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path,
-                   std::vector<std::string>* warnings) {
-    util::writeFileAtomically(path, modelFileText(graph, path, warnings));
+                   std::vector<std::string>* warnings, const Provenance* provenance) {
+    util::writeFileAtomically(path, modelFileText(graph, path, warnings, provenance));
 }
 
 } // namespace ios::io

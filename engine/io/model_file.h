@@ -21,10 +21,13 @@ ir::Graph loadModelFile(const std::filesystem::path& path); // throws ios::UserE
 // The same with format options (ONNX: the input shape, opaque operators).
 ir::Graph loadModelFile(const std::filesystem::path& path, const ModelLoadOptions& options);
 // Atomic. `warnings`, when given, receives what the format could not hold (writeIosJson).
+// `provenance`: recorded where the format has room (ModelFormatEntry::write).
 void saveModelFile(const ir::Graph& graph, const std::filesystem::path& path,
-                   std::vector<std::string>* warnings = nullptr);
+                   std::vector<std::string>* warnings = nullptr,
+                   const Provenance* provenance = nullptr);
 // What saveModelFile() writes to `path` (for an output transaction, util/output_file.h).
 std::string modelFileText(const ir::Graph& graph, const std::filesystem::path& path,
-                          std::vector<std::string>* warnings = nullptr);
+                          std::vector<std::string>* warnings = nullptr,
+                          const Provenance* provenance = nullptr);
 
 } // namespace ios::io

@@ -14,6 +14,8 @@
 
 namespace ios::io {
 
+struct Provenance; // io/provenance.h
+
 struct ModelFormatEntry {
     std::string key;    // stable: "ios-json", "native", "onnx", "dot"
     std::string suffix; // lower-case file-name suffix it owns: ".ios.json"; the longest match wins
@@ -24,8 +26,12 @@ struct ModelFormatEntry {
     std::function<ir::Graph(const std::filesystem::path& path, const ModelLoadOptions& options)>
         read;
     // The file's text for `graph`; `warnings`, when given, receives what the format could not
-    // hold. Empty: the format is read only.
-    std::function<std::string(const ir::Graph& graph, std::vector<std::string>* warnings)> write;
+    // hold; `provenance`, when given, is recorded where the format has room for it (native
+    // JSON: a "provenance" member; DOT: comment lines; IOS JSON, the IOS authors' format: not
+    // at all). Empty: the format is read only.
+    std::function<std::string(const ir::Graph& graph, std::vector<std::string>* warnings,
+                              const Provenance* provenance)>
+        write;
 };
 
 // Adds a format. Throws std::logic_error when its key or suffix is taken.

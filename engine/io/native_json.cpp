@@ -37,10 +37,12 @@ ir::Graph parseNativeJson(std::string_view text, const std::string& source) {
     return nativeFromDocument(parseJsonDocument(text, source).root(), source);
 }
 
-std::string writeNativeJson(const ir::Graph& graph) {
+std::string writeNativeJson(const ir::Graph& graph, const Provenance* provenance) {
     Json doc = Json::object();
     doc["format"] = kNativeFormatName;
     doc["version"] = kNativeFormatVersion;
+    if (provenance != nullptr)
+        doc[kProvenanceKey] = provenanceJson(*provenance);
     doc["model"] = detail::graphToJson(graph, detail::Dialect::Native);
     return dumpPythonStyle(doc) + "\n";
 }
@@ -59,18 +61,16 @@ ir::Graph readJsonModelFile(const std::filesystem::path& path) {
 
 } // namespace
 
-IOS_REGISTER_MODEL_FORMAT(native_json,
-                          ModelFormatEntry{.key = "native",
-                                           .suffix = ".json",
-                                           .label = "native JSON",
-                                           .rank = 20,
-                                           .read = [](const std::filesystem::path& path,
-                                                      const ModelLoadOptions&) {
-                                               return readJsonModelFile(path);
-                                           },
-                                           .write = [](const ir::Graph& graph,
-                                                       std::vector<std::string>*) {
-                                               return writeNativeJson(graph);
-                                           }});
+IOS_REGISTER_MODEL_FORMAT(
+    native_json,
+    ModelFormatEntry{
+        .key = "native",
+        .suffix = ".json",
+        .label = "native JSON",
+        .rank = 20,
+        .read = [](const std::filesystem::path& path,
+                   const ModelLoadOptions&) { return readJsonModelFile(path); },
+        .write = [](const ir::Graph& graph, std::vector<std::string>*,
+                    const Provenance* provenance) { return writeNativeJson(graph, provenance); }});
 
 } // namespace ios::io

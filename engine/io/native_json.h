@@ -2,6 +2,7 @@
 // each block's explicit parts, under a {"format": "ios-explorer", "version": 1} header.
 #pragma once
 
+#include "io/provenance.h"
 #include "ir/graph.h"
 #include "util/json_text.h"
 
@@ -25,6 +26,7 @@ ir::Graph nativeFromDocument(const Json& doc, const std::string& source);
 // True when `doc` carries the native header key ("format"); IOS JSON has none.
 bool isNativeDocument(const Json& doc);
 
-std::string writeNativeJson(const ir::Graph& graph);
+// With `provenance`, the document carries it (io/provenance.h); readers skip it.
+std::string writeNativeJson(const ir::Graph& graph, const Provenance* provenance = nullptr);
 
 } // namespace ios::io

@@ -154,10 +154,10 @@ ir::Graph loadOnnxFile(const std::filesystem::path& path, const ModelLoadOptions
 }
 
 IOS_REGISTER_MODEL_FORMAT(onnx, ModelFormatEntry{.key = "onnx",
-                                                  .suffix = ".onnx",
-                                                  .label = "ONNX",
-                                                  .rank = 30,
-                                                  .read = loadOnnxFile,
-                                                  .write = {}});
+                                                 .suffix = ".onnx",
+                                                 .label = "ONNX",
+                                                 .rank = 30,
+                                                 .read = loadOnnxFile,
+                                                 .write = {}});
 
 } // namespace ios::io

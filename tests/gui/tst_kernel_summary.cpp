@@ -220,7 +220,12 @@ private Q_SLOTS:
         tab->exportCsv(csv);
         QFile file(csv);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = file.readAll().split('\n');
+        QList<QByteArray> lines = file.readAll().split('\n');
+        // The provenance first, as comment lines (docs/formats.md "Provenance").
+        QCOMPARE(lines.front(), QByteArray("# tool: ios-explorer"));
+        QVERIFY(lines.contains("# command: ios-explorer: export kernel summary"));
+        while (lines.front().startsWith("# "))
+            lines.removeFirst();
         QCOMPARE(lines.front(), QByteArray("name,count,total_ms,mean_us,share_percent"));
         QCOMPARE(lines.size(), tab->summary()->rowCount() + 2); // header, rows, final newline
         QVERIFY_THROWS_EXCEPTION(UserError, tab->exportCsv(dir.path()));
