@@ -20,7 +20,8 @@ ir::Graph nativeFromDocument(const Json& doc, const std::string& source) {
     if (!doc.is_object())
         throw UserError("a native model file must be a JSON object", source);
     for (const auto& item : doc.items())
-        if (item.key() != "format" && item.key() != "version" && item.key() != "model")
+        if (item.key() != "format" && item.key() != "version" && item.key() != "model" &&
+            item.key() != kProvenanceKey)
             throw UserError("unknown top-level field '" + item.key() + "'", source);
     const auto format = doc.find("format");
     if (format == doc.end() || *format != Json(kNativeFormatName))
