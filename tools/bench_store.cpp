@@ -18,6 +18,7 @@
 #include "schedulers/scheduler.h"
 #include "store/measurement_store.h"
 #include "store/store_json.h"
+#include "util/version.h"
 
 #include <chrono>
 #include <cstdio>
@@ -113,7 +114,7 @@ store::Measurement synthetic(int64_t i, const std::vector<std::string>& pool, st
     m.sample.medianMs = 0.001 + static_cast<double>(rng() % 1000000) / 1e5;
     m.sample.spreadMs = m.sample.medianMs / 20;
     m.sample.count = 20;
-    m.sample.toolVersion = store::toolVersion();
+    m.sample.toolVersion = util::toolVersion();
     m.sample.measuredAt = 1764000000 + i;
     return m;
 }
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
             m.key.device = setup(0);
             m.sample.medianMs = ms;
             m.sample.count = 20;
-            m.sample.toolVersion = store::toolVersion();
+            m.sample.toolVersion = util::toolVersion();
             m.sample.measuredAt = 1764000000;
             batch.push_back(m);
         }
