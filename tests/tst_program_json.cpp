@@ -10,6 +10,7 @@
 #include "eval/program_flows.h"
 #include "io/program_json.h"
 #include "io/trace_export.h"
+#include "io/trace_format.h"
 #include "io/trace_import.h"
 #include "schedule/program_verify.h"
 #include "schedulers/rewritten_model.h"
@@ -369,7 +370,10 @@ private slots:
         }
         QVERIFY(flows.back().block > 0 && flows.back().fromUs > 0);
 
-        const std::vector<io::TraceFlow> arrows = io::traceFlows(flows);
+        // In the trace each arrow runs from the kernel the record captured to the one the wait
+        // guards, its "s" and "f" at their slices' starts on their streams' tracks.
+        const std::vector<io::TraceFlow> arrows = io::traceFlows(tl, flows);
+        QCOMPARE(arrows.size(), flows.size());
         const std::string text = io::chromeTraceJson(tl, {"inception_v3", "raf-asap"}, arrows);
         const Json trace = util::parseJsonText(text, "t.json");
         std::map<int64_t, std::pair<Json, Json>> byId;
@@ -384,8 +388,15 @@ private slots:
         for (const auto& [id, pair] : byId) {
             const auto& [s, f] = pair;
             QVERIFY(!s.is_null() && !f.is_null());
-            QCOMPARE(s["tid"].get<int>(), flows[i].fromStream + 1);
-            QCOMPARE(f["tid"].get<int>(), flows[i].toStream + 1);
+            const eval::TimelineKernel& from =
+                tl.kernels[static_cast<size_t>(arrows[i].fromKernel)];
+            const eval::TimelineKernel& to = tl.kernels[static_cast<size_t>(arrows[i].toKernel)];
+            QCOMPARE(from.stream, flows[i].fromStream);
+            QCOMPARE(to.stream, flows[i].toStream);
+            QVERIFY(from.endUs <= flows[i].fromUs + 1e-6); // captured by the record
+            QVERIFY(to.startUs >= flows[i].toUs - 1e-6);   // released by the wait
+            QCOMPARE(s["tid"].get<int>(), io::trace::streamTid(flows[i].fromStream));
+            QCOMPARE(f["tid"].get<int>(), io::trace::streamTid(flows[i].toStream));
             QCOMPARE(f["bp"].get<std::string>(), std::string("e"));
             QVERIFY(s["name"] == f["name"]);
             QCOMPARE(s["name"].get<std::string>(), "e" + std::to_string(flows[i].event));

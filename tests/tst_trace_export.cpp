@@ -1,10 +1,14 @@
-// Chrome trace event JSON (the schema Perfetto and chrome://tracing read: required fields per
-// phase, non-overlapping and time-ordered complete events per track) and CSV; golden file
-// for the Figure 2 demo graph.
+// Chrome trace event JSON, checked by the strict validator (trace_validator.h: required fields
+// per phase, nesting per track, metadata, flows bound to slices) and for its layout (pid 1, the
+// stage track, names and sort indices, per-stream counters), and CSV; golden file for the
+// Figure 2 demo graph. Every scheduler's traces: tst_trace_flows.
 #include "baseline_timeline.h"
 #include "bundled_models.h"
 #include "eval/timeline.h"
 #include "io/trace_export.h"
+#include "io/trace_format.h"
+#include "trace_validator.h"
+#include "util/json_text.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -13,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
+#include <set>
 
 using namespace ios;
 
@@ -46,55 +51,77 @@ private slots:
         QFETCH(bool, greedy);
         const ir::Graph graph = samples::loadBundledModel(model.toStdString());
         const eval::Timeline tl = testing::baselineTimeline(graph, greedy);
-        const QJsonArray events = parseEvents(io::chromeTraceJson(tl, {graph.name, "x"}));
-        QVERIFY(!events.isEmpty());
+        const std::string text = io::chromeTraceJson(tl, {graph.name, "x"});
+        const util::Json doc = util::parseJsonText(text, "t.json");
+        const testing::TraceValidation v = testing::validateTrace(doc);
+        QVERIFY2(v.problems.empty(), v.problems.empty() ? "" : v.problems.front().c_str());
 
-        std::map<std::pair<int, int>, double> lastEnd; // (pid, tid) → end of the last X event
-        double lastCounter = -1;
-        int kernels = 0, stages = 0, counters = 0, threadNames = 0;
-        for (const QJsonValue& v : events) {
-            const QJsonObject e = v.toObject();
-            for (const char* key : {"name", "ph", "pid"})
-                QVERIFY2(e.contains(QLatin1String(key)), key);
-            const QString ph = e.value(QStringLiteral("ph")).toString();
-            const int pid = e.value(QStringLiteral("pid")).toInt();
-            if (ph == QStringLiteral("M")) {
-                QVERIFY(
-                    e.value(QStringLiteral("args")).toObject().contains(QStringLiteral("name")));
-                threadNames +=
-                    e.value(QStringLiteral("name")).toString() == QStringLiteral("thread_name");
-            } else if (ph == QStringLiteral("X")) {
-                QVERIFY(e.contains(QStringLiteral("tid")) && e.contains(QStringLiteral("ts")) &&
-                        e.contains(QStringLiteral("dur")));
-                const double ts = e.value(QStringLiteral("ts")).toDouble();
-                const double dur = e.value(QStringLiteral("dur")).toDouble();
-                QVERIFY(ts >= 0 && dur >= 0);
-                const auto track = std::make_pair(pid, e.value(QStringLiteral("tid")).toInt());
-                auto it = lastEnd.find(track);
-                if (it != lastEnd.end())
-                    QVERIFY2(ts >= it->second - 1e-9,
-                             "events of a track overlap or go back in time");
-                lastEnd[track] = ts + dur;
-                (e.value(QStringLiteral("cat")).toString() == QStringLiteral("kernel") ? kernels
-                                                                                       : stages)++;
-            } else if (ph == QStringLiteral("C")) {
-                const double ts = e.value(QStringLiteral("ts")).toDouble();
-                QVERIFY(ts > lastCounter);
-                lastCounter = ts;
-                const QJsonObject args = e.value(QStringLiteral("args")).toObject();
-                const double pct = args.value(QStringLiteral("active_sm_pct")).toDouble(-1);
-                QVERIFY(pct >= 0 && pct <= 100);
-                ++counters;
-            } else {
-                QFAIL(qPrintable(QStringLiteral("unexpected phase ") + ph));
+        std::map<std::string, int> phases, metadata;
+        std::set<std::string> counterTracks;
+        double stagesEnd = 0;
+        for (const util::Json& e : doc["traceEvents"]) {
+            ++phases[e["ph"].get<std::string>()];
+            if (e["ph"] == "M")
+                ++metadata[e["name"].get<std::string>()];
+            if (e["ph"] == "C")
+                counterTracks.insert(e["name"].get<std::string>());
+            QVERIFY(e["pid"] == io::trace::kPid);
+            if (e["ph"] == "X" && e["cat"] == io::trace::kStageCategory) {
+                QCOMPARE(e["tid"].get<int>(), io::trace::kStageTid);
+                stagesEnd = std::max(stagesEnd, e["ts"].get<double>() + e["dur"].get<double>());
             }
         }
-        QCOMPARE(kernels, static_cast<int>(tl.kernels.size()));
-        QCOMPARE(stages, static_cast<int>(tl.stages.size()));
-        QCOMPARE(threadNames, tl.streams + 1);
-        QVERIFY(counters >= 2);
-        // The stage track ends at the latency.
-        QVERIFY(qAbs(lastEnd[{0, 0}] - tl.latencyUs) < 0.01);
+        QCOMPARE(phases["X"], static_cast<int>(tl.kernels.size() + tl.stages.size()));
+        QCOMPARE(metadata["process_name"], 1);
+        QCOMPARE(metadata["process_sort_index"], 1);
+        QCOMPARE(metadata["thread_name"], tl.streams + 1);
+        QCOMPARE(metadata["thread_sort_index"], tl.streams + 1);
+        // The device-wide utilisation and one counter per stream.
+        QVERIFY(counterTracks.count(io::trace::kSimulatedCounter));
+        QCOMPARE(static_cast<int>(counterTracks.size()), tl.streams + 1);
+        QVERIFY(qAbs(stagesEnd - tl.latencyUs) < 0.01); // the stage track ends at the latency
+    }
+
+    // The validator catches what viewers draw wrong: a flow end bound to no slice (the layout
+    // before pid 1: "f" at the wait's release, between kernels), overlapping slices, pid 0.
+    void validatorRefuses_data() {
+        QTest::addColumn<QByteArray>("events");
+        QTest::addColumn<QString>("fragment");
+        const QByteArray names =
+            R"({"ph":"M","name":"process_name","pid":1,"args":{"name":"d"}},)"
+            R"({"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"s"}},)"
+            R"({"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"t"}},)"
+            R"({"ph":"X","name":"a","cat":"kernel","ts":0,"dur":5,"pid":1,"tid":1},)"
+            R"({"ph":"X","name":"b","cat":"kernel","ts":6,"dur":5,"pid":1,"tid":2},)";
+        QTest::newRow("head between slices")
+            << names + R"({"ph":"s","name":"e","cat":"kernel","id":1,"ts":0,"pid":1,"tid":1},)"
+                       R"({"ph":"f","bp":"e","name":"e","cat":"kernel","id":1,"ts":5.5,"pid":1,)"
+                       R"("tid":2})"
+            << "binds to no single slice";
+        QTest::newRow("no end")
+            << names + R"({"ph":"s","name":"e","cat":"kernel","id":1,"ts":0,"pid":1,"tid":1})"
+            << "lacks its \"f\"";
+        QTest::newRow("overlap")
+            << names + R"({"ph":"X","name":"c","cat":"kernel","ts":4,"dur":5,"pid":1,"tid":1})"
+            << "without nesting";
+        QTest::newRow("pid 0") << names + R"({"ph":"C","name":"u","ts":0,"pid":0,"args":{"x":1}})"
+                               << "pid 0";
+        QTest::newRow("negative dur")
+            << names + R"({"ph":"X","name":"c","cat":"k","ts":40,"dur":-1,"pid":1,"tid":1})"
+            << "negative";
+        QTest::newRow("unnamed track")
+            << names + R"({"ph":"X","name":"c","cat":"k","ts":40,"dur":1,"pid":1,"tid":3})"
+            << "no thread_name";
+    }
+    void validatorRefuses() {
+        QFETCH(QByteArray, events);
+        QFETCH(QString, fragment);
+        const util::Json doc =
+            util::parseJsonText("{\"traceEvents\":[" + events.toStdString() + "]}", "t.json");
+        const testing::TraceValidation v = testing::validateTrace(doc);
+        QVERIFY(!v.problems.empty());
+        QVERIFY2(QString::fromStdString(v.problems.front()).contains(fragment),
+                 v.problems.front().c_str());
     }
 
     // Golden file: the greedy schedule of Figure 2 (stage {a, c, d} on three streams, then b,

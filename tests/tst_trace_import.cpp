@@ -136,6 +136,25 @@ private slots:
         QCOMPARE(info.mode, std::string("eager"));
     }
 
+    // Traces written before the pid 1 layout (pid 0, the stages on tid 0) read as the current
+    // ones do; per-stream counters are not samples.
+    void readsBothLayouts() {
+        const eval::Timeline old =
+            io::readChromeTrace(IOS_TEST_DATA_DIR "/demo_figure2_greedy.pid0.trace.json");
+        const eval::Timeline now =
+            io::readChromeTrace(IOS_TEST_DATA_DIR "/demo_figure2_greedy.trace.json");
+        QCOMPARE(now.kernels.size(), old.kernels.size());
+        QCOMPARE(now.stages.size(), old.stages.size());
+        QCOMPARE(now.samples.size(), old.samples.size());
+        QCOMPARE(now.streams, old.streams);
+        for (size_t k = 0; k < now.kernels.size(); ++k) {
+            QCOMPARE(now.kernels[k].stream, old.kernels[k].stream);
+            QCOMPARE(now.kernels[k].opName, old.kernels[k].opName);
+            QCOMPARE(now.kernels[k].startUs, old.kernels[k].startUs);
+        }
+        QVERIFY(now.streams > 1);
+    }
+
     void linksKernelsToOperators() {
         // The H100 traces of InceptionV3: every kernel names an operator of the bundled model.
         const ir::Graph g = samples::loadBundledModel("inception_v3");

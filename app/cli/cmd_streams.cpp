@@ -183,7 +183,7 @@ int runStreams(const std::vector<std::string>& args) {
     if (traceOut) {
         const eval::Timeline timeline = schedulers::outcomeTimeline(dags, shown.outcome, *cost);
         const std::vector<io::TraceFlow> flows =
-            io::traceFlows(eval::programFlows(dags, program, *cost));
+            io::traceFlows(timeline, eval::programFlows(dags, program, *cost));
         outputs.stage(*traceOut,
                       io::timelineText(*traceOut, timeline, {graph.name, shown.policy}, flows));
     }

@@ -5,6 +5,7 @@
 #include "cost/kernel_timeline.h"
 #include "cost_options.h"
 #include "eval/timeline.h"
+#include "eval/timeline_curves.h"
 #include "gpu_runs.h"
 #include "io/trace_export.h"
 #include "io/trace_format.h"
@@ -119,8 +120,11 @@ int runTrace(const std::vector<std::string>& args) {
     const StrategyRun run =
         runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     const eval::Timeline timeline = schedulers::outcomeTimeline(dags, run.outcome, *model);
+    // The dependency arrows the explorer's timeline draws, between the scheduled model's kernels.
+    const std::vector<io::TraceFlow> flows = io::traceFlows(
+        eval::kernelFlows(timeline, schedulers::scheduledModel(prepared, run.outcome).dags()));
     const std::string out = parser.get("output");
-    output.stage(out, io::timelineText(out, timeline, {graph.name, strategy}));
+    output.stage(out, io::timelineText(out, timeline, {graph.name, strategy}, flows));
     output.commit();
     char line[160];
     std::snprintf(line, sizeof line, "%s: %s, %zu stages, %zu kernels, %.4f ms (%s) -> ",

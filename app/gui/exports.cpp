@@ -1,5 +1,6 @@
 #include "exports.h"
 
+#include "eval/timeline_curves.h"
 #include "io/model_file.h"
 #include "io/trace_export.h"
 #include "result_view.h"
@@ -121,8 +122,11 @@ void exportTrace(const SearchResult& result, const QString& path) {
                                         "write its trace with `ios-sched trace MODEL --strategy "
                                         "metaflow -o FILE`"
                                       : "this result has no timeline");
+    // With the dependency arrows the timeline view draws (as `ios-sched trace` writes them).
+    const std::vector<io::TraceFlow> flows =
+        io::traceFlows(eval::kernelFlows(*run.timeline, result.settings.model->dags()));
     io::writeTimeline(path.toStdString(), *run.timeline,
-                      {result.settings.model->graph().name, run.strategy.toStdString()});
+                      {result.settings.model->graph().name, run.strategy.toStdString()}, flows);
 }
 
 void exportPicture(QWidget* view, const QString& path) {

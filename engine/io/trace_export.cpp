@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace ios::io {
 
@@ -18,9 +19,7 @@ namespace {
 
 using trace::kPid;
 using trace::kStageTid;
-
-// Flow arrows: a stream program's events, from a record to a wait (the importer skips them).
-constexpr const char* kFlowCategory = "event";
+using trace::streamTid;
 
 // Nanosecond resolution keeps the files small and identical across runs and platforms.
 double roundUs(double us) {
@@ -37,13 +36,15 @@ std::string stageName(const eval::TimelineStage& s) {
     return name + " (" + std::to_string(s.groups) + (s.groups == 1 ? " group)" : " groups)");
 }
 
-Json metadata(const char* what, int tid, const std::string& name) {
+// An "M" event; process metadata has no tid.
+Json metadata(const char* what, std::optional<int> tid, Json args) {
     Json e;
     e["name"] = what;
     e["ph"] = "M";
     e["pid"] = kPid;
-    e["tid"] = tid;
-    e["args"] = Json{{"name", name}};
+    if (tid)
+        e["tid"] = *tid;
+    e["args"] = std::move(args);
     return e;
 }
 
@@ -53,9 +54,21 @@ Json complete(const std::string& name, const char* category, double start, doubl
     e["cat"] = category;
     e["ph"] = "X";
     e["ts"] = roundUs(start);
-    e["dur"] = roundUs(end) - roundUs(start);
+    e["dur"] = roundUs(roundUs(end) - roundUs(start));
     e["pid"] = kPid;
     e["tid"] = tid;
+    return e;
+}
+
+Json counter(const std::string& name, double us, std::optional<int> tid, Json args) {
+    Json e;
+    e["name"] = name;
+    e["ph"] = "C";
+    e["ts"] = roundUs(us);
+    e["pid"] = kPid;
+    if (tid)
+        e["tid"] = *tid;
+    e["args"] = std::move(args);
     return e;
 }
 
@@ -65,33 +78,31 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
-} // namespace
-
-std::vector<TraceFlow> traceFlows(const std::vector<eval::ProgramFlow>& flows) {
-    std::vector<TraceFlow> out;
-    out.reserve(flows.size());
-    for (const eval::ProgramFlow& f : flows)
-        out.push_back({f.fromStream, f.fromUs, f.toStream, f.toUs, "e" + std::to_string(f.event)});
-    return out;
+// Streams with kernels (a timeline's count may leave out ones that only record or wait).
+int streamCount(const eval::Timeline& tl) {
+    int streams = tl.streams;
+    for (const eval::TimelineKernel& k : tl.kernels)
+        streams = std::max(streams, k.stream + 1);
+    return streams;
 }
 
-std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info) {
-    return chromeTraceJson(tl, info, {});
-}
-
-std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
-                            const std::vector<TraceFlow>& flows) {
-    Json events = Json::array();
+// Names and sort order: the stages first, then the streams in order.
+void addTrackNames(Json& events, const eval::Timeline& tl, const TraceInfo& info) {
     events.push_back(
-        metadata("process_name", kStageTid,
-                 tl.device + " (" + info.source + ", batch " + std::to_string(tl.batch) + ")"));
-    events.push_back(metadata("thread_name", kStageTid, "stages"));
-    int streams = tl.streams; // a stream that only records or waits still gets its track name
-    for (const TraceFlow& f : flows)
-        streams = std::max({streams, f.fromStream + 1, f.toStream + 1});
-    for (int s = 0; s < streams; ++s)
-        events.push_back(metadata("thread_name", s + 1, "stream " + std::to_string(s)));
+        metadata("process_name", {}, {{"name", tl.device + " (" + info.source + ")"}}));
+    events.push_back(
+        metadata("process_labels", {}, {{"labels", "batch " + std::to_string(tl.batch)}}));
+    events.push_back(metadata("process_sort_index", {}, {{"sort_index", 0}}));
+    events.push_back(metadata("thread_name", kStageTid, {{"name", "stages"}}));
+    events.push_back(metadata("thread_sort_index", kStageTid, {{"sort_index", 0}}));
+    for (int s = 0; s < streamCount(tl); ++s) {
+        events.push_back(
+            metadata("thread_name", streamTid(s), {{"name", "stream " + std::to_string(s)}}));
+        events.push_back(metadata("thread_sort_index", streamTid(s), {{"sort_index", s + 1}}));
+    }
+}
 
+void addStages(Json& events, const eval::Timeline& tl) {
     for (const eval::TimelineStage& s : tl.stages) {
         Json e = complete(stageName(s), trace::kStageCategory, s.startUs, s.endUs, kStageTid);
         e["args"] = Json{{"block", s.block},
@@ -102,61 +113,105 @@ std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
                          {trace::kFlopUtilisationPct, roundPct(s.meanFlopUtilisation)}};
         events.push_back(std::move(e));
     }
-    // Per stream in time order (kernels of one stream never overlap).
-    for (int stream = 0; stream < tl.streams; ++stream) {
+}
+
+// In time order over all streams (Chrome DevTools orders a flow's slices as the file does).
+void addKernels(Json& events, const eval::Timeline& tl) {
+    std::vector<size_t> order(tl.kernels.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const eval::TimelineKernel& x = tl.kernels[a];
+        const eval::TimelineKernel& y = tl.kernels[b];
+        return roundUs(x.startUs) != roundUs(y.startUs) ? roundUs(x.startUs) < roundUs(y.startUs)
+                                                        : x.stream < y.stream;
+    });
+    for (size_t index : order) {
+        const eval::TimelineKernel& k = tl.kernels[index];
+        Json e = complete(k.opName + ": " + k.kernel, trace::kKernelCategory, k.startUs, k.endUs,
+                          streamTid(k.stream));
+        e["args"] = Json{{"op", k.opName},
+                         {"kernel", k.kernel},
+                         {"ctas", k.ctas},
+                         {"block", k.block},
+                         {"stage", k.stage}};
+        events.push_back(std::move(e));
+    }
+}
+
+// Per stream (its kernels never overlap): the CTAs of the kernel running on it, 0 while idle.
+void addStreamCounters(Json& events, const eval::Timeline& tl) {
+    for (int stream = 0; stream < streamCount(tl); ++stream) {
+        const std::string track = "stream " + std::to_string(stream);
+        const int tid = streamTid(stream);
+        double idleFrom = -1; // end of the stream's last kernel, while no other has started
         for (const eval::TimelineKernel& k : tl.kernels) {
             if (k.stream != stream)
                 continue;
-            Json e = complete(k.opName + ": " + k.kernel, trace::kKernelCategory, k.startUs,
-                              k.endUs, stream + 1);
-            e["args"] = Json{{"op", k.opName},
-                             {"kernel", k.kernel},
-                             {"ctas", k.ctas},
-                             {"block", k.block},
-                             {"stage", k.stage}};
-            events.push_back(std::move(e));
+            if (idleFrom >= 0 && roundUs(idleFrom) < roundUs(k.startUs))
+                events.push_back(counter(track, idleFrom, tid, {{trace::kStreamCtas, 0}}));
+            events.push_back(counter(track, k.startUs, tid, {{trace::kStreamCtas, k.ctas}}));
+            idleFrom = k.endUs;
         }
+        if (idleFrom >= 0)
+            events.push_back(counter(track, idleFrom, tid, {{trace::kStreamCtas, 0}}));
     }
-    // Flow events bind to the slices around them on their tracks: "s" to the one enclosing it
-    // (the recorded work ends there), "f" with "bp": "e" to the one enclosing it too.
+}
+
+// Written after the slices: at equal timestamps a viewer then sees the slice open first.
+void addFlows(Json& events, const eval::Timeline& tl, const std::vector<TraceFlow>& flows) {
     for (size_t i = 0; i < flows.size(); ++i) {
         const TraceFlow& f = flows[i];
         for (const bool start : {true, false}) {
+            const eval::TimelineKernel& k =
+                tl.kernels.at(static_cast<size_t>(start ? f.fromKernel : f.toKernel));
             Json e;
             e["name"] = f.name;
-            e["cat"] = kFlowCategory;
+            e["cat"] = trace::kFlowCategory;
             e["ph"] = start ? "s" : "f";
             if (!start)
                 e["bp"] = "e";
             e["id"] = i + 1;
-            e["ts"] = roundUs(start ? f.fromUs : f.toUs);
+            e["ts"] = roundUs(k.startUs); // exactly the slice's ts
             e["pid"] = kPid;
-            e["tid"] = (start ? f.fromStream : f.toStream) + 1;
+            e["tid"] = streamTid(k.stream);
             events.push_back(std::move(e));
         }
     }
-    const bool measured = info.source == trace::kMeasuredSource;
+}
+
+// The device-wide utilisation; measured traces (PM sampling) only hold active warps.
+void addUtilisation(Json& events, const eval::Timeline& tl, bool measured) {
     for (const eval::TimelineSample& u : tl.samples) {
-        Json e;
-        if (measured) { // PM sampling gives active warps only (% of the peak per SM)
-            e["name"] = trace::kMeasuredCounter;
-            e["ph"] = "C";
-            e["ts"] = roundUs(u.timeUs);
-            e["pid"] = kPid;
-            e["args"] = Json{{trace::kActiveWarpsPct, roundPct(u.warpOccupancy)}};
-            events.push_back(std::move(e));
+        if (measured) {
+            events.push_back(counter(trace::kMeasuredCounter, u.timeUs, {},
+                                     {{trace::kActiveWarpsPct, roundPct(u.warpOccupancy)}}));
             continue;
         }
-        e["name"] = trace::kSimulatedCounter;
-        e["ph"] = "C";
-        e["ts"] = roundUs(u.timeUs);
-        e["pid"] = kPid;
-        e["args"] = Json{{trace::kActiveSmPct,
-                          roundPct(static_cast<double>(u.activeSms) / std::max(1, tl.smCount))},
-                         {trace::kWarpOccupancyPct, roundPct(u.warpOccupancy)},
-                         {trace::kFlopUtilisationPct, roundPct(u.flopUtilisation)}};
-        events.push_back(std::move(e));
+        events.push_back(counter(trace::kSimulatedCounter, u.timeUs, {},
+                                 {{trace::kActiveSmPct, roundPct(static_cast<double>(u.activeSms) /
+                                                                 std::max(1, tl.smCount))},
+                                  {trace::kWarpOccupancyPct, roundPct(u.warpOccupancy)},
+                                  {trace::kFlopUtilisationPct, roundPct(u.flopUtilisation)}}));
     }
+}
+
+} // namespace
+
+std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info) {
+    return chromeTraceJson(tl, info, {});
+}
+
+std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
+                            const std::vector<TraceFlow>& flows) {
+    Json events = Json::array();
+    addTrackNames(events, tl, info);
+    addStages(events, tl);
+    addKernels(events, tl);
+    addFlows(events, tl, flows);
+    const bool measured = info.source == trace::kMeasuredSource;
+    addUtilisation(events, tl, measured);
+    addStreamCounters(events, tl);
 
     Json doc;
     doc["traceEvents"] = std::move(events);
@@ -212,8 +267,8 @@ std::string timelineText(const std::filesystem::path& path, const eval::Timeline
 }
 
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
-                   const TraceInfo& info) {
-    writeFileAtomically(path, timelineText(path, timeline, info));
+                   const TraceInfo& info, const std::vector<TraceFlow>& flows) {
+    writeFileAtomically(path, timelineText(path, timeline, info, flows));
 }
 
 } // namespace ios::io

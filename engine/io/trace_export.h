@@ -1,12 +1,13 @@
-// Timeline exporters: Chrome trace event JSON (opens in Perfetto and chrome://tracing) and
-// CSV. Chrome trace conventions (docs/performance.md "GPU executor and profiling"): pid =
-// device, tid = stream, "X" complete events for kernels and stages, "C" counters for SM
-// utilisation, "M" metadata names, "s"/"f" flow events for arrows between streams; ts/dur in
-// µs from 0.
+// Timeline exporters: Chrome trace event JSON (opens in Perfetto, chrome://tracing and Chrome
+// DevTools) and CSV. Layout (io/trace_format.h, docs/formats.md "Chrome traces"): pid 1 = the
+// device, tid i + 1 = stream i, the stages on a thread of their own, "X" complete events for
+// kernels and stages, "C" counters for the device's utilisation and per stream, "M" metadata
+// names and sort indices, "s"/"f" flow events for arrows between kernels; ts/dur in µs from 0.
 #pragma once
 
 #include "eval/program_flows.h"
 #include "eval/timeline.h"
+#include "eval/timeline_curves.h"
 
 #include <filesystem>
 #include <string>
@@ -27,22 +28,26 @@ struct TraceInfo {
     std::string warpMetric = {};
 };
 
-// An arrow between two streams' tracks: from `fromStream` at `fromUs` to `toStream` at `toUs`
-// (µs on the timeline's clock), e.g. a stream program's event from its record to a wait.
+// An arrow from one kernel to another: indices into the timeline's kernels.
 struct TraceFlow {
-    int fromStream = 0;
-    double fromUs = 0;
-    int toStream = 0;
-    double toUs = 0;
+    int fromKernel = 0;
+    int toKernel = 0;
     std::string name;
 };
 
-// A stream program's event orderings as trace arrows, named "e<event>" (eval/program_flows.h).
-std::vector<TraceFlow> traceFlows(const std::vector<eval::ProgramFlow>& flows);
+// A stream program's event orderings (eval/program_flows.h) as arrows named "e<event>": from
+// the last kernel the recording stream finished by the record to the first kernel the waiting
+// stream starts after the wait, both in the wait's block. A record with no kernel before it, or
+// a wait with no kernel after it in its block, has no arrow.
+std::vector<TraceFlow> traceFlows(const eval::Timeline& timeline,
+                                  const std::vector<eval::ProgramFlow>& flows);
+// The dependency arrows the explorer's timeline draws (eval::kernelFlows), named "dep".
+std::vector<TraceFlow> traceFlows(const std::vector<eval::KernelFlow>& flows);
 
-// Track layout: tid 0 = stages, tid i + 1 = stream i. Each flow is a pair of Chrome flow
-// events with one id: "s" on the source stream's track, "f" with "bp": "e" (bound to the
-// enclosing slice) on the target's; Perfetto draws an arrow between them.
+// Each flow is a pair of flow events with one id, each at the start of its kernel's slice, on
+// its track and in its category: "s" at the producing kernel, "f" with "bp": "e" (bound to the
+// enclosing slice) at the consuming one. Perfetto, catapult and Chrome DevTools all bind them to
+// those two slices. Flows whose kernel indices are out of range throw std::out_of_range.
 std::string chromeTraceJson(const eval::Timeline& timeline, const TraceInfo& info);
 std::string chromeTraceJson(const eval::Timeline& timeline, const TraceInfo& info,
                             const std::vector<TraceFlow>& flows);
@@ -58,6 +63,6 @@ std::string timelineText(const std::filesystem::path& path, const eval::Timeline
 std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
                          const TraceInfo& info, const std::vector<TraceFlow>& flows);
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,
-                   const TraceInfo& info);
+                   const TraceInfo& info, const std::vector<TraceFlow>& flows = {});
 
 } // namespace ios::io

@@ -2,13 +2,28 @@
 // two stay inverse of each other: track ids, event categories, counter names and arg keys.
 #pragma once
 
+#include "schedule/stream_program.h"
+
 namespace ios::io::trace {
 
-inline constexpr int kPid = 0;
-inline constexpr int kStageTid = 0; // stream i is tid i + 1
+// One process per device (pid 1: trace viewers treat pid 0 as the idle task), named
+// "<device> (simulated|measured)". Stream i is thread i + 1 (as Kineto names a GPU stream's
+// track); the stages have their own thread past the last stream. Traces written before this
+// layout used pid 0 and tid 0 for the stages: the reader tells stages from kernels by category,
+// so both layouts load.
+inline constexpr int kPid = 1;
+inline constexpr int kStageTid = schedule::kMaxProgramStreams + 1;
+inline constexpr int streamTid(int stream) {
+    return stream + 1;
+}
 
 inline constexpr const char* kStageCategory = "stage";
 inline constexpr const char* kKernelCategory = "kernel";
+// Flow events carry the kernel category: Chrome DevTools binds a flow event to the slice with the
+// same pid, tid, ts and category, Perfetto and catapult to the slice enclosing it on its track.
+inline constexpr const char* kFlowCategory = kKernelCategory;
+// Per-stream counters ("stream 0", ...; the reader skips them): CTAs of the running kernel.
+inline constexpr const char* kStreamCtas = "ctas";
 // Suffix of a merge stage's event name ("block 1 stage 0 (merge)").
 inline constexpr const char* kMergeSuffix = " (merge)";
 

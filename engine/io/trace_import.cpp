@@ -102,11 +102,11 @@ void readComplete(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) 
         s.meanFlopUtilisation = r.optionalNumber(a, trace::kFlopUtilisationPct, i) / 100.0;
         tl.stages.push_back(s);
     } else if (cat == trace::kKernelCategory) {
-        if (tid <= trace::kStageTid || tid > kMaxStreams)
+        if (tid < trace::streamTid(0) || tid > trace::streamTid(kMaxStreams - 1))
             r.fail("event " + std::to_string(i) + ": kernel on tid " + std::to_string(tid) +
                    " (streams are tids 1.." + std::to_string(kMaxStreams) + ")");
         eval::TimelineKernel k;
-        k.stream = tid - trace::kStageTid - 1;
+        k.stream = tid - trace::streamTid(0);
         k.block = r.integer(a, "block", i);
         k.stage = r.integer(a, "stage", i);
         k.op = -1;
@@ -143,6 +143,14 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
         u.flopUtilisation = percent(trace::kFlopUtilisationPct, true) / 100.0;
     }
     tl.samples.push_back(u);
+}
+
+// The device-wide counter; per-stream counters and other tools' counters are not samples. A
+// counter without a name is read (and checked) as one.
+bool isUtilisationCounter(const Json& e) {
+    const auto name = e.find("name");
+    return name == e.end() || !name->is_string() || *name == trace::kSimulatedCounter ||
+           *name == trace::kMeasuredCounter;
 }
 
 } // namespace
@@ -184,9 +192,10 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
         const std::string ph = r.string(e, "ph", i);
         if (ph == "X")
             readComplete(r, e, i, tl);
-        else if (ph == "C")
+        else if (ph == "C" && isUtilisationCounter(e))
             readCounter(r, e, i, tl);
-        // "M" metadata only names the tracks; the layout is fixed (tid 0 = stages).
+        // "M" metadata only names the tracks; stages and kernels are told apart by category,
+        // streams by tid (io/trace_format.h), whatever the pid (0 in older traces).
     }
 
     // Kernels: stage by stage in issue order (the Timeline's order), i.e. by start time.

@@ -12,8 +12,9 @@
 
 namespace ios::io {
 
-// The mapping is the inverse of chromeTraceJson: tid 0 "X" events (cat "stage") → stages,
-// tid i + 1 "X" events (cat "kernel") → kernels of stream i, "C" counters → samples. What the
+// The mapping is the inverse of chromeTraceJson: "X" events of cat "stage" → stages,
+// tid i + 1 "X" events (cat "kernel") → kernels of stream i, the device-wide "C" counters →
+// samples (per-stream counters are skipped); pid is not read (0 in older traces). What the
 // trace does not hold is approximated:
 //  - the SM count is not exported, only the active-SM percentage (0.1 % steps), so the
 //    imported timeline counts SMs in per-mille units: smCount = 1000, activeSms = 10 × pct;
