@@ -101,7 +101,7 @@ private slots:
             const auto trace = testing::runCli(
                 {"trace", m, "--strategy", "ios-both", "--threads", t, "-o", base + "trace.json"});
             QCOMPARE(trace.code, 0);
-            outs << fileBytes(QString::fromStdString(base + "trace.json"));
+            outs << stripped(fileBytes(QString::fromStdString(base + "trace.json")).toStdString());
             if (first.isEmpty()) {
                 first = outs;
                 continue;

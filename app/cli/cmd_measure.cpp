@@ -108,6 +108,8 @@ int runMeasure(const std::vector<std::string>& args) {
     gpuOptions.allowTf32 = parser.has("tf32");
     std::unique_ptr<profiling::GpuBackend> backend = profiling::requireCudaBackend(gpuOptions);
     profiling::Executor executor(graph, *backend, batch);
+    const io::Provenance provenance =
+        measuredProvenance(parser, graph, backend->deviceName(), batch);
 
     // The DP's cost model: measured stages share this executor (and its cache file).
     cost::MeasurementCache cache;
@@ -204,10 +206,10 @@ int runMeasure(const std::vector<std::string>& args) {
                         ? profiling::traceSchedule(executor, dags, run.programs, traceOptions)
                         : profiling::traceSchedule(executor, dags, run.schedule, traceOptions);
                 const std::string file = *prefix + "-" + name + ".json";
-                outputs.stage(file,
-                              io::timelineText(file, t.timeline,
-                                               {graph.name, name, io::trace::kMeasuredSource,
-                                                profiling::traceModeName(t.mode), t.warpMetric}));
+                outputs.stage(file, io::timelineText(file, t.timeline,
+                                                     {graph.name, name, io::trace::kMeasuredSource,
+                                                      profiling::traceModeName(t.mode),
+                                                      t.warpMetric, &provenance}));
                 j["trace"] = file;
                 j["trace_mode"] = profiling::traceModeName(t.mode);
                 j["kernels"] = t.timeline.kernels.size();
@@ -286,8 +288,6 @@ int runMeasure(const std::vector<std::string>& args) {
                 r["needs_cuda_graph"] = v.needsReplay;
             }
     }
-    const io::Provenance provenance =
-        measuredProvenance(parser, graph, backend->deviceName(), batch);
     if (costKind == "measured") {
         cache.setProvenance(io::provenanceJson(provenance));
         outputs.stage(cacheFile, cache.text());

@@ -11,6 +11,7 @@
 #include "io/trace_format.h"
 #include "message_mode.h"
 #include "model_options.h"
+#include "provenance_options.h"
 #include "strategies.h"
 #include "util/error.h"
 #include "util/output_file.h"
@@ -41,9 +42,12 @@ int traceOnGpu(const ArgParser& parser, util::OutputTransaction& output) {
     const profiling::MeasuredTrace t =
         profiling::traceOnGpu(scheduled, run.outcome.schedule, batchOption(parser), options);
     const std::string out = parser.get("output");
-    output.stage(out, io::timelineText(out, t.timeline,
-                                       {graph.name, strategy, io::trace::kMeasuredSource,
-                                        profiling::traceModeName(t.mode), t.warpMetric}));
+    const io::Provenance provenance =
+        measuredProvenance(parser, graph, t.timeline.device, batchOption(parser));
+    output.stage(out,
+                 io::timelineText(out, t.timeline,
+                                  {graph.name, strategy, io::trace::kMeasuredSource,
+                                   profiling::traceModeName(t.mode), t.warpMetric, &provenance}));
     output.commit();
     if (!t.warpNote.empty())
         notes() << "active warps: " << t.warpNote << "\n";
@@ -124,7 +128,10 @@ int runTrace(const std::vector<std::string>& args) {
     const std::vector<io::TraceFlow> flows = io::traceFlows(
         eval::kernelFlows(timeline, schedulers::scheduledModel(prepared, run.outcome).dags()));
     const std::string out = parser.get("output");
-    output.stage(out, io::timelineText(out, timeline, {graph.name, strategy}, flows));
+    const io::Provenance provenance = commandProvenance(parser, &graph);
+    io::TraceInfo info{graph.name, strategy};
+    info.provenance = &provenance;
+    output.stage(out, io::timelineText(out, timeline, info, flows));
     output.commit();
     char line[160];
     std::snprintf(line, sizeof line, "%s: %s, %zu stages, %zu kernels, %.4f ms (%s) -> ",

@@ -125,8 +125,11 @@ void exportTrace(const SearchResult& result, const QString& path) {
     // With the dependency arrows the timeline view draws (as `ios-sched trace` writes them).
     const std::vector<io::TraceFlow> flows =
         io::traceFlows(eval::kernelFlows(*run.timeline, result.settings.model->dags()));
-    io::writeTimeline(path.toStdString(), *run.timeline,
-                      {result.settings.model->graph().name, run.strategy.toStdString()}, flows);
+    const io::Provenance provenance = exportProvenance(
+        result.settings, QStringLiteral("export trace"), result.settings.model->graph());
+    io::TraceInfo info{result.settings.model->graph().name, run.strategy.toStdString()};
+    info.provenance = &provenance;
+    io::writeTimeline(path.toStdString(), *run.timeline, info, flows);
 }
 
 void exportPicture(QWidget* view, const QString& path) {

@@ -229,6 +229,8 @@ std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
         doc["otherData"]["warp_metric"] = info.warpMetric;
         doc["otherData"]["warp_unit"] = trace::kActiveWarpsUnit;
     }
+    if (info.provenance != nullptr)
+        doc["otherData"][kProvenanceKey] = provenanceJson(*info.provenance);
     return dumpPythonStyle(doc) + "\n";
 }
 
@@ -262,8 +264,10 @@ std::string timelineText(const std::filesystem::path& path, const eval::Timeline
 
 std::string timelineText(const std::filesystem::path& path, const eval::Timeline& timeline,
                          const TraceInfo& info, const std::vector<TraceFlow>& flows) {
-    return path.extension() == ".csv" ? timelineCsv(timeline)
-                                      : chromeTraceJson(timeline, info, flows);
+    if (path.extension() != ".csv")
+        return chromeTraceJson(timeline, info, flows);
+    return (info.provenance != nullptr ? provenanceComment(*info.provenance) : std::string()) +
+           timelineCsv(timeline);
 }
 
 void writeTimeline(const std::filesystem::path& path, const eval::Timeline& timeline,

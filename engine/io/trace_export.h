@@ -8,6 +8,7 @@
 #include "eval/program_flows.h"
 #include "eval/timeline.h"
 #include "eval/timeline_curves.h"
+#include "io/provenance.h"
 
 #include <filesystem>
 #include <string>
@@ -26,6 +27,9 @@ struct TraceInfo {
     std::string mode = {};
     // Measured traces: the active-warps counter's metric (the counter's unit is % of the peak).
     std::string warpMetric = {};
+    // Where the trace came from (io/provenance.h): in otherData.provenance of a Chrome trace,
+    // as "# key: value" lines before a CSV's header. Not owned; null: none.
+    const Provenance* provenance = nullptr;
 };
 
 // An arrow from one kernel to another: indices into the timeline's kernels.
