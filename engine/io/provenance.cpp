@@ -41,6 +41,7 @@ Provenance provenanceFor(std::string command, const ir::Graph* graph,
     }
     p.batch = batch;
     p.costModel = std::move(costModel);
+    p.created = store::measurementTime();
     return p;
 }
 
@@ -50,7 +51,7 @@ util::Json provenanceJson(const Provenance& p) {
     j["tool_version"] = util::toolVersion();
     if (!p.command.empty())
         j["command"] = p.command;
-    j["created"] = isoTime(store::measurementTime());
+    j["created"] = isoTime(p.created != 0 ? p.created : store::measurementTime());
     if (!p.model.empty() || !p.modelHash.empty())
         j["model"] = {{"name", p.model}, {"content_hash", p.modelHash}};
     if (!p.device.empty())

@@ -9,6 +9,7 @@
 #include "ir/graph.h"
 #include "util/json_text.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@ struct Provenance {
     int batch = 0;                  // 0 = not applicable
     std::string costModel;          // "simulated", "analytic", "cache:FILE", ...
     util::Json settings = util::Json::object(); // the options that shaped the result
+    int64_t created = 0; // Unix seconds (provenanceFor: now, or SOURCE_DATE_EPOCH); 0 = now
 };
 
 // Model, device and batch filled in (modelHash by content, deviceHash of the profile's text).
