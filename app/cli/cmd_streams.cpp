@@ -148,8 +148,6 @@ int runStreams(const std::vector<std::string>& args) {
             std::filesystem::path(*programOut).extension() != ".json")
             throw UserError("a program file is written as .json", *programOut);
     }
-    io::TraceInfo traceInfo{graph.name, shown.policy};
-    traceInfo.provenance = &provenance;
     if (traceOut) {
         outputs.check(*traceOut, "the trace (--trace)");
         const std::filesystem::path ext = std::filesystem::path(*traceOut).extension();
@@ -186,6 +184,8 @@ int runStreams(const std::vector<std::string>& args) {
         const eval::Timeline timeline = schedulers::outcomeTimeline(dags, shown.outcome, *cost);
         const std::vector<io::TraceFlow> flows =
             io::traceFlows(timeline, eval::programFlows(dags, program, *cost));
+        io::TraceInfo traceInfo{graph.name, shown.policy};
+        traceInfo.provenance = &provenance;
         outputs.stage(*traceOut, io::timelineText(*traceOut, timeline, traceInfo, flows));
     }
     outputs.commit();
