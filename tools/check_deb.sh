@@ -54,4 +54,11 @@ bash -c "source '$root/usr/share/bash-completion/completions/ios-sched'" ||
 [ -f "$root/usr/share/zsh/vendor-completions/_ios-sched" ] || fail "no zsh completion"
 [ -f "$root/usr/share/doc/ios-explorer/LICENSE" ] || fail "no LICENSE in the package"
 [ -n "$(ls "$root"/usr/share/ios-explorer/models/*.ios.json)" ] || fail "no bundled models"
+site=$(ls -d "$root"/usr/lib/python3*/dist-packages 2>/dev/null | head -n 1)
+if [ -n "$site" ] && [ -d "$site/ios_explorer" ]; then
+    latency=$(bare env PYTHONPATH="$site" /usr/bin/python3 -c \
+        "import ios_explorer as ie; m = ie.load('inception_v3'); print(ie.schedule(m, 'ios-both').latency_ms)") ||
+        fail "the Python module does not import from the package"
+    echo "   python3: ios_explorer ios-both on inception_v3: $latency ms"
+fi
 echo "check_deb: all checks passed (${#debs[@]} package(s), unpacked in $root)"
