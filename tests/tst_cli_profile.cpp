@@ -31,6 +31,7 @@ QByteArray readAll(const QString& file) {
 QJsonObject scheduleOf(const QString& file) {
     QJsonObject o = QJsonDocument::fromJson(readAll(file)).object();
     o.remove("note");
+    o.remove("provenance"); // names each command line
     return o;
 }
 

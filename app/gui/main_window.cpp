@@ -79,11 +79,14 @@ void MainWindow::createMenus() {
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openModel);
     QAction* trace = file->addAction(tr("Open Measured &Trace…"), this, [this] {
         const QString path = chooseFile(this, tr("Open Measured Trace"), "lastTraceDir",
-                                        tr("Chrome traces (*.trace.json *.json);;All files (*)"));
+                                        tr("Traces (*.json *.sqlite);;Chrome / PyTorch profiler "
+                                           "traces (*.json);;Nsight Systems SQLite exports "
+                                           "(*.sqlite);;All files (*)"));
         if (!path.isEmpty())
             openMeasuredTrace(path);
     });
-    trace->setToolTip(tr("Show a Chrome trace (measured on a GPU, or exported) in the timeline"));
+    trace->setToolTip(tr("Show a measured run in the timeline: a trace of ios-sched, a PyTorch "
+                         "profiler (Kineto) trace or an Nsight Systems SQLite export"));
     simulatedTimelineAction_ =
         file->addAction(tr("Show &Simulated Timeline"), this, &MainWindow::showSimulatedTimeline);
     simulatedTimelineAction_->setEnabled(false);

@@ -1,6 +1,7 @@
 #include "io/trace_import.h"
 
 #include "cost/cost_model.h"
+#include "io/foreign_trace.h"
 #include "io/trace_format.h"
 #include "schedule/stream_program.h"
 #include "util/error.h"
@@ -159,8 +160,22 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
     const util::JsonDocument parsed = parseJsonDocument(text, source);
     const Json& doc = parsed.root();
     const Reader r(source);
+    // The Trace Event Format's "JSON Array Format" (older torch.profiler exports): another
+    // tool's, since this tool writes objects; read like a Kineto trace (GPU kernels only).
+    if (doc.is_array()) {
+        eval::Timeline tl = kinetoTimeline(Json{{"traceEvents", doc}}, source);
+        if (info)
+            *info = TraceInfo{{}, "Chrome trace (array format)", trace::kMeasuredSource};
+        return tl;
+    }
     if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
         r.fail("expected an object with a \"traceEvents\" array");
+    if (isKinetoTrace(doc)) { // a PyTorch profiler trace (io/foreign_trace.h)
+        eval::Timeline tl = kinetoTimeline(doc, source);
+        if (info)
+            *info = TraceInfo{{}, "PyTorch profiler (Kineto)", trace::kMeasuredSource};
+        return tl;
+    }
 
     eval::Timeline tl;
     tl.smCount = kPerMille;
@@ -222,6 +237,16 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
 }
 
 eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info) {
+    if (path.extension() == ".nsys-rep" || path.extension() == ".qdrep")
+        throw UserError("an Nsight Systems report cannot be read directly: export it to SQLite "
+                        "with `nsys export` and open the .sqlite file",
+                        path.string());
+    if (isSqliteFile(path)) { // an Nsight Systems export (io/foreign_trace.h)
+        eval::Timeline tl = readNsysSqlite(path);
+        if (info)
+            *info = TraceInfo{{}, "Nsight Systems", trace::kMeasuredSource};
+        return tl;
+    }
     return parseChromeTrace(util::readInputFile(path, util::InputKind::Trace), path.string(), info);
 }
 

@@ -25,7 +25,10 @@ namespace ios::io {
 eval::Timeline parseChromeTrace(std::string_view text, const std::string& source,
                                 TraceInfo* info = nullptr);
 
-// Reads `path` (UserError naming it when unreadable) and parses it as above.
+// Reads `path` (UserError naming it when unreadable) and parses it as above. Traces of other
+// tools open too (io/foreign_trace.h): PyTorch profiler (Kineto) Chrome traces, here and in
+// parseChromeTrace, and Nsight Systems SQLite exports; a .nsys-rep is refused with how to
+// export it.
 eval::Timeline readChromeTrace(const std::filesystem::path& path, TraceInfo* info = nullptr);
 
 } // namespace ios::io

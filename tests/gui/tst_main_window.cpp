@@ -278,7 +278,11 @@ private Q_SLOTS:
         QVERIFY(doc.isObject() || doc.isArray());
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
-        const QList<QByteArray> lines = csvFile.readAll().split('\n');
+        QList<QByteArray> lines = csvFile.readAll().split('\n');
+        // The provenance as comment lines, then the CSV.
+        QVERIFY(lines.contains("# command: ios-explorer: export trace"));
+        while (lines.front().startsWith("# "))
+            lines.removeFirst();
         QVERIFY(static_cast<size_t>(lines.size()) > result.runs.front().timeline->kernels.size());
         QVERIFY(lines.front().startsWith("kind,"));
         for (int tab = 0; tab < w.tabs()->count(); ++tab) {
