@@ -9,6 +9,7 @@
 #include "io/schedule_file.h"
 #include "schedule/stream_program.h"
 #include "schedulers/baselines.h"
+#include "user_error_text.h"
 #include "util/error.h"
 #include "util/json_number.h"
 #include "util/json_text.h"
@@ -36,12 +37,7 @@ ir::Graph otherVersion(ir::Graph g) {
 }
 
 std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const UserError& e) {
-        return e.what();
-    }
-    return "accepted";
+    return testing::userErrorOf(f).toStdString();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "io/foreign_trace.h"
 #include "io/trace_import.h"
 #include "store/sqlite_statement.h"
+#include "user_error_text.h"
 #include "util/error.h"
 
 #include <QFile>
@@ -38,12 +39,7 @@ const char* kKineto = R"({
 })";
 
 std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const UserError& e) {
-        return e.what();
-    }
-    return "accepted";
+    return testing::userErrorOf(f).toStdString();
 }
 
 void writeFile(const QString& path, const QByteArray& bytes) {
