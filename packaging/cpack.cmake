@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Debian packages (docs/packaging.md): `cpack -G DEB` in a build directory makes
 #   ios-explorer          programs, man pages, completions, desktop entry, models, docs;
 #   python3-ios-explorer  the Python module (when built);

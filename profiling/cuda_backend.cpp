@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA backend module (ios-cuda-backend.so, cuda_plugin_abi.h): the only code that calls
 // CUDA, cuDNN and CUPTI. The programs load it at run time (cuda_backend_loader.cpp) and never
 // link those libraries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA/cuDNN GpuBackend (docs/performance.md "GPU executor and profiling"): cudaMalloc'd
 // NCHW fp32 tensors, one stream + cuDNN handle + workspace per stream, cuDNN's legacy API for
 // convolutions (bias and ReLU fused), pooling, activations and tensor add/multiply,

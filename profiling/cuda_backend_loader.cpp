@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cuda_backend.h for the programs: the CUDA backend lives in a module loaded on demand
 // (cuda_backend_loader.h, cuda_plugin_abi.h); this file finds it, checks its ABI, and words
 // every way it can be missing as one line that says what to install.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding and loading the CUDA backend module at run time (docs/gpu.md "The CUDA backend
 // module"). The programs never link CUDA, cuDNN or CUPTI: openCudaBackend (cuda_backend.h)
 // loads ios-cuda-backend.so with dlopen the first time a command needs a GPU, so a program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The boundary between the programs and the CUDA backend module (ios-cuda-backend.so,
 // docs/gpu.md "The CUDA backend module"): two C-linkage functions the loader finds with dlsym.
 // The object that crosses it is a C++ GpuBackend*, so the module must be built by the same

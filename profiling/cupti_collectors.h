@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUPTI behind the KernelRecorder / WarpSampler interfaces (only in CUDA builds).
 // Kernel records: the Activity API (CONCURRENT_KERNEL + EXTERNAL_CORRELATION for the
 // executor's trace tags). Active warps: PM sampling (cupti_pmsampling.h with

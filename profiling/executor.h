@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs schedules of one model on a GpuBackend (the IOS runtime, paper §5): the model's tensors
 // and kernels are a LoweredModel (lowered_model.h: allocated and lowered once), a parallel
 // stage runs its groups on separate streams joined by events at the stage boundary, a merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batched stage timing (Executor::timeStages): the stage profiler's inner loop.
 #include "executor.h"
 

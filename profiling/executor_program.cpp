@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream programs on the executor (schedule/stream_program.h; RAF's multi-stream runtime,
 // docs/raf.md): a program is turned once into a flat list of backend calls (the plan), which
 // eager runs, timed runs and CUDA-graph captures then issue without further lookups.

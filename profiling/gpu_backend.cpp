@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu_backend.h"
 
 namespace ios::profiling {

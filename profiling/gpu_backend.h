@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device a schedule runs on, behind one interface (docs/architecture.md "Layers"): the
 // executor lowers a schedule to the kernels below and issues them on streams; the CUDA/cuDNN
 // backend runs them on a GPU, the mock backend on the CPU with virtual stream clocks, so the

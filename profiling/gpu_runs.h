@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the front ends do with a GPU: latency statistics of a schedule, a traced run (kernel
 // timeline + active warps), the numeric check, and the measured cost model with its cache.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measured activity → the engine's eval::Timeline, so measured traces use the same views
 // and exporters (Chrome trace, CSV) as simulated ones. Pure functions of the records: tested
 // with synthetic CUPTI records.

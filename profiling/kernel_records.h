@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Raw device activity as the collectors deliver it (CUPTI on a GPU, synthetic in the mock and
 // the tests): kernel records and active-warp samples, timestamps in device nanoseconds.
 #pragma once

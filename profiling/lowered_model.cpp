@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "lowered_model.h"
 
 #include "cost/measurement_cache.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One model on a GpuBackend, ready to run (the executor's memory and kernels, paper §5): every
 // tensor is allocated once (random weights and input, deterministic per node name), each
 // operator is lowered once to kernels, and each stage's kernels (per group; a merge stage as

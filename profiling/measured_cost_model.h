@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage latencies measured on the device (IOS paper §5: the DP's cost of a stage is its
 // measured latency): median of repeated timed runs after warm-up. Every measurement also goes
 // into a MeasurementCache so `--cost cache:FILE` replays it without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A GpuBackend on the CPU: kernels compute their values with plain loops (a reference for the
 // numeric checks) and advance a virtual clock per stream; events carry stream clocks, so
 // concurrency between streams shows up in elapsed times and in synthetic kernel records the

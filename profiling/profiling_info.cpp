@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "profiling_info.h"
 
 #include "cuda_backend_loader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the profiling backend of this build can do.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stage_enumeration.h"
 
 #include "cost/cost_model.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which stages a search prices, and which of them launch the same kernels (docs/gpu.md "Stage
 // profiling at scale"). The IOS DP prices every transition of every state it keeps, and which
 // states it keeps does not depend on the latencies, so the set of stages it asks for is known

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stage profiler's journal (docs/gpu.md "Stage profiling at scale"): FILE.partial beside
 // the measurement cache FILE, one JSON object per line per stage, appended and flushed after
 // every measured graph, so a run cut off (killed, out of lease time, --max-graphs) loses at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stage_profiler.h"
 
 #include "cost/stage_signature.h"

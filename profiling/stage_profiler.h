@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage profiling at scale (docs/gpu.md "Stage profiling at scale", issue 16): every distinct
 // stage a search meets (stage_enumeration.h) measured once, many stages per captured CUDA
 // graph (Executor::timeStages), stages that launch the same kernels measured once for all,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage profiling into a measurement store (docs/gpu.md "Sharing measurements", issue 34):
 // the classes of stages a search meets are keyed by their canonical signature under this
 // device's identity, batch and data type; those the store already holds are skipped, the

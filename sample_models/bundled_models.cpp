@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bundled_models.h"
 
 #include "io/ios_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The models that ship inside the binaries: the four IOS benchmark networks and demo graphs.
 #pragma once
 

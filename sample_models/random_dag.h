@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random DAGs of any operator count, by name: `random_dag:N[:SEED]` is accepted wherever a
 // MODEL is (samples::loadModel), for the graph-size rows of docs/performance.md "Scaling".
 // Unlike the RandWire-style generator (randwire_generator.h), whose long random edges make a

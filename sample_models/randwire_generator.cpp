@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "randwire_generator.h"
 
 #include "ir/validate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RandWire-style graphs of any size (Xie et al., "Exploring Randomly Wired Neural Networks";
 // the IOS benchmark's randwire_large is built from such cells): a Watts–Strogatz graph
 // WS(n, k = 4, p = 0.75) with its edges oriented from the lower to the higher node, each node

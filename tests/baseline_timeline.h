@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simulated timelines of the baseline schedules on the bundled V100 at batch 1, for the trace
 // export and import suites; figure2Timeline() is the Figure 2 demo graph's (IOS paper Figure 2).
 #pragma once

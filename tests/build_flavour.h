@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether this test binary is an optimised, uninstrumented build. Debug and sanitizer builds
 // are 10–50× slower: suites run their big models and large random sweeps only when this holds.
 #pragma once

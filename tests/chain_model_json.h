@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A native-JSON model for the CLI suites: a chain of ReLUs in one block.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs one ios-sched command in the test's own process (runCommandLine, app/cli/command.h)
 // with stdout and stderr captured: the tst_cli_* suites' way to drive the CLI.
 #pragma once

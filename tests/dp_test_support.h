@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the DP tests: random single-block DAGs built as ir::Graph, and a cost model
 // whose stage latencies are random integers fixed per (operator set, kind).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IOS DP's candidate rules checked directly on a random DAG's edge lists, never through
 // the DP's code (docs/algorithms.md §2): shared by the brute-force suites.
 #pragma once

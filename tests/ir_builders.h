@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Terse constructors for hand-built graphs in the IR tests (names, inputs, attributes only;
 // shapes are left for validateAndInferShapes to infer).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hand-built memory cases shared by the memory suites: Serenity's four-branch example (A5,
 // Fig. 9) and two small arena problems whose footprints are worked out in the tests.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the memory tests: random memory problems built directly (op DAGs with multi-
 // consumer tensors, several sinks, varied sizes), and an independent oracle that walks every
 // topological order with its own straightforward live-set bookkeeping.

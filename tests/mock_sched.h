@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs ios-sched (IOS_SCHED_PATH) as a child process on the mock device (IOS_PROFILING_MOCK=1:
 // a timing-only mock instead of CUDA, the dry run of tools/gpu_measure.sh), or with the
 // variable removed, which on a machine without a GPU is the "no CUDA device" path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random validated graphs for the rewriting tests: small blocks of convs whose inputs are
 // concatenations (their own terms, or an identity node's), depthwise convs over
 // concatenations, and the forms rewriting must leave alone (grouped convs, depthwise with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A random kernel for the stage simulator's tests (tst_stage_simulator_scaling,
 // tst_prefix_stage_simulator): any CTA count up to maxCtas, block size, registers, shared
 // memory, FLOPs, efficiency and traffic, so waves, occupancy limits and bandwidth all vary.

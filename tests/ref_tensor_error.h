@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference executor suites' measure of how far a tensor is from the reference one.
 #pragma once
 

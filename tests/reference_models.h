@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the IOS authors' exported reference models are (optional, not part of the repository):
 // the folder named by the environment variable IOS_REFERENCE_MODELS_DIR when the test runs,
 // else the CMake cache variable of the same name (tests/CMakeLists.txt). The tests that

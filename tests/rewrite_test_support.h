@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers of the rewrite suites: the reference check of a substitution (both graphs run
 // in double with weights derived through the rule's transform), random small graphs on which
 // every rule matches, a sub-graph of one block with random external inputs, the simulated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A four-operator block for the schedule tests: a (1×1 conv) and b (3×3 conv) read the input
 // and can merge, c (max pool) reads the input, d concatenates a, b and c.
 #pragma once

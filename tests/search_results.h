@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the search tests that run one search two ways (thread counts, memo on or off,
 // the bound on or off): the same schedule, the same latency to the bit, the same counts.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scheduler registered by a test at run time, to show that a new scheduler reaches every
 // list and dispatch through the registry alone (scheduler.h). It schedules one operator per
 // stage in file order and reads only the batch and device knobs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A strict checker of Chrome traces, written from the Trace Event Format document and the way
 // trace viewers bind flow events, for the traces io/trace_export.h writes:
 //  - every event has the fields its phase needs, of the right type ("X": name, cat, ts, dur ≥ 0,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TFLite's simple arena replayed step by step (ir::arenaSteps, Serenity Fig. 12): one op per
 // step gives arenaFootprint's replay (its last element), the mark never falls and never
 // drops below the live bytes of a step's sample, a step places all its outputs before it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sequential and greedy baselines (docs/algorithms.md §4 "Baselines").
 #include "bundled_models.h"
 #include "schedule/verify.h"

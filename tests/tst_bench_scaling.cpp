@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tools/bench_scaling.sh (docs/performance.md "Scaling") on a tiny subset of its three tables:
 // squeezenet at batches 1 and 2 and a model that does not load (the batch table), a random
 // DAG of 20 operators (size), squeezenet and compare on 1 and 2 threads (threads). The CSV has

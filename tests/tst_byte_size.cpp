@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte sizes as people type them (engine/util/byte_size.h): the one parser behind the CLI's
 // --memory-budget and the GUI's budget field — units binary or decimal, fractions, spaces and
 // case, and what is refused (TooLarge apart from Malformed, so the CLI can name the range).

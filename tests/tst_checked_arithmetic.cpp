@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checked arithmetic (issue 19, defects 1 and 8): util/checked.h itself; ONNX shape folding
 // that used to trap (Div(INT64_MIN, -1): SIGFPE) or wrap (Sub/Mul/Pad/Reshape products) now
 // refuses with a UserError naming the node; operator metrics within the format's bounds that

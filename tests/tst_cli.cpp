@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ios-sched driven as a user would (QProcess on the built binary): info --json, convert round
 // trips, models, exit codes and one-line errors, and --help on every registered subcommand.
 #include <QJsonArray>

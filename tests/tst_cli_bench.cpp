@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched bench`: the per-setting figures (states, transitions, distinct stages, memo hit
 // rate, ns per transition, parts searched), --settings, --threads, and --scaling on the
 // RandWire-style generator (deterministic graphs whose DP grows with their size).

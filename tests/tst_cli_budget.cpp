@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The time limit of searches and simulations (issue 19, defect 10): --max-seconds on every
 // command that searches, a clear line when the limit is hit mid-run or when the estimate
 // already passes it, and the option's validation. Commands run in-process; nothing here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A new cost model is one file and one registration line (cost/cost_model_factory.h): the
 // throw-away model below is registered from this file only, and the factory builds it, the
 // schedulers search under it, the CLI's --cost-model help and refusal list it and `optimize`

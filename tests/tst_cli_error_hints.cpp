@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed hints on errors (util/error.h): every hint comes from a real bad input, the CLI words it
 // with its flag (app/cli/error_hints.cpp), and no engine message names a front end's option:
 // the engine's string literals hold no "--" followed by a letter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names read from files never reach the terminal raw (issue 37 item 13): every command's stdout
 // passes through util::escapeControl (app/cli/terminal_text.h), the escaping of the error
 // messages, and its JSON output escapes every control character (util::dumpJson). Files hold

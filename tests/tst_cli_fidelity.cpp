@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched fidelity` (app/cli/cmd_fidelity.cpp, docs/cli.md, docs/gpu.md) on the committed
 // H100 stage measurements of SqueezeNet: every measured stage counted and ranked, the decision
 // loss at least 1, the text report with its worst stages, and clear refusals (no cache, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ios-sched on hostile input files (issue 19: defects 5, 6, 9 and the "Also" list): FIFOs and
 // devices as model, cache, results and device profile end in exit 1 with one line naming the
 // file; a results file cannot make validate read outside its folder; bad caches are exit 1,

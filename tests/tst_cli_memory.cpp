@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched memory`, `ios-sched pareto` and --memory-budget (docs/cli.md, docs/memory.md):
 // the JSON object of the memory command and its options, ONNX imports, the budgeted search
 // in optimize and compare's peak column, the Pareto points, and clear refusals (exit 1).

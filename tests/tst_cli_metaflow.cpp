@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched metaflow` (docs/cli.md "metaflow"): the --json object's keys and types, --verify's
 // reference check, -o / --log / --trace outputs (reloaded; nothing written on failure), bad
 // options refused with their name, --rules, determinism; the registered `metaflow` scheduler

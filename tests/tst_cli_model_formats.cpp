@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A new model format is one file and one registration line (io/model_format.h): the toy
 // format below is registered from this file only, and loading, saving, `convert` (its help,
 // its refusals) and the supported-formats text take it, with nothing else edited. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numbers and names at the CLI (issue 19): counts that used to wrap (`info` printed negative or
 // wrapped parameters), options that used to narrow, absurd cache latencies that used to hang
 // the DP, device-profile numbers printed with 300 digits or as -0, names with control

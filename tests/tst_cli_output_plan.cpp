@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One output plan per command (issue 37 item 1): every file a command writes (-o,
 // --save-schedule, the measurement cache and its journal FILE.partial, --measure-cache) and
 // every file it reads (the model, cache:FILE) are registered in one place; an output that is

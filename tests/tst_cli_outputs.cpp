@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outputs of an ios-sched command are one transaction (issue 19, defect 7): a failed run
 // changes no existing output, a killed or interrupted run leaves no temporary file, replaced
 // files keep their mode. In-process runs (runCommandLine) for failures; the built binary

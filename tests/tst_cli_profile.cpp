@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched profile` end to end on the mock device (IOS_PROFILING_MOCK=1, as a dry run of
 // tools/gpu_measure.sh): the cache it writes (one stage per canonical class; --every-stage:
 // every stage) replays the measured search with `optimize --cost-model cache:FILE` on any

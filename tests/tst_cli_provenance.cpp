@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ios-sched writes names where it came from (io/provenance.h, docs/formats.md
 // "Provenance"): --json documents, schedule files, program files and CSV traces carry the
 // tool version, the command line, the model's content hash, the device profile's hash, the

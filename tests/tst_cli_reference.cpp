@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI's manual page and shell completions are rendered from the commands' own option
 // tables (app/cli/cli_reference.h): every command and option appears, a command registered
 // in-process appears with nothing else edited, the page is plain ASCII roff, and the bash

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI reads its strategies from the registry only: a scheduler registered in-process shows
 // up in `strategies`, in `compare` and as a --strategy choice with nothing else edited; the
 // old names still work. Commands run in-process through runCommandLine (app/cli/command.h).

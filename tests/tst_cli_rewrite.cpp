@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched memory --rewrite none|all|best` (docs/cli.md, docs/memory.md "Identity graph
 // rewriting"): the A5 example's peaks with and without rewriting in text and JSON, the
 // rewrite counts per block, every key the command printed before, and the refusal of an

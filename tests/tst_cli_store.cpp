@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched store info|merge|export|import|prune` and `--cost-model store:URL`, through the
 // ios-sched binary: a legacy cache written by `profile` on the mock GPU imports into a store
 // that prices the same search as the cache; export/import round-trips byte for byte; merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched streams` (app/cli/cmd_streams.cpp, docs/cli.md): a policy's stream program as
 // text and as JSON (docs/formats.md "Stream programs"), written with -o and read back with
 // --load at the same latency (also for a block wider than the stream limit), its trace with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every output is byte-identical for --threads 1, 2 and 7 (issue 18): optimize --json
 // --stats, the saved schedule and model, compare --json (a metaflow row included), specialize
 // --json, metaflow --json and its rewritten model, trace JSON; only

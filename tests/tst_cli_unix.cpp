@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unix conventions of ios-sched (docs/cli.md "Conventions"), run as a real process: "-" is
 // standard input where a file is read and standard output where one is written; --quiet
 // silences everything but errors; progress shows on a terminal only unless --progress asks;

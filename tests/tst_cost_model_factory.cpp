@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one cost-model factory (cost/cost_model_factory.h): parsing the user's choice, building
 // each kind, the measured builder hook, and timelines from any model that describes kernels.
 #include "bundled_models.h"

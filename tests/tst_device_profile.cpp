@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device profiles: the bundled ones load with their spec figures, user files load, and
 // malformed profiles fail with an error naming the file and the field.
 #include "cost/device_profile.h"

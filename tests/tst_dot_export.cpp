@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DOT export: golden file for the IOS paper's Figure 2 graph, clusters, edges, stage colours
 // and quoting of hostile names.
 #include "bundled_models.h"

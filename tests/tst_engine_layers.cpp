@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine's folders form layers (docs/architecture.md "Layers"): a file may include headers
 // of its own folder and of the folders listed before it, never of one listed after it, and
 // never Qt. This suite reads every engine source and checks each #include "folder/...".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fast simulation (steady stretches in one step, steady_state.h) against the exact one
 // (every cohort retirement stepped, SimulationMode::Exact): every stage latency within 1e-6
 // relative, and the IOS searches choose the same schedules, except between choices the exact

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One versioning rule for every file format the tools read (issue 37 item 12): native models,
 // schedule files, measurement caches and device profiles take "version" as the JSON integer
 // this build reads, and refuse 1.0, 1e0, 1.5, "1", true, null, 2 and a missing version with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fuzz targets' inputs as ordinary tests (docs/testing.md "Fuzzing every loader"): every
 // finding saved under tests/fuzz/findings/ must be refused by its loader itself with a
 // UserError that names the file, and every committed seed under tests/fuzz/seeds_*/ must still load

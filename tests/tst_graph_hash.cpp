@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The structural graph hash (engine/rewrite/graph_hash.h; docs/metaflow.md §7 property 3):
 // invariant under renaming and under file-order permutations of independent nodes, and
 // different for graphs that compute differently (attributes, ranges, concat order, sums).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flow-based graph split (engine/rewrite/graph_split.h; docs/metaflow.md §4 and §7
 // property 5): the max-flow cut is a minimum vertex cut (brute force over vertex subsets of the
 // same network), G2 is a down-set, the plan's leaves stay within the threshold and cover every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated H100 against the measurements on a real H100 (docs/performance.md "Measured
 // on a GPU"): the committed schedules that were timed (sample_models/measured/schedules/)
 // are evaluated on the bundled H100 profile, and the mean absolute percentage error per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one input layer (engine/util/input_file.h): every loader refuses FIFOs, devices, symlinks
 // to devices, directories and oversized files at once (by the size on disk, before reading),
 // and references from one file to another stay inside its folder. Also the linear naming of

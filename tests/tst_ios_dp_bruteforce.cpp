@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP's counts and optimum against a plain brute force (docs/algorithms.md §2-§3): every
 // subset is tested for being a down-set, every subset of a state for being a candidate stage,
 // all by direct checks on the generator's edge lists, never through the DP's code.

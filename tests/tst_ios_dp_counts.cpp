@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP's statistics equal the IOS reference values (docs/algorithms.md §3): totals for
 // InceptionV3 and SqueezeNet in the five bench settings, the Table-1 part of all four models,
 // and the endings=all total of InceptionV3.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IOS under a memory budget (docs/memory.md "IOS under a memory budget"): on random DAGs every
 // stage schedule is enumerated explicitly with its latency and its peak (computed here from
 // scratch: a stage samples the live bytes of what ran before it plus all of its outputs); the

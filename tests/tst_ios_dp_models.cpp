@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every schedule the DP and the baselines produce for the four benchmark models passes the
 // verifier and round-trips through IOS JSON; the DP is deterministic; a cancelled search
 // throws Cancelled and leaves no result; progress reaches the down-set total.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP searches a part of at most 64 operators with one machine word per operator set
 // (detail::PartSearch<uint64_t>) and larger parts with two (PartSearch<Bits>): both must give
 // the same stages, cost, counts and recorded state space on every part, for every strategy,

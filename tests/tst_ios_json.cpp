@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IOS JSON import/export: byte-exact round trips of the bundled and reference models, the
 // NasNet parts file, and the key layout of node kinds the reference files do not contain.
 #include "io/ios_json.h"

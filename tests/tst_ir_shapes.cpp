@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shape inference and per-operator work/traffic (engine/ir validate + metrics) on operators
 // whose numbers are worked out by hand in the table below (fp32, batch 1).
 #include "ir/metrics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation (ir::validateAndInferShapes) rejects each class of broken graph with a
 // UserError that names the offending node; BlockDag parts are cut and checked as
 // docs/algorithms.md §1 says.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON parsing on hostile input (engine/util/json_text.h; issue 19, defects 3 and 6): linear in
 // the number of keys, duplicate keys refused by name, allocation failures at any point end in
 // a UserError naming the file (never std::terminate from a destructor), and the strict

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel model's launch arithmetic on hand-computed cases: occupancy limits, waves and
 // tail waves, the kernels each operator kind launches, batch scaling.
 #include "cost/device_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Absurd latencies (issue 19, defect 2): a NaN, infinite, negative or huge stage latency from
 // any cost model is refused with a UserError naming the stage (or operator) and the cost model,
 // in the DP (both pricing paths), in schedule evaluation and the baselines; measurement caches,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Malformed model files: every class of bad input gives an ios::UserError that names the file
 // (and the node, when there is one), never a crash; failed writes leave no output behind.
 #include "io/model_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replaying a measurement cache by canonical class (engine/cost/measurement_cache.h,
 // docs/formats.md "Measurement cache"): a stage the cache lacks by name takes the latency of the
 // first entry of its class in file order, an entry under the stage's own name always wins, entries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store's conformance suite (engine/store/measurement_store.h), run against
 // every backend URL it is given: a fresh SQLite file always, and $IOS_TEST_POSTGRES_URL when
 // set (a throw-away PostgreSQL server started by the CTest fixture). Each test empties the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The activation-memory model (ir/memory.h, docs/memory.md): tensor bytes, the walk of an
 // order (sample = live + output, frees after the last consumer, sinks kept, the input live at
 // step 0), its options (materialized assembly, sequential transients, weights), TFLite's arena

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The merged convolution computes exactly what its members compute (IOS paper §3, operator
 // merge): schedule::mergedConv with the weights of ref::mergedConvWeights (each member kernel
 // zero-padded and centred, biases concatenated), run by the CPU reference executor in double,

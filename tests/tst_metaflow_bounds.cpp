@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work and memory bounds of MetaFlow's search (issue 37 item 4; docs/metaflow.md "Work
 // bound"): the matcher tries a pattern node that reads another only on that operator's
 // readers (a chain costs its length, not its square); the counting pass counts the regions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow's published results on the simulated GPUs (docs/metaflow.md §7 items 6–9): the hard
 // parts are asserted (a speedup, R3 merges, InceptionE's 1×1 triple merged, its 1×3/3×1 pairs
 // not merged on K80, relaxed no worse than greedy, NasNet only R5, RandWire unchanged); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow as a scheduler (engine/schedulers/metaflow.h; docs/metaflow.md "Scheduler and CLI",
 // "Composition with IOS"): the seam for outcomes over a rewritten graph, the registered
 // `metaflow` scheduler, the `ios` objective, cancel, and cost models for rewritten graphs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow's backtracking search (engine/rewrite/backtracking.h; docs/metaflow.md §7
 // properties 1, 3 and 4): budget and α rules, never worse than the input, deterministic,
 // equal to an exhaustive search with α = ∞, the best graph's log replays to it and computes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exact DAG width (ir::maximumAntichain) against brute force, and ir::summarize on a
 // hand-built graph whose counts, parts and totals are known.
 #include "ir/dag_width.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The native versioned format: round trips with explicit parts and stages, the header and
 // version checks, part validation, and ".json" sniffing between native and IOS JSON.
 #include "bundled_models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ONNX import (issue 8, docs/onnx.md): committed torchvision exports, operator lowering rules
 // on small models built with the ONNX protobuf API, blocks at articulation points, malformed
 // files, and the optional generated torchvision set (sample_models/onnx/generated).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The output plan of a command (util::OutputTransaction::check/input, engine/util/output_file.h;
 // issue 37 item 1): two outputs that are one file are refused however they are spelled (the
 // same name, "./", a symbolic link, a hard link), and so is an output that is also an input;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // util::OutputTransaction (engine/util/output_file.h): the outputs of one command are written
 // together or not at all; a failed or abandoned transaction changes no existing file and leaves
 // no temporary; replaced files keep their mode; what is not a writable regular file is refused

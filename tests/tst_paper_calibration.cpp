@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated V100 against the IOS paper (§6.1 Figure 6, §7.2 Table 3; docs/cost-model.md):
 // batch 1, r 3, s 8 — the order of the five strategies and the IOS-both speedup over
 // sequential within ±15 % of the paper's; specialised schedules win their own column.

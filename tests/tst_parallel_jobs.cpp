@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // schedulers::runJobs (parallel_jobs.h): results in index order for every thread count, the
 // lowest failing job's exception (as on one thread), cancellation from the caller, progress
 // and the time limit reported from the calling thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store on a real PostgreSQL server (tools/pg_test_cluster.sh, started by the
 // CTest fixture `postgres`; $IOS_TEST_POSTGRES_URL names it): tables created by concurrent
 // openers once, concurrent writer processes lose nothing, a writer killed mid-transaction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PrefixStageSimulator (stage_simulator.h): stages resumed from the paused run of their
 // group prefix take exactly the latency of a whole simulation, bit for bit, whatever order
 // the stages come in, on every bundled device; and the search's order (a stage, then its

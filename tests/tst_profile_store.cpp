@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched profile --store` under concurrency and kills (issue 34, docs/gpu.md "Sharing
 // measurements"), run as a team would, through the ios-sched binary on mock devices
 // (IOS_PROFILING_MOCK): 8 concurrent runs of overlapping models into one SQLite store (and

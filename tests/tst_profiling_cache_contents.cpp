@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measurement caches and the identity of what they measured (issue 34): a cache written by
 // save() loads again whatever its size (read entry by entry, no input cap); every entry
 // written carries the model's content hash, so SqueezeNet saved under the name inception_v3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA backend as a run-time module (docs/gpu.md "The CUDA backend module"): the programs
 // and the suites link no CUDA library (their ELF NEEDED entries, read with readelf), so they
 // start without CUDA; without the module only the commands that need a GPU fail, exit 1 with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stage profiler's journal heals itself (profiling/stage_journal.h, issue 37 item 2): a
 // run cut off while writing leaves a fragment of a line; the next run cuts the journal to its
 // last complete line before it appends, so a resume after any number of cuts recovers every

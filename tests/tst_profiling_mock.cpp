@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Profiling without a GPU: the executor on the mock backend (numeric equality of schedules,
 // merged convolutions, streams, CUDA-graph replay), the measured cost model's median, the
 // measurement cache round trip, CUPTI record → timeline conversion with synthetic records, and

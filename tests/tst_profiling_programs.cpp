@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream programs on the executor (profiling/executor_program.cpp) with the mock backend: every
 // RAF policy's program computes the sequential schedule's output, issued eagerly and replayed
 // from a captured graph, with no unordered buffer access (the mock's happens-before check); a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Traces of CUDA-graph replays and the eager statement, on the mock backend (issue 16 items 4
 // and 5): a replayed trace holds the schedule's kernels with their streams and stage tags and
 // records its mode; the busy-time mean of active warps on hand-made samples; replay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched warps` (issue 16 item 4, the paper's Figure 8): three measured traces (mock
 // CUDA-graph replays of sequential, greedy and IOS-both) → an SVG that parses as XML, with
 // three curves and each run's busy-time and whole-run means as gpu_trace.h computes them;

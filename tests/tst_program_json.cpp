@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream program files (io/program_json.h, docs/formats.md "Stream programs"): every policy's
 // program on every bundled model reads back equal; malformed documents are refused naming the
 // file, the block, the instruction and the node; a program the verifier refuses (a wait

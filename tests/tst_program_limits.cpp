@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream programs at scale and at their limits (issue 37, items 5 and 9): checking a program
 // of many launches holds clock entries linear in its launches (the verifier's own counter, not
 // RSS), an invalid one is refused naming the program file, a check past the verifier's caps is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Provenance (io/provenance.h): every written schedule, program and measurement cache carries
 // who wrote it, for which model content, device, batch, cost model and settings; readers
 // ignore provenance fields they do not know and refuse a file made for another model content.

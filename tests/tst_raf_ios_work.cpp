@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF-IOS's counting pass (schedulers/raf/raf_ios_work.h): its counts of chunk states and
 // candidates are exact (brute force on random chunks, closed forms on antichains); wide models
 // (antichains of 24 and 5000 operators, a complete 100 x 100 bipartite graph) are refused up

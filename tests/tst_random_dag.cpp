@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generated random DAGs (sample_models/random_dag.h, `random_dag:N[:SEED]`): N operators in one
 // block, acyclic, the same graph for the same name, a narrow width at every size, and
 // malformed names refused with the pattern.

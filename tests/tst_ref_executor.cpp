@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU reference executor (engine/ref): every node kind against values worked out by hand
 // on tiny tensors, deterministic weights per (name, seed), explicit weights and inputs, opaque
 // nodes refused, and the bundled models run to finite outputs.

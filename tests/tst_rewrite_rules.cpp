@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graph substitutions (engine/rewrite/rules.h; docs/metaflow.md §7 properties 1 and 2):
 // every match of every rule on random graphs and on the bundled models computes the same
 // outputs under the reference executor with weights carried through the rule's transform; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bundled models (sample_models/): they load and validate by name, the four benchmark
 // networks have the reference's structure, and each equals the reference file it copies.
 #include "bundled_models.h"

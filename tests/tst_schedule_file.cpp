@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schedule files (io/schedule_file.h, docs/formats.md): a written schedule reads back equal,
 // merge stages included; malformed or foreign files give one clear error naming the file.
 #include "bundled_models.h"

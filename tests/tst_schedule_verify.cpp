@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The schedule verifier names each kind of error and the operator; merge export
 // (docs/formats.md "Model structure").
 #include "schedule/ios_stages.h"

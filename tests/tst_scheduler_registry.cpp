@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scheduler registry (schedulers/scheduler.h): the built-ins in their order, keys and
 // aliases, errors naming the valid keys, run-time registration, and each built-in's outcome
 // equal to the function it wraps.

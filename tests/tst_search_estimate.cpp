@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The up-front estimate of an IOS DP search (schedulers/search_estimate.h) against the search
 // itself on bundled models: states, transitions, distinct and priced stages equal what
 // optimize() reports on one thread; the counts grow with r and s; the time limit and cancel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Searches give the same results, bit for bit, whatever the thread count (the DP's parts and
 // specialization rows as parallel jobs), and the canonical stage memo changes no latency:
 // the simulated GPU with its memo and without it (every stage simulated) agree exactly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work and memory bounds of Serenity's memory DP (issue 37 item 6; docs/memory.md "The memory
 // DP"): on wide graphs (an antichain, a complete bipartite graph) the DP refuses a layer
 // whose expansions pass the limit before expanding it, never holds more than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's memory DP and its parts (docs/memory.md; SERENITY contract A2-A4, A7): equal to
 // brute force on random DAGs, exact entry and expansion counts on fan graphs and the bundled
 // models, the Fig. 8(a) pruning case, divide and conquer at cut points equal to the whole DP,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's adaptive first run (issue 36; docs/memory.md "Exact first"): the soft budget's
 // first run, at Kahn FIFO's peak, is the exact DP, and it may take up to exactExpansions
 // unless a cheap lower bound on the down-sets shows it cannot fit them. Small graphs are then

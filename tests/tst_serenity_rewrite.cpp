@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's identity graph rewriting (docs/memory.md; SERENITY contract A5, acceptance 6):
 // every match — on the bundled models and on random graphs with concatenation-fed and
 // depthwise convs — computes exactly the original outputs in the CPU reference executor; the

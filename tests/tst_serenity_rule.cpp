@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's identity rewrite as rule S1 of the rewrite engine (docs/memory.md "Identity graph
 // rewriting", docs/metaflow.md "Rules"): schedulers::serenity::rewriteGraph goes through
 // rewrite::applyMatch, so its results are the engine's: the rewritten graphs and memory

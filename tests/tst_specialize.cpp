@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The specialization matrix (IOS paper Table 3): one row per setting, one column per setting;
 // the diagonal is each schedule under its own cost model and the best of its column; the
 // matrix is deterministic; progress spans all rows; a cancel stops it with Cancelled; settings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP's branch and bound (docs/search-speed.md "Fifth pass"): the simulated GPU's stage
 // lower bound is never above the simulated latency (random kernels on every bundled device,
 // and real stages of the bundled models at several batch sizes), and searches with and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulator against measured stages (engine/analysis/stage_fidelity.h, docs/gpu.md): the
 // rank correlations against their O(n²) definitions on random data with ties, hand-checked
 // small cases, cache keys resolved in the model (and refused with the file and stage named),

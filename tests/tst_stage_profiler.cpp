@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage profiling at scale on the mock backend (profiling/stage_profiler.h, docs/gpu.md
 // "Stage profiling at scale"): the stages listed are exactly those the measured search asks
 // for, stages that share a canonical key launch the same kernels, many stages timed in one

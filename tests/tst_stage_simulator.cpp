@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stage simulation: a one-group stage is its kernels run back to back; concurrency never
 // beats the slowest group alone; the simulation is deterministic; timelines add up.
 #include "bundled_models.h"

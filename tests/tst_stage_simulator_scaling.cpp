@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stage simulator at scale (issue 19, defects 10 and 11): a stage of tens of thousands of
 // groups (greedy on a wide graph) and kernels of millions of CTAs (huge batches) simulate in
 // time linear in the kernels, with the latencies of the plain event loop to the bit: a naive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-part index of a recorded DP state space (what the state-space view draws): every
 // state and transition lands in its part, layers and ranks are consistent, the bands count
 // every in-part transition, the optimal path is the DP's chosen schedule.

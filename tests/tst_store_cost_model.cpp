@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The store cost model (engine/store/store_cost_model.h, --cost-model store:URL): a search
 // priced from a store filled with a model's latencies finds the same schedule and latency as
 // that model; a stage the store lacks is refused naming it, or priced by the simulated GPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store's JSON form (engine/store/store_json.h): export is deterministic
 // (insertion order does not matter) and import(export) is lossless byte for byte; legacy
 // measurement caches import by resolving their stage keys in the model they name; malformed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream programs (docs/raf.md): RAF's unit-test graphs give exactly RAF's wavefront and ASAP
 // programs; every policy's program passes the happens-before verifier on the bundled models and
 // on random DAGs, and injected faults are caught; ASAP's wait/record counts follow the heavy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a timeline's GPU idles (eval/timeline_stats.h) and its curves per pixel and flows
 // (eval/timeline_curves.h): exact figures on a hand-built timeline (overlapping and touching
 // kernels on one stream, a zero-length kernel, gaps at both edges, ranges inside, across and

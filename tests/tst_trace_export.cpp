@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chrome trace event JSON, checked by the strict validator (trace_validator.h: required fields
 // per phase, nesting per track, metadata, flows bound to slices) and for its layout (pid 1, the
 // stage track, names and sort indices, per-stream counters), and CSV; golden file for the

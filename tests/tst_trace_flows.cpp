@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every exported trace of every scheduler on the four bundled benchmark models passes the strict
 // validator (trace_validator.h), and every flow arrow binds, under DevTools' and Perfetto's
 // rules alike, to exactly the two kernels it connects: the dependency arrows of stage

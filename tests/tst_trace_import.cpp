@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chrome trace import: round trip through the exporter (same kernels, streams, stages and
 // utilisation at the exporter's 1 ns / 0.1 % resolution), the committed measured H100 traces,
 // and malformed traces rejected with a UserError naming the file.

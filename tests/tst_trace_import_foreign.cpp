@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Traces of other tools (io/foreign_trace.h) open as timelines: PyTorch profiler (Kineto)
 // Chrome traces and Nsight Systems SQLite exports, written here to their documented layouts;
 // malformed ones give one error naming the file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text of the ios::UserError a call throws (empty when it throws none): for tests that
 // check what a refusal says.
 #pragma once

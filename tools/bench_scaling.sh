@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Scaling of the search (issue 36; docs/performance.md "Scaling"): wall time, CPU time, peak RSS
 # and latency of `ios-sched` against batch, graph size and threads. Needs bash, coreutils, sed
 # and grep only: the RSS and CPU time come from `ios-sched ... --usage` (getrusage), not from

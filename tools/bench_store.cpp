@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store's benchmark (docs/performance.md "Measurement store (issue 34)"), not a
 // test: writes a synthetic SQLite store of N entries (random valid operator signatures and
 // stages over four device setups) plus the stages the default NasNet-A search meets (priced by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/check_deb.sh BUILD_DIR [WORK_DIR]
 # Packs BUILD_DIR with CPack (DEB), unpacks each package into an empty root (dpkg -x, as a
 # clean install would lay it out) and runs the installed programs from there, with a bare

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loads exported Chrome traces with Chrome DevTools' trace engine (npm @paulirish/trace_engine,
 // the Performance panel's parser) and checks that it draws every flow of the file as an arrow
 // between two kernel slices, the first ending before the second starts, on the tracks the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checks exported Chrome traces with a real consumer: Chrome DevTools' trace engine (npm package
 # @paulirish/trace_engine). Not part of the build or the tests (they never need npm); install the
 # package outside the repository first, e.g.

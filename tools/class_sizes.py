@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lines per C++ class, counted over every file that defines its members (docs/architecture.md
 "Review habits": no class over 600 lines, however its members are spread over files).
 

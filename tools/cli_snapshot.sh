@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Snapshot of every CLI command's JSON output on the bundled models and the ONNX samples.
 # Usage: tools/cli_snapshot.sh PATH/TO/ios-sched OUTDIR   (timing fields are removed)
 # A refactoring must leave the snapshot unchanged: diff -r -x "*.err" BEFORE AFTER is empty

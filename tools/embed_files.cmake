@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes a C++ source that embeds files as byte arrays (run by ios_embed_files() in
 # tools/ios_embed_files.cmake; use that function rather than calling this script).
 # -DOUTPUT=file.cpp -DNAMESPACE=ns -DFILES="a;b" -DSYMBOLS="sa;sb"

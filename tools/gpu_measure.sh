@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole H100 measurement of issue 16 in one command (docs/gpu.md "Stage profiling at
 # scale"; results go into docs/performance.md): builds ios-sched with the carried nlohmann
 # header (.deps/), then

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ios_embed_files(): embed data files into a target as std::string_view byte arrays.
 #
 #   ios_embed_files(TARGET <target> NAMESPACE <ns> FILES <file>... [COMMENT <text>]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A throw-away PostgreSQL server for the measurement-store tests (docs/store.md "Testing
 # against a real server"): a cluster in DIR/cluster, listening on a Unix socket in DIR only
 # (no TCP), with a superuser `ios`, trust authentication and a database `ios_test`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DOUT=FILE -DPROGRAM=EXE [-DARGS=a;b] [-DENV=K=V;...] -P run_to_file.cmake
 # Runs PROGRAM ARGS with standard output into OUT (written whole or not at all): the build's
 # way to render ios-sched's man page and completions from the binary just built.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates docs/screenshots/*.png (every view at 1920x1080 and 1280x800) from the real
 # application on the offscreen platform, with default settings on InceptionV3.
 # Usage: tools/screenshots.sh [BUILD_DIR]   (default: build)

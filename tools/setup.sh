@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One entry point for the README's two commands on a fresh Debian 12 machine (run as root or
 # with sudo available):
 #   tools/setup.sh run    install missing packages, build into build/, open the GUI on InceptionV3

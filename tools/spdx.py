@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """SPDX licence headers of the repository's own files (LICENSE: Apache-2.0).
 
   tools/spdx.py --check   list tracked source files without the header; exit 1 if any

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Counts the flow arrows of an exported Chrome trace that a trace viewer binds to the wrong kernel.
 
 Usage: tools/trace_flow_check.py TRACE.json [...]

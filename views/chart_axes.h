@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Value axes of the QPainter charts, on the one tick/label engine (chart_labels.h): nice ticks
 // in the axis's unit, margins as wide as the widest tick label, grid lines and labels drawn
 // through ChartLabels so they stay inside the chart and apart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The specialization heat map (charts.h HeatMapChart): one colour scale per matrix, by
 // slow-down against the column's best, with a legend bar.
 #include "chart_axes.h"

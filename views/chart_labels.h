@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One tick and label engine for every QPainter chart (issue 17: labels ran together, lost
 // their first digit, left the chart): a value's unit chosen once per axis and named in the
 // axis title, tick labels with as many decimals as the step needs, and every label measured

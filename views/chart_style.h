@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The look shared by the QPainter charts and views: text and grid colours, pixel-sized fonts,
 // and chart headings (a bold title and a muted subtitle, both wrapped to the chart's width, so
 // narrow charts lose no words).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QPainter charts for the analysis tabs (no Qt Charts): the strategy comparison (IOS paper
 // Figure 5/6 style bars), the pruning sweep (Figure 9: latency and the DP's transitions over
 // r × s), and a heat map for the batch/device specialization matrix (Table 3). Every label goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a chain of graph substitutions did, in the operators of the graph before (G0) and the
 // graph after (G*): which of G0's operators were replaced, which of G*'s are new, which were
 // re-wired (inputs re-ranged), and for one step the G0 operators it rewrote and the G*

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Before | after of a graph rewrite (docs/gui.md "MetaFlow"): the original graph G0 with the
 // operators the rewrite replaced in red and those it re-wired in amber, the rewritten graph G*
 // with its new operators in green and re-wired ones in amber, side by side, each in a GraphView

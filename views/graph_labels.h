@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an operator box in the graph says, as Netron does: the operator type with its key
 // parameters on the node ("Conv 3×3/2", "MaxPool 3×3/2", "Concat"), and everything else —
 // full parameters, input and output tensors with their sizes, FLOPs, the full name, where it

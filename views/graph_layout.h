@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node positions for the graph view, computed by Graphviz dot (positions only: drawing is
 // QGraphicsScene, docs/architecture.md). Graphviz is not thread-safe, so every layout in the
 // process runs under one global mutex; callers run it off the UI thread.

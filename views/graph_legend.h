@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graph's legend: a strip beside the graph, never over it (issue 17 item 6), hidden with
 // the toolbar's Legend toggle (L) when the room is wanted for the graph.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The computation graph: Graphviz positions (computed off the UI thread, cached per model),
 // QGraphicsScene items labelled as Netron does and coloured by operator kind or by schedule
 // stage, block and part outlines, a legend beside the graph, zoom / pan / fit, search by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel summary of a timeline (like Nsight Systems' "CUDA GPU Kernel Summary"): per kernel
 // name, or per operator type, how many kernels ran, their total and mean time and their share
 // of all kernel time, with the operators they ran (for the shared selection).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A model as the GUI holds it: the validated graph plus the per-block dependency DAGs the
 // schedulers see. The DAGs point into the graph, so both live in one immutable, shared object
 // that worker threads may read while the UI shows it.

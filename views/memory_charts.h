@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view's small charts: the soft budget's DP runs (Serenity Fig. 8(b): the budget τ
 // of each run, coloured by solution / no solution / timeout, partition by partition) and the
 // distribution of peaks over every order of a window of operators (Serenity Fig. 3(b): share

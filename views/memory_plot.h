@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Axis math of the Memory view's charts (hotspot's pattern: the math is a small tested class,
 // not buried in paintEvent): byte axes in one binary unit with nice ticks, and the budget a
 // drag on the trade-off chart picks.

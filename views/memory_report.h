@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the Memory view shows of a model's activation memory (docs/memory.md): per block its
 // memory problem, the walk of the file order and of Serenity's order (live tensors per step,
 // TFLite's arena per step), the soft budget's DP runs per partition, and the distribution of

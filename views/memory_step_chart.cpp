@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "memory_step_chart.h"
 
 #include "chart_axes.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view's main chart (Serenity Fig. 3(a) and 12): one block's live activation memory
 // per step of an order or a stage schedule, stacked by tensor (a colour per tensor), the peak
 // marked, TFLite's arena high-water mark as a line, an optional budget; a selected step lists

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view (docs/memory.md): a block's live activation memory per step, stacked by
 // tensor, for the file order, Serenity's memory-optimal order or the current stage schedule;
 // TFLite's arena against it; the soft budget's DP runs; the distribution of peaks over every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MetaFlow search as it runs ([MF] Fig. 10's view of the backtracking search): the best
 // graph's cost and the cost of the graph just popped against the graphs expanded so far (the
 // popped cost rising above the best is the search going through worse graphs, α > 1), and the

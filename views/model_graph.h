@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operator graph as the graph view draws it: one node per schedule operator, edges from
 // the block DAGs plus the edges into each block from the previous block's exit, and one
 // layout cluster per block (and per DP part inside blocks with several parts).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One operator box in the graph scene, labelled as Netron does: operator type and key
 // parameters, then shape and parameters, then the name elided from the left. Level of
 // detail: a plain box when too small to read, the type alone when small, every line when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model's operators as a flat table (one row per schedule operator), for the operator dock.
 #pragma once
 

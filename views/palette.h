@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Colours shared by every view, so an operator kind or a stage has the same colour in the
 // graph, the stage tree and the timeline (legends are drawn from these functions).
 #pragma once

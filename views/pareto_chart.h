@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latency against peak activation memory (docs/memory.md "The latency–memory trade-off"): the
 // budgeted IOS search's front, the least peak any schedule reaches, the current result, and a
 // budget line the user drags (or sets by clicking a point); on release it asks for a search

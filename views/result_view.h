@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every tab of the explorer is (issue 30): a widget that shows one kind of result, can be
 // drawn as a picture (File ▸ Export ▸ Picture: SVG or PNG) and lists the keys it handles itself
 // (Help ▸ Keyboard Shortcuts). The main window reaches its tabs only through this interface;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where each operator sits in a schedule (stage, group, position), so views can colour and
 // link operators, stages and timeline intervals without walking the schedule again.
 #pragma once

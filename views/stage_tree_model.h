@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The chosen schedule as a tree: block → stage → group → operator, with per-stage latency,
 // kind (parallel / merge), share of the block's time and, when known, SM utilisation.
 #pragma once

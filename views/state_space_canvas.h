@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state-space view's drawing surface (state_space_view.h; used by it alone): states in
 // layers, transitions one by one or aggregated into bands, the optimal path, the marks of the
 // selected operators; positions are recomputed from the layer structure on every paint.

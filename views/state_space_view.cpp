@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "state_space_view.h"
 
 #include "state_space_canvas.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DP's explored state space for one part (IOS paper §4, docs/algorithms.md §2): states (the
 // down-sets of operators not yet scheduled) in layers by how many operators are scheduled,
 // transitions as edges — drawn one by one when few, aggregated between layers when many (their

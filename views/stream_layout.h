@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the Streams view draws one block's stream program (schedule/stream_program.h): one lane
 // per program stream, the launches in issue order (x = instruction index) or in simulated time
 // (x = the ProgramRun's start and instruction times), an arrow from each wait to the record it

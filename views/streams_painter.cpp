@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "streams_painter.h"
 
 #include "chart_style.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StreamsView's drawing: the header (title and the block's counts), the ruler, the lanes with
 // their launches, barriers and syncs, the record → wait arrows and marks, the launch labels
 // and the legend. One painter per paint: it reads the view through its const interface and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Streams view: one block of a stream program (schedule/stream_program.h) as lanes per
 // program stream, launches as boxes labelled with the operator (synthetic RAF tuples dashed),
 // record → wait arrows between lanes, barriers and syncs as lines across every lane; in issue

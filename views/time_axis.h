@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Time ↔ pixel mapping for the timeline (hotspot's pattern: the math is a small tested class,
 // not buried in paintEvent). Times are in µs; the visible window is [start, end).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The painted part of the timeline (Nsight Systems / Perfetto style): a stage lane and one lane
 // per stream (sub-lanes when a stream's kernels overlap) with busy % per lane, idle gaps marked,
 // flow arrows between dependent kernels on different streams, a range selection with its

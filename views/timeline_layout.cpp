@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "timeline_layout.h"
 
 #include "timeline_canvas.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the timeline canvas's parts go: its rows (a stage lane, then one lane per stream with
 // sub-lanes where a stream's kernels overlap), the rectangles of the title, ruler, lanes, curve
 // plot and legend in an area, and what lies under a point of the lanes. Geometry only: no

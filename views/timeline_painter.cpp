@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TimelinePainter and the timeline's legend (timeline_painter.h).
 #include "timeline_painter.h"
 

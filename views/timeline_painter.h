@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TimelineCanvas's drawing: header and ruler, lanes with gaps and kernels, flow arrows, the
 // range selection, the decimated curves, the legend and the hover cursor. One painter per
 // paint: it reads the canvas through its const interface and draws where TimelineLayout says,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline canvas's words (TimelineCanvas's translation context): the tooltips of a kernel,
 // a stage and an idle gap, a gap's neighbouring kernel, and the hover readout under the cursor.
 #pragma once

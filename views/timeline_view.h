@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Timeline tab: the painted lanes and curves (TimelineCanvas: busy % per stream, idle gaps
 // marked, range selection, flows, hover readout, W/A/S/D) above a panel that lists the device's
 // idle gaps largest first (click one to zoom to it), sets the gap threshold, shows the measured

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "timeline_warp_scale.h"
 
 #include "eval/timeline_stats.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The y-scale of a measured trace's active-warp chart (issue 16 item 4): PM-sampled active
 // warps of small-batch inference are mostly 0–3 % of the peak with rare spikes to 20–35 %
 // (the committed H100 InceptionV3 traces), so a 0–100 % axis shows a flat line. The scale is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Human-readable numbers with units, used by tables, tooltips and axes.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A picture of a composite view for export: its child widgets painted where they sit in the
 // view, scaled into the picture's area — a label's rich text, a chart through its render() (or
 // its placeholder text). MemoryView's picture (summary and charts) is made with one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "args.h"
 
 #include "util/byte_size.h"

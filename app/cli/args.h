@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small declarative option parser: every subcommand gets --help and uniform errors from it.
 #pragma once
 

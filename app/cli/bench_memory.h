@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched bench --memory`: the exact Serenity DP's cost per model (docs/performance.md).
 #pragma once
 

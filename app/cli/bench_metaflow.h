@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched bench --metaflow`: MetaFlow's search cost with the paper preset and the
 // composition table per model (docs/performance.md "MetaFlow search", docs/metaflow.md
 // "Composition with IOS").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line as data: every command's option table (args.h), read by running each
 // command with --help under an OptionTableCapture. The manual page (`ios-sched man`) and the
 // shell completions (`ios-sched completion bash|zsh`) are rendered from it, so they always

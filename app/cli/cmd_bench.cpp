@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched bench [MODELS…]`: the IOS DP's search cost in the paper's five settings, so that
 // Table 1 and the search-cost figures can be rerun (docs/algorithms.md §3 "Statistics").
 #include "args.h"

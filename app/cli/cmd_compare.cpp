@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched compare MODEL`: the paper's five schedules side by side (IOS §6.1, Figure 6/7):
 // latency, speedup over sequential and search time per strategy.
 #include "args.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched convert IN OUT`: rewrite a model in the format OUT's extension names.
 #include "args.h"
 #include "bundled_models.h"

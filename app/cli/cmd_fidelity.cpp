@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched fidelity MODEL --cost-model cache:FILE`: how well a simulated device ranks the
 // stages measured on a GPU (Spearman, Kendall τ-b, MAPE, per stage kind) and what its mistakes
 // cost: the DP run on the simulator and on the measurements, both schedules priced by the

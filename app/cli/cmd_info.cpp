@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched info MODEL`: structure, work and size of a model (engine: ir::summarize).
 #include "args.h"
 #include "bundled_models.h"

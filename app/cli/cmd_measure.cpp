@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched measure MODEL --strategy S[,S…]`: run schedules on the CUDA GPU with cuDNN and
 // report latency median / p10 / p90 per strategy, the numeric check against the sequential
 // schedule, the simulator's estimate of the same schedule and, with --trace-prefix, kernel

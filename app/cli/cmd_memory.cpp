@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched memory MODEL`: peak activation memory of an operator order per block — file order
 // (TFLite's), Kahn FIFO, Serenity's soft-budgeted exact DP, or brute force — with the DP's
 // statistics, the soft budget's τ trace and the reduction over file order (docs/memory.md);

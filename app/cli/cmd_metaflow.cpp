@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched metaflow MODEL`: MetaFlow's relaxed graph substitutions ([MF] §3–§4), then a
 // scheduler on the rewritten graph (docs/metaflow.md "Scheduler and CLI"): before/after cost,
 // kernels, FLOPs, the substitution log, search statistics, optionally the reference

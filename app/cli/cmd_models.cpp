@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched models`: the models bundled into the binary, usable by name everywhere.
 #include "args.h"
 #include "bundled_models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched optimize MODEL`: the IOS DP (or a baseline) on a model; statistics and the
 // optimised model (docs/algorithms.md §2-§4).
 #include "args.h"

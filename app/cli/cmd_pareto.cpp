@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched pareto MODEL`: latency against peak activation memory (docs/memory.md "The
 // latency–memory trade-off") — the budgeted IOS search at budgets from the unconstrained
 // optimum's peak down to the least peak any schedule reaches, with the schedule at each point.

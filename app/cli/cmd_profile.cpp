@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched profile MODEL --cache FILE | --store URL`: stage profiling at scale (docs/gpu.md
 // "Stage profiling at scale", "Sharing measurements"; issues 16 and 34). Lists every distinct
 // stage the search meets and measures them on the CUDA GPU many per captured graph (one per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched man` and `ios-sched completion SHELL`: the manual page and the shell completions,
 // rendered from the commands' option tables (cli_reference.h). The build runs both to make the
 // installed ios-sched.1 and completion files.

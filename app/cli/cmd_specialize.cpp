@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched specialize MODEL --batches 1,32,128 [--devices V100,K80]`: the paper's Table 3
 // (IOS §7.2): one schedule optimised per batch size (or device), each executed at every batch
 // size (or on every device). Rows: optimised for; columns: executed at.

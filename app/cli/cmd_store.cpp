@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched store info|merge|export|import|prune`: the measurement store (docs/store.md).
 #include "args.h"
 #include "bundled_models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched strategies [--json]`: every registered scheduler with its key, label, one-line
 // description and the knobs it reads (the engine's registry, schedulers/scheduler.h).
 #include "args.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched streams MODEL --policy P`: the stream program a scheduler's result runs as
 // (RAF's policies give their own; the others' stage schedules lowered): per block its launches,
 // event records and waits, barriers and syncs in issue order, with the simulated latency;

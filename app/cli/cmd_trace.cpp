@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched trace MODEL --strategy S -o trace.json|.csv`: the simulated execution of a
 // schedule as a Chrome trace (Perfetto, chrome://tracing) or CSV (docs/cost-model.md).
 #include "args.h"

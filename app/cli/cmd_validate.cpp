@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched validate RESULTS.json --schedules DIR --device D`: the simulator against GPU
 // measurements. Every timed schedule of a `measure` results file is read back from its
 // schedule file (DIR/<run>-<strategy>.json, the exact schedule that was measured) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched warps TRACE... -o figure.svg`: the active-warp curves of measured traces over
 // normalised time, with each run's busy-time and whole-run means, in one SVG figure (the
 // paper's Figure 8 compares sequential, greedy and IOS-both this way; docs/gpu.md "Active

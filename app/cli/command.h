@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Subcommands of ios-sched: each cmd_<name>.cpp registers one with IOS_REGISTER_COMMAND.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line of ios-sched without its main(): the command registry and the dispatch with
 // its exit codes, so tests can run commands in-process.
 #include "command.h"

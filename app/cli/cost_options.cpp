@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost_options.h"
 
 #include "cost/cost_model_factory.h"

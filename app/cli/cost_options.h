@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place where CLI commands choose a cost model: every command that needs stage
 // latencies declares these options and builds its model through makeCostModel().
 #pragma once

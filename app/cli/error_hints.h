@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI's wording of what the engine's errors leave to the front end (ios::Hint): the flag
 // that does it, appended to the engine's neutral message.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ios-sched: the command-line front end over the engine (same functions the GUI drives).
 #include "command.h"
 #include "gpu_runs.h"

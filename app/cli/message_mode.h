@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ios-sched prints on stderr besides errors (docs/cli.md "Conventions"): progress only on
 // a terminal unless --progress asks for it elsewhere; --quiet silences progress, estimates,
 // warnings and notes (errors always print). Both are global options, given anywhere before

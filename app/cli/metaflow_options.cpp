@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "metaflow_options.h"
 
 #include "util/error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MetaFlow options of `ios-sched metaflow` (docs/cli.md): preset, α, budget, split
 // threshold, rules, objective and then-scheduler, read into schedulers::MetaflowOptions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `ios-sched metaflow` prints and writes (docs/cli.md "metaflow"): the result as text or
 // one JSON object, the substitution log (--log) and the search trace (--trace).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place where CLI commands load their MODEL argument: every command that reads a model
 // declares these options (ONNX: --input-shape, --allow-opaque) and loads through loadModelArg().
 #pragma once

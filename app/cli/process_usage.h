@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process's own peak memory and CPU time (getrusage), so benchmark scripts need no external
 // `time` (tools/bench_scaling.sh, docs/performance.md "Scaling"): `--usage` on optimize,
 // compare and bench, and the max RSS column of `bench --memory`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "profile_run.h"
 
 #include "io/schedule_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `ios-sched profile` does whatever it writes to (cmd_profile.cpp: a measurement cache,
 // profile_store.cpp: a measurement store): the run's shared state, progress on stderr, the
 // replay command, the common JSON fields and the searches after the measurement.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ios-sched profile MODEL --store URL` (docs/gpu.md "Sharing measurements", issue 34): the
 // stages the store lacks for this device setup are measured and added a graph per
 // transaction (profiling/store_profiler.h); then, unless --no-search or --shard, the searches

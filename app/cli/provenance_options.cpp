@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "provenance_options.h"
 
 #include "cost_options.h"

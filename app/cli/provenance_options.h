@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ios-sched writes says where it came from (io/provenance.h): the command line, the
 // model, the cost options the command declares (device, batch, cost model) and the value of
 // every option as its settings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "search_progress.h"
 
 #include "message_mode.h"

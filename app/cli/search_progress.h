@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress, estimates and the time limit of long searches on stderr (CLI commands).
 #pragma once
 

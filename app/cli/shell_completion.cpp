@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell completions of ios-sched, rendered from the commands' option tables (cli_reference.h).
 #include "bundled_models.h"
 #include "cli_reference.h"

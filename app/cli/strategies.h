@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place where CLI commands choose schedulers and their search parameters: every
 // command that schedules declares these options (addSearchOptions) and reads them back with
 // searchOptions(). The strategies are the engine's registry (schedulers/scheduler.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything a command prints on stdout passes through util::escapeControl, the escaping that
 // error messages use: names read from files (launch names, a program's policy, a device
 // profile's or a cache's device, a trace's strategy, model and node names) can hold ESC, BEL or

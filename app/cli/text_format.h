@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Number formatting shared by the subcommands' text and JSON output.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A tab that shows one analysis job's chart (comparison, pruning sweep, specialization) with
 // its own Compute and Cancel buttons and progress bar; results are computed on demand when the
 // tab is shown and the settings or model changed since. The tab owns its job controller and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The analysis tabs: strategy comparison, pruning sweep, specialization, each starting its own
 // typed job (engine_jobs.h) and drawing its result; their factories wire them to the Session.
 #include "analysis_tab.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine_jobs.h"
 
 #include "cost/device_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GUI's job kinds (job.h: Job<R>): each runs the engine's registered schedulers under the
 // cost model the settings choose (cost::makeCostModel) and returns its own result type. A new
 // kind is one more function here returning Job<ItsResult>; nothing else lists the kinds.

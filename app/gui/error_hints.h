@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GUI's wording of what the engine's errors leave to the front end (ios::Hint): the menu
 // item or setting that does it, appended to the engine's neutral message. The GUI decides by
 // the hint, never by the message's text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "exports.h"
 
 #include "eval/timeline_curves.h"

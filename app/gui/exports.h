@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exports from the GUI, through the engine's writers (atomic): the schedule (IOS JSON with
 // merged convolutions as IOS writes it, or native JSON with stages), the simulated trace
 // (Chrome trace JSON or CSV), and a picture of a view (SVG via Qt SVG, PNG).

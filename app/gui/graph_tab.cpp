@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Graph tab: the open model's operators, coloured by the shown schedule's stages; a click
 // selects an operator, the selection is highlighted with the rest of its stage.
 #include "graph_view.h"

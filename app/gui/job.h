@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the GUI asks the engine to compute and what comes back: plain value types, copied into
 // the worker thread and back (docs/architecture.md "Style": plain value types).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one front end for background work (docs/architecture.md "Data flow", hotspot's
 // pattern): runs a typed job (job.h: Job<R>, its inputs copied into it) with QtConcurrent,
 // polls its progress (throttled), cancels it, drops results of superseded jobs (latest request

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Kernels tab: the kernel summary of the shown result's timeline (the cost model's, as the
 // Timeline tab draws it), per kernel name or per operator type, sortable and filterable, with
 // CSV export; a row selects its operators in every view, and the rows of the selected

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ios-explorer: the Qt Widgets front end over the engine (docs/architecture.md).
 #include "gpu_runs.h"
 #include "main_window.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explorer's main window, as assembly: the menus, the settings, stage and operator docks,
 // the registered tabs (view_registry.h), the overlays that say a result is out of date or of a
 // rewritten graph, and the status bar. The shared state is the Session (session.h); each tab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view's computations on the worker thread (docs/memory.md): the report of a
 // model's activation memory (Serenity's soft-budgeted DP per partition, the walks of the file
 // order and of Serenity's order, peak distributions of small windows) and the latency–memory

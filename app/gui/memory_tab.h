@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory tab's jobs and links (docs/memory.md): its report and its latency–memory
 // trade-off run on its own job controllers when the tab is shown (or a search starts while it
 // is) and what they depend on changed; a step selected there selects its operator and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the MetaFlow tab asks the engine and what comes back (docs/gui.md "MetaFlow"): the
 // search's settings, its live trace (best and popped cost as the search runs), and the result
 // — the rewritten graph G* as a model the graph views can draw, the substitution log, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MetaFlow tab (docs/gui.md "MetaFlow"): rewrite the open model with MetaFlow's relaxed
 // graph substitutions, then compare schedulers on the original G0 and the rewritten G*. Its
 // own settings (preset, α, budget, split threshold, one switch per rule, objective, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Operators dock: the open model's operators as a sortable table with a name filter; a row
 // selects its operator, the selection's rows are selected here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File ▸ Open Recent: the last opened model files (QSettings), newest first.
 #pragma once
 

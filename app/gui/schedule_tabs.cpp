@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Streams and State space tabs (the shown schedule as a stream program, the IOS DP's
 // recorded state space) and the MetaFlow tab, each wired to the window's Session.
 #include "main_window.h"

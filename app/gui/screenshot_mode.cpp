@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "screenshot_mode.h"
 
 #include "graph_diff_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Non-interactive modes of ios-explorer used by tools/screenshots.sh and docs/performance.md:
 // wait until the model's schedule and graph layout are on screen, then grab every view.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one selection of the main window (issue 17 item 3): the selected operators (flat
 // indices), the operators of the stage they are seen in, and which view set them. Every view
 // shows it and sets it through the main window; none talks to another directly.

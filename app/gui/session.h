@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explorer's shared state, which every tab reads and none owns: the open model, the
 // optimisation with the settings panel's settings (its job, the up-front estimate, run on
 // demand), the shown result and whether it is current, and the one selection. The tabs and docks

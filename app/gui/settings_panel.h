@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search settings (strategy, pruning r/s, max part size, batch, device, endings, cost
 // model, memory budget) with Run / Cancel and the progress bar. Values persist in QSettings.
 #pragma once

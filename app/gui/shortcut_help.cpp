@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "shortcut_help.h"
 
 #include "result_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Help ▸ Keyboard Shortcuts: generated from the shortcuts actually registered (the main
 // window's menu actions and buttons) plus the keys the tabs handle themselves, which each tab
 // publishes through views::ResultView::shortcuts (or, for a panel that is no tab, declares here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Stages dock: the shown schedule as a tree (block ▸ stage ▸ group ▸ operator) with each
 // stage's latency, share and utilisation; a row selects its operators, the selection's rows
 // are selected here.

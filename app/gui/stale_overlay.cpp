@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stale_overlay.h"
 
 #include <QEvent>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A translucent note over a view whose result is not the current settings' ("Out of date —
 // F5 to run"). Cover mode also takes the view's mouse and wheel input, so a click on a stale
 // kernel or stage can select nothing; Banner mode draws a strip along the bottom and lets input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Timeline tab's source and links: the shown result's simulated timeline, or a measured
 // Chrome trace (its header names the measured run's mode; the chart shows its active warps),
 // linked to the open model when it is the traced one. A child of the TimelineView.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main window's tabs register themselves. A tab is its own files: a widget implementing
 // views::ResultView, made and wired to the window's Session by a factory in those files, and
 // one line there, IOS_REGISTER_VIEW(ident, ViewRegistration{...}). The window adds every

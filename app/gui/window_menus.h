@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main window's fixed menus (File ▸ Export, Models, Help) and its file helpers, as free
 // functions over MainWindow's public interface.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ios_explorer Python module (docs/python.md): models, the scheduler and cost-model
 // registries, searches with progress and cancellation, timelines, traces and files. Every
 // operation is an engine call, as the CLI commands (app/cli/cmd_*.cpp) make it.

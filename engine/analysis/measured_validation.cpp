@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "analysis/measured_validation.h"
 
 #include "cost/simulated_gpu_cost_model.h"

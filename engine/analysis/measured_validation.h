@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulator against GPU measurements (docs/performance.md, issue "simulator error"):
 // schedules that were timed on a GPU (`ios-sched measure` results, schedules kept as
 // schedule files) are evaluated on a device profile, and the error is summarised per strategy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How well a simulated device ranks stages, and what its mistakes cost (issue 16 item 3,
 // docs/gpu.md): every stage of a measurement cache (cost/measurement_cache.h) is priced by the
 // simulator and compared with its measured latency by rank correlation (Spearman ρ, Kendall

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/analytic_cost_model.h"
 
 #include "cost/cost_model_factory.h"

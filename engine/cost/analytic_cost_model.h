@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A simple analytic latency model (roofline-like): the default until a simulated or measured
 // device model is chosen. Per group: Σ over operators of flops/peak + bytes/bandwidth +
 // launch overhead; a parallel stage takes its slowest group plus a synchronisation overhead;

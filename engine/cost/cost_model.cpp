@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/cost_model.h"
 
 #include "cost/measurement_cache.h"

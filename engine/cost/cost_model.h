@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage latency source for the schedulers and for schedule evaluation (docs/algorithms.md §5).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one place a cost model is built from a user's choice (CLI --cost-model, GUI settings),
 // and the registry of cost models it reads (docs/architecture.md "Adding a cost model"): every
 // model (simulated, simulated-exact, analytic, measured, cache:FILE, store:URL, ...) is an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CostModelWith<Capabilities...>: the base of a cost model that offers the listed capability
 // interfaces (cost_model.h: StageShortcuts, KernelTimelineModel, ProgramSimulation,
 // GraphRetargeting). Each accessor returns the model itself for a listed capability and nullptr

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which GPU setup a measurement was taken on (docs/formats.md "Measurement store"): not only
 // the device's name but everything that changes a kernel's time — compute capability, SM
 // count, clocks, memory, driver, CUDA and cuDNN versions and the math mode (strict fp32 or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A GPU described by the public figures the simulated cost model needs (docs/cost-model.md
 // cites the source of each bundled value). Bundled profiles are embedded into the binaries;
 // users can load their own JSON profile with the same fields.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/gpu_simulation.h"
 
 #include "cost/steady_state.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The discrete-event GPU simulation behind stage and program latencies (stage_simulator.h,
 // program_simulator.h): kernels issued by the host one every launchOverheadUs, run in order
 // per stream, optionally after kernels of other streams (events); their CTAs fill free SM

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernels a cuDNN-like library launches for one operator, their launch geometry
 // (CTAs, threads, registers, shared memory), occupancy and per-CTA work; and the SM
 // throughput model the stage simulator shares (IOS paper §2-3 and §6.3: a kernel too small to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a stage does on the device over time: the kernels per stream and the utilisation
 // curves. Cost models that can say this (the simulated GPU, the analytic model) implement
 // KernelTimelineModel; eval::buildTimeline lays a whole schedule out from it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "measured" cost model: stages timed on this machine's GPU. The model lives in profiling/
 // (above the engine); a front end built with it installs its builder at start-up, and this
 // entry builds through it.

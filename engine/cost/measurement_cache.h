@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measured stage latencies saved to JSON, so that a measurement taken on a GPU machine can be
 // explored on a laptop (docs/architecture.md "Data flow"), and the CostModel that replays
 // them. Entries are keyed by device name, model, batch size and the stage's kind and contents

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading measurement caches entry by entry (MeasurementCache::load / parse): nlohmann's SAX
 // parser feeds the events of one entry at a time into a small object, which is checked and
 // added, then dropped; the document is never held whole, so a cache of any size loads in

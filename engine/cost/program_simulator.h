@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simulation of stream programs (schedule/stream_program.h; docs/raf.md "Simulating programs").
 //
 // A program runs as segments cut at its barriers and device syncs (both join every stream, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulated GPU cost model: stage latencies from the kernel model and the discrete-event
 // stage simulation on a device profile (docs/cost-model.md). The embedded default device,
 // so every front end shows real schedules without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/stage_memo.h"
 
 #include "ir/block_dag.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The canonical stage memo (docs/search-speed.md "Canonical stage memo"): stages that launch
 // the same kernels on the same device cost the same, whatever their operators are called and
 // wherever they sit in the model, so a cost model that can say which operators are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capability of a cost model (cost_model.h): the DP's pricing shortcuts. Each is optional on its
 // own; the defaults say "none", and the DP then builds and prices every candidate stage.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a measurement is of, independent of any model (docs/formats.md "Measurement store"):
 // a stage's canonical signature is its kind, then per group (in stage order) the binary
 // signatures of its operators (appendOperatorSignature: kind, shapes, attributes, input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/stage_simulator.h"
 
 #include "cost/gpu_simulation.h"

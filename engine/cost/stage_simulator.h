@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Discrete-event simulation of one stage on a simulated GPU (IOS paper §3, §5, §6.3).
 //
 // Execution follows the IOS runtime: group i runs on stream i; the host issues the kernels

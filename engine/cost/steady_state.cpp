@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cost/steady_state.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Closed-form advance of the GPU simulation (gpu_simulation.h) through steady stretches, so a
 // stage's simulation cost follows its kernels, not its waves (docs/performance.md, "Batch-
 // independent simulation"). Internal to the cost layer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latency of a schedule under a cost model: the sum of its stages' latencies (IOS paper §3).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Peak activation memory of a stage schedule (docs/memory.md "Stage schedules"): a stage
 // allocates every output of its operators when it starts (conservative for a group's chain)
 // and frees the inputs whose consumers are all done when it ends.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "eval/program_eval.h"
 
 #include "cost/program_simulator.h"

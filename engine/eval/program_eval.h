@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latency and timeline of stream programs (schedule/stream_program.h) under a cost model: per
 // block the sum of its segments (cost/program_simulator.h), blocks one after another. A lowered
 // stage schedule evaluates to exactly totalLatencyMs of the schedule (bit for bit).

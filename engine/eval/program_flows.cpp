@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "eval/program_flows.h"
 
 #include "cost/program_simulator.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cross-stream orderings of stream programs laid out in time: one flow per Wait
 // instruction, from the Record of its event (the latest one issued before the wait) to the
 // wait, at the times the program simulation gives them (cost/program_simulator.h,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A schedule's simulated execution laid out in time (docs/architecture.md "Data flow":
 // evaluate → Timeline → views and exporters): kernels per stream, device utilisation, stage
 // boundaries.

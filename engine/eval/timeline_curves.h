@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline's utilisation curves reduced to one bucket per pixel (min, max and time-weighted
 // mean), so a 1 500-kernel model's curve draws as a readable band instead of thousands of steps
 // that alias into noise; and the flows between dependent kernels on different streams (Nsight

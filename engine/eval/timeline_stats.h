@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a timeline's GPU is busy and where it idles (issue 17, Nsight Systems' "GPU
 // utilisation" row and Perfetto's range selection): busy time per stream and overall over a
 // time range, the idle gaps largest first, and the figures of a selected range. Everything is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Graphviz DOT export of a model: one cluster per block, a node per operator labelled with its
 // name, kind and output shape, edges from the inputs; optionally coloured by schedule stage.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/foreign_trace.h"
 
 #include "store/sqlite_statement.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Traces of real runs written by other tools, read as eval::Timeline so the explorer can show
 // them beside a schedule (docs/formats.md "Foreign traces"):
 //  - PyTorch profiler (Kineto) Chrome traces: `prof.export_chrome_trace(...)`, GPU kernels as

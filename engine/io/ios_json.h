@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IOS JSON (docs/formats.md): the IOS authors' model + schedule exchange format, read and written
 // exactly (same keys, nesting and number formats as the reference files).
 #pragma once

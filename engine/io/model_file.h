@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Model files by their name's suffix, through the format registry (io/model_format.h):
 // .ios.json (IOS JSON), .json (native), .onnx (import only, io/onnx_import.h), .dot (export
 // only).

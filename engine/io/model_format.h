@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seam for model file formats (docs/architecture.md "Adding a model format"): each format
 // registers from its own file with IOS_REGISTER_MODEL_FORMAT, naming the file-name suffix it
 // owns and what it can do (read, write or both). Loading, saving, `convert` and the error

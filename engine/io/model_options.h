@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Options for loading a model file that only some formats use (today: ONNX import).
 #pragma once
 

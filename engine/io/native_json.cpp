@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/native_json.h"
 
 #include "io/model_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The project's own versioned model format (docs/formats.md): the IOS JSON model object plus
 // each block's explicit parts, under a {"format": "ios-explorer", "version": 1} header.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one mapping between ir::Graph and JSON objects, shared by the IOS JSON and the native
 // format (docs/formats.md). Field names, key order and input checks live here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/onnx_import.h"
 
 #include "io/model_format.h"

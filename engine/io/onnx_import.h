@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ONNX import (.onnx, opsets 11-18) into the IR: docs/onnx.md describes what is supported
 // and how each operator is lowered. Uses Debian's libonnx protobuf classes when the build
 // has them (IOS_WITH_ONNX); otherwise every call reports "built without ONNX support".

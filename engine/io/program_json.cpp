@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/program_json.h"
 
 #include "schedule/program_verify.h"

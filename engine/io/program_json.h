@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream programs as JSON (docs/formats.md "Stream programs"): per block, the instructions of
 // schedule::StreamProgram in issue order, operators named by their node names. `ios-sched
 // streams` prints and writes them (--json, -o) and reads them back (--load).

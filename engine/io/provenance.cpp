@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/provenance.h"
 
 #include "cost/stage_signature.h"

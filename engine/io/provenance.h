@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where an output came from (docs/formats.md "Provenance"): every JSON document, CSV, trace,
 // schedule, program and measurement cache the tools write carries one block saying which tool
 // and version wrote it, by which command, for which model (name + content hash), device

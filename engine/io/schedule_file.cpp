@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/schedule_file.h"
 
 #include "schedule/ios_stages.h"

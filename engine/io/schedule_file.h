@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A schedule on its own, without the model (docs/formats.md "Schedule files"): per block, the
 // stages in the layout of IOS JSON's `stages` (operator names), plus the indices of merge
 // stages. Used to keep the exact schedules that were measured on a GPU

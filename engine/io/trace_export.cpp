@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/trace_export.h"
 
 #include "io/trace_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timeline exporters: Chrome trace event JSON (opens in Perfetto, chrome://tracing and Chrome
 // DevTools) and CSV. Layout (io/trace_format.h, docs/formats.md "Chrome traces"): pid 1 = the
 // device, tid i + 1 = stream i, the stages on a thread of their own, "X" complete events for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Arrows of a Chrome trace bound to kernels (io/trace_export.h): a stream program's record → wait
 // orderings and a stage schedule's dependencies.
 #include "io/trace_export.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Chrome trace layout shared by trace_export (writer) and trace_import (reader), so the
 // two stay inverse of each other: track ids, event categories, counter names and arg keys.
 #pragma once

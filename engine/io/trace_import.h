@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads a Chrome trace written by trace_export (simulated, or measured on a GPU by profiling/)
 // back into a eval::Timeline, so the explorer can show measured runs next to simulated
 // ones (issue 7: timeline from the simulator and, when present, from a measured trace).

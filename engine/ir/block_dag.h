@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dependency structure the schedulers see (docs/algorithms.md §1 "The graph the
 // schedulers see"): per block, the schedule operators in file order, their edges, and the
 // DP parts.

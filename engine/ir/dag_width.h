@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DAG width: the largest set of operators no two of which depend on each other (a maximum
 // antichain). It bounds how many groups any parallel stage can have (docs/algorithms.md
 // §2.2 "Parallel stages", §3 "Statistics").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The typed graph IR: a model is a chain of blocks of nodes (docs/formats.md "Model
 // structure", docs/algorithms.md §1).
 #pragma once

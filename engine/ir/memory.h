@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Activation memory of a schedule (Serenity, MLSys 2020, §3.1 and Algorithm 1 lines 13-17;
 // docs/memory.md). A block is a memory problem: operators that each produce one tensor, and
 // the tensors they read. Walking a schedule step by step, a step allocates its operators'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work and memory traffic per operator (fp32, batch 1; multiply by the batch size).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ir/model_summary.h"
 
 #include "ir/dag_width.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `ios-sched info` and the GUI's model panel show: structure, work and size of a model.
 #pragma once
 

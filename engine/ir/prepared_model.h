@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A model as the schedulers take it: the validated graph plus its per-block dependency DAGs and
 // DP parts, built once by the caller for one max part size (docs/algorithms.md §1) and shared
 // by every scheduler, cost model and evaluation of that model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shape rules per node kind (docs/formats.md "Model structure").
 #include "ir/validate.h"
 #include "util/error.h"

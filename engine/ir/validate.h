@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structural validation and shape inference of a Graph. Every error names the offending node.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ref/reference_executor.h"
 
 #include "ir/validate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU reference executor: runs a validated ir::Graph in double precision at batch 1, with
 // straight loops and no scheduling. It is the numerical oracle for graph rewrites and for the
 // merged convolution of an IOS merge stage (IOS paper §3 "operator merge"; docs/testing.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Application of a match (docs/metaflow.md "Matching and application"). The target takes the
 // position of the replaced operator whose name it keeps: that operator follows every other
 // matched one and every producer the target reads, so the block stays in dependency order

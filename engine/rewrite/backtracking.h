@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow's relaxed search (docs/metaflow.md "Backtracking search"; [MF] Algorithm 1 as its
 // code runs it): a queue of graphs ordered by cost, the cheapest expanded by every match of
 // every enabled rule; a rewritten graph is kept while it costs less than α times the best so

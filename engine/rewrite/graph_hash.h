@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A graph's structural hash for the search's duplicate detection (docs/metaflow.md "Graph
 // hash", as MetaFlow's Graph::hash): every node gets a Merkle hash of its kind, attributes,
 // output shape and inputs — each value as its producer's hash, channel range and in-place

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rewrite/graph_split.h"
 
 #include <algorithm>

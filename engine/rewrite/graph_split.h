@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flow-based graph split of MetaFlow (§4.3, Algorithm 2) as docs/metaflow.md decides it:
 // a block over T operators is cut at a minimum vertex cut whose capacity counts the
 // substitutions the cut would break, the operators of its first and last quarter tied to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rewrite/identity_rule.h"
 
 #include "util/error.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule S1, Serenity's identity graph rewriting (Serenity, MLSys 2020, §3.3, Eq. 3–8, Fig. 9;
 // docs/memory.md "Identity graph rewriting"): a convolution y over a concatenation
 // [x_1, …, x_k] becomes k partial convolutions, one per x_i, that write the same output y, so no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source patterns of the graph substitutions (docs/metaflow.md; MetaFlow paper §3, Fig. 4): typed
 // pattern nodes with unary constraints, edges between them, which of them may read from or be
 // read by operators outside the match, and a constraint over the whole match. The matcher

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rewrite/rewrite_cost.h"
 
 #include "cost/stage_memo.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search's cost (docs/metaflow.md "Cost model"; MetaFlow §4.1): the sum over operators of
 // each operator's one-operator stage latency under the active cost model — the latency of the
 // sequential schedule, MetaFlow's sum of isolated per-op times. Latencies are memoised per

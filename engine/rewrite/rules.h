@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graph substitutions of MetaFlow that this IR can express (docs/metaflow.md "Rules"):
 // each a source pattern, a target built from the matched operators, and a weight transform so
 // the reference executor runs the rewritten graph with weights derived from the original.

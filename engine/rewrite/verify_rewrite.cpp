@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rewrite/verify_rewrite.h"
 
 #include "ref/reference_executor.h"

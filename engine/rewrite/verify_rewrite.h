@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The proof a front end runs on a MetaFlow result (docs/metaflow.md "Scheduler and CLI",
 // `ios-sched metaflow --verify`): the original graph with its weights and the rewritten graph
 // with the weights derived by replaying the substitution log's weight transforms, both run by

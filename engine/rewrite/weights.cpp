@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Weight transforms of the rules (docs/metaflow.md "Equivalence"): replaying them along a
 // substitution log turns the original graph's weights into the rewritten graph's, so the
 // reference executor checks that both compute the same outputs.

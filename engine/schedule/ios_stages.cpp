@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedule/ios_stages.h"
 
 #include "ir/validate.h"

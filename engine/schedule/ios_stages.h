@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schedule ↔ IOS JSON `stages` (docs/formats.md "Model structure"): Block::stages name lists
 // and the optimised model with merged convolutions.
 #pragma once

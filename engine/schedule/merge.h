@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Operator merge (docs/algorithms.md §2.3 "Merge stages", docs/formats.md): which
 // convolutions can run as one, and the merged convolution's attributes.
 #pragma once

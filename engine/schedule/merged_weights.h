@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a merged convolution's weights come from (IOS paper §3 and §4.1, operator merge;
 // docs/algorithms.md §2.3): ONE placement, used by the reference executor
 // (ref::mergedConvWeights) and by the GPU executor (profiling::Executor), so the reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedule/program_verify.h"
 
 #include "schedule/merge.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream program validity (docs/raf.md "Verifier"): every operator launched exactly once on a
 // valid stream, every wait after a record of its event, merged launches mergeable, and every
 // dependency u → v of the block ordered before v starts: by issue order on one stream, by a

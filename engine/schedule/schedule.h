@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A schedule: per block, stages → groups → operators (IOS paper §3, docs/algorithms.md §2).
 #pragma once
 

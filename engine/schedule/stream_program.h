@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stream program: what the host issues for one block, in issue order (docs/raf.md
 // "Stream programs"; RAF multi-stream design, seeds RAF doc). Kernels are launched on numbered
 // CUDA streams; events recorded on one stream and waited on by another order work across

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schedule validity: every operator exactly once, dependencies respected, merges mergeable.
 #pragma once
 

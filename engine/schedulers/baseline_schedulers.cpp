@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The baselines of the IOS paper §6.1 as registered schedulers (docs/algorithms.md
 // "Baselines"): sequential and greedy.
 #include "eval/evaluate.h"

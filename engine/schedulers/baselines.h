@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baseline schedules (docs/algorithms.md §4 "Baselines"), in the same Schedule type as the DP's.
 #pragma once
 

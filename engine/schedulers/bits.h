@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 128-bit operator sets for the DP (docs/algorithms.md §1: parts ≤ 128 operators) and an
 // open-addressing hash map keyed by them.
 #pragma once

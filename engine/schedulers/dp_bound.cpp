@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Branch and bound over a state's candidate stages (docs/search-speed.md "Fifth pass"):
 // cost(S) = min over E of cost(S \ E) + latency(E), and a stage whose lower bound already
 // makes cost(S \ E) + bound(E) exceed a total found cannot be S's choice, so it is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One part of the IOS DP (docs/algorithms.md §2): states, candidate stages, memoised cost(S),
 // counts. Internal to the scheduler; ios_dp.cpp drives it part by part.
 #pragma once

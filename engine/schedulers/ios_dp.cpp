@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IOS DP driver: options, parts, progress totals, statistics (docs/algorithms.md §2-§3).
 #include "schedulers/ios_dp.h"
 

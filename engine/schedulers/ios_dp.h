@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IOS dynamic-programming scheduler (IOS paper §4, Algorithm 1; docs/algorithms.md §2-§3).
 #pragma once
 

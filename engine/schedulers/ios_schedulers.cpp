@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IOS dynamic program (IOS paper §4, Algorithm 1; docs/algorithms.md §2) registered in its
 // three variants: merge stages only, parallel stages only, and both.
 #include "schedulers/ios_dp.h"

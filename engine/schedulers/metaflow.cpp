@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow composed with a scheduler (metaflow.h): the search on G0, figures of G0 and G*, the
 // `then` scheduler on G*.
 #include "schedulers/metaflow.h"

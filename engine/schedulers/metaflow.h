@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MetaFlow composed with a scheduler (docs/metaflow.md "Scheduler and CLI", "Composition with
 // IOS"): the relaxed backtracking search of [MF] §3–§4 rewrites the model's graph, then a
 // registered scheduler (default IOS-both) schedules the rewritten graph G*. The front ends

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registered `metaflow` scheduler (docs/metaflow.md "Scheduler and CLI"): MetaFlow's paper
 // preset with its own objective (the sum of operator latencies), then IOS-both on the
 // rewritten graph. Its outcome refers to G* (Outcome::rewritten).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Outcome helpers (scheduler.h): the program form of any outcome and its latency, on the model
 // the outcome's schedule refers to (the rewritten one of a graph-rewriting scheduler).
 #include "eval/evaluate.h"

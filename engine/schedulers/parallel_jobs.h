@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent searches on several threads, deterministically (docs/performance.md "Threads"):
 // the parts of one IOS DP, the schedulers of a comparison, the cells of a pruning sweep, the
 // settings of a specialization. Every job writes only its own results, so the outcome does not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedulers/pareto.h"
 
 #include "schedulers/ios_dp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latency against peak memory (docs/memory.md "The latency–memory trade-off"): the budgeted
 // IOS search at budgets from the unconstrained optimum's peak down to the least peak any
 // schedule reaches, each point with its schedule.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedulers/part_memory.h"
 
 #include "schedulers/serenity/memory_dp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory of the IOS DP's states for the budgeted search (docs/memory.md "IOS under a memory
 // budget"): the live bytes after a down-set P of a part (the block's earlier parts all done)
 // depend on P alone, so a stage E ending S = P ∪ E peaks at μ(P) + the bytes E allocates,

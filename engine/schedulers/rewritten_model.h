@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model a graph-rewriting scheduler's outcome refers to (scheduler.h Outcome::rewritten):
 // the rewritten graph G*, its DAGs, the cost model it was searched with and how it was found.
 // Shared, immutable, with addresses that never move (the DAGs and the cost model point into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seam every scheduler plugs into (docs/architecture.md "Adding a scheduler"): a Scheduler
 // has a stable key, a label, a description and the knobs it reads, and turns a prepared model
 // into a schedule under a cost model. Schedulers register themselves with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scheduler registry (scheduler.h): filled at start-up by IOS_REGISTER_SCHEDULER lines.
 #include "schedulers/scheduler.h"
 #include "util/error.h"

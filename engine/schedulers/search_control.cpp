@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedulers/search_control.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress, cancellation and a time limit of a long search, shared by every scheduler and by
 // the jobs that run several searches in a row.
 #pragma once

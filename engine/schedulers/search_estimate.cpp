@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The up-front estimate (search_estimate.h): the DP itself, run with a cost model that prices
 // every stage as a constant, counts what the real search will meet; the real model prices a
 // sample of those stages to give a time per stage.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an IOS DP search will cost, before it runs (docs/performance.md "Up-front estimate"):
 // the GUI runs a search on a settings edit only when this says it is quick.
 #pragma once

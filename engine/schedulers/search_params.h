@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parameters of one search and their defaults, in one place (docs/architecture.md
 // "Adding a scheduler"): the CLI's options, the GUI's settings and every scheduler (the IOS DP
 // included, whose Options extend these) start from SearchParams{}.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What searches report besides their schedule: the IOS DP's counts (Statistics), its explored
 // state space (StateSpace) and what a search will cost before it runs (SearchEstimate). Plain
 // data, shared by the Scheduler interface (scheduler.h) and the algorithms that fill them.

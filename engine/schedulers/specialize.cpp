@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "specialize.h"
 
 #include "schedulers/parallel_jobs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Specialised schedules (IOS paper §7.2, Table 3): one schedule optimised per setting (a cost
 // model: a device profile and a batch size), each executed under every setting.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The recorded DP state space (ios_dp.h StateSpace) regrouped per part and laid out in layers,
 // ready to draw: the GUI builds this on its worker thread so that showing a result with
 // millions of recorded transitions costs the UI thread nothing but a pointer swap.

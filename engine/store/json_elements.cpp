@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "store/json_elements.h"
 
 #include "util/error.h"

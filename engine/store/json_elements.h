@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a large JSON document incrementally (store imports, docs/formats.md "Measurement
 // store"): the document is one object whose big arrays (a store's "samples", a legacy
 // cache's "entries") are handed over one element at a time and never held whole, so a file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "store/measurement_store.h"
 
 #include "util/error.h"

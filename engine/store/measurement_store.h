@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store (docs/formats.md "Measurement store", docs/gpu.md "Sharing
 // measurements"): stage latencies measured on GPUs, keyed by what was measured — the stage's
 // canonical signature (cost/stage_signature.h), the device identity (cost/device_identity.h),

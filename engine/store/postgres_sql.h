@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PostgreSQL store's SQL (postgres_store.cpp): its schema, its queries and the literals
 // of its multi-row inserts.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "store/postgres_store.h"
 
 #include "cost/stage_signature.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store on a PostgreSQL server (docs/store.md "A team server"): the same
 // semantics as the SQLite store — one transaction per add, idempotent samples, the median
 // rule, the canonical export order — for many hosts writing at once. Opened through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SQLite store's rows (sqlite_store.cpp): its schema, the compact stage blob and the
 // checks every measurement passes before it is added.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A thin RAII layer over SQLite's C API for the SQLite store (sqlite_store.cpp): one
 // connection, its prepared statements (prepared once, reused), transactions. Every failure
 // is an ios::UserError naming the store's URL and SQLite's message.

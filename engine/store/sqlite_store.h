@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store's default backend (docs/formats.md "Measurement store"): one SQLite
 // file in WAL mode, safe for any number of reading and writing processes on one host. Opened
 // through store::openStore with "sqlite:PATH" or a bare PATH (registered from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage latencies from a measurement store (docs/cli.md "--cost-model store:URL"): a stage is
 // priced by its canonical signature (cost/stage_signature.h) under one device setup, so a
 // stage measured in any model serves this one, and never one of another setup. Registered as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measurement store as a JSON document (docs/formats.md "Measurement store", "JSON
 // form"): the interchange and archive form of any backend, written deterministically — two
 // stores holding the same samples export byte-identical files, so "4 merged shards equal one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An exact unsigned integer of any size: schedule counts reach 9.2e22 per part and their
 // product over parts exceeds 128 bits (docs/algorithms.md §3 "Statistics").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte sizes as people type them ("24 MiB", "19.25MiB", "512k", "64 MB", "1048576"): the one
 // parser behind the CLI's --memory-budget and the GUI's memory budget field.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checked 64-bit integer arithmetic: the one place that decides whether a sum, difference,
 // product or quotient of sizes, counts or folded ONNX values fits in int64. Every result is
 // std::nullopt where the exact value does not fit (or is undefined: division by zero,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors that cross the engine's boundary: a user-facing message with file/node/field context.
 #pragma once
 

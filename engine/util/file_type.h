@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a stat() mode names, for messages about files that are not regular files.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "util/file_util.h"
 
 #include "util/input_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading text files; the write side (outputs, atomic writes) is util/output_file.h.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one way the tool reads a file (models, parts, device profiles, measurement caches, results,
 // schedules, traces; CLI and GUI): regular files only, refused by size before reading.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numbers read from JSON documents (caches, results files, traces): an exact integer in a
 // range or a finite number in a range, else a UserError naming the file and the field and
 // giving the allowed range. nlohmann's get<int>() would narrow 2^32+1 to 1 silently.

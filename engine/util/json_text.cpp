@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "util/json_text.h"
 
 #include "util/error.h"

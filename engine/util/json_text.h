@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON text in and out, safe on hostile input: the one place the io code calls nlohmann's
 // parser and serialiser.
 #pragma once

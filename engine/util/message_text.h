@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numbers and names inside user-facing messages: the one place that formats them, so every
 // message prints numbers compactly and shows hostile names (ESC, NUL, newlines, invalid
 // UTF-8) visibly instead of sending them raw to a terminal.

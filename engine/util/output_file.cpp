@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "util/output_file.h"
 
 #include "util/error.h"

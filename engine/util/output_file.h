@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Output files written as one transaction per command (docs/cli.md "Output files"): every
 // file is checked before the work, staged in full beside its target (an unnamed O_TMPFILE
 // where the file system has it, so a killed process leaves nothing), and all are renamed into

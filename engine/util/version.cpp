@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "util/version.h"
 
 // Defined for this file only (engine/CMakeLists.txt), so a version bump rebuilds one object.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tool's version, from one place: CMake's project(VERSION ...) in the top CMakeLists.txt.
 // Both programs print it (--version), and every file they write records it (io/provenance.h).
 #pragma once

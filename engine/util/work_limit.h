@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Refusals of work past a limit (docs/architecture.md "Work bounds"): every layer that bounds
 // its work (the stream program verifier in schedule, the searches in schedulers) throws these,
 // and each front end words the knob for its users (schedulers/search_control.h: SearchControl).

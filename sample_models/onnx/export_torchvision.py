@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Export torchvision CNNs to ONNX (opset 13) WITHOUT weights, for `ios-sched ... model.onnx`.
 
 Scheduling needs shapes, not weights: every float initializer with more than one element is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """DenseNet-121 as torchvision builds it (4 dense blocks of 6/12/24/16 layers, growth 32,
 bn_size 4, transitions halving channels), written with the ONNX helper so no PyTorch is
 needed. Node names follow torch.onnx.export ("/features/denseblock1/denselayer1/conv1/Conv").

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A synthetic 1 000-node ONNX model (200 modules: three convs, a concat, a ReLU) for the
 import timing in docs/performance.md. Usage: make_large_model.py [OUT.onnx]"""
 import onnx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the Chrome trace importer (io/trace_import.h): any input either loads
 // or throws ios::UserError. A trace that loads must export (io/trace_export.h) to a trace
 // that loads again with the same stages and kernels (a UserError there escapes: a finding).

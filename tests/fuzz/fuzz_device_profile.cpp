@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the device-profile loader (cost/device_profile.h): any input either
 // loads or throws ios::UserError. A profile that loads must write back to text that loads to
 // the same profile (a UserError there escapes: a finding), and the simulated cost model on it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the IOS JSON loader: any input either loads or throws ios::UserError;
 // anything that loads writes back to text that loads to the same graph.
 #include "io/dot_export.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the measurement-results loader (analysis/measured_validation.h,
 // `ios-sched validate`): any input either loads or throws ios::UserError; every schedule it
 // yields has a name, a batch >= 1 and a latency in (0, kMaxStageLatencyMs], and its schedule

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the measurement-cache loader (cost/measurement_cache.h): any input
 // either loads or throws ios::UserError. Every entry of a loaded cache must be found again
 // under its key with a latency in (0, kMaxStageLatencyMs], the cache must write back to text

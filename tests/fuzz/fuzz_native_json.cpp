@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the native model loader (and its explicit parts): any input either
 // loads or throws ios::UserError; anything that loads round-trips to the same graph.
 #include "io/native_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the ONNX loader (docs/onnx.md): any input either imports into a valid
 // IR graph or throws ios::UserError. The first byte picks the options, so --allow-opaque and
 // --input-shape paths are fuzzed too. Seeds: tests/fuzz/onnx_seeds (make_onnx_seeds.py).

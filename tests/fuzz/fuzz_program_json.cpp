@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the stream-program file loader (io/program_json.h): any input either
 // loads for one of four bundled models or throws ios::UserError; a program that loads passes
 // the happens-before verifier, simulates on the simulated V100 to a finite latency, and writes

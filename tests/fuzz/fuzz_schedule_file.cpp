@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the schedule-file loader (io/schedule_file.h): any input either loads
 // for one of three bundled models or throws ios::UserError; a schedule that loads writes back
 // to text that loads to the same schedule (a UserError there escapes: a finding). The models

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "fuzz_support.h"
 
 #include "io/ios_json.h"

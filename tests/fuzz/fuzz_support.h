@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the fuzz targets that need a model (schedule files, device profiles): a bundled
 // sample model read once from the source tree (IOS_FUZZ_SAMPLE_MODELS_DIR, set by
 // tests/fuzz/CMakeLists.txt) with its DP DAGs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes tiny ONNX seed models for fuzz_onnx into tests/fuzz/onnx_seeds (python3-onnx).
 
 Each seed file is one option byte (fuzz_onnx.cpp) followed by a serialized ModelProto.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the fuzz seed corpora: each small bundled model as IOS JSON and as native JSON, the
 // native ones with explicit parts so the fuzzer starts from inputs that exercise them.
 #include "util/file_util.h"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the loader fuzz targets one after the other (docs/testing.md "Fuzzing every loader").
 # usage: tests/fuzz/run_fuzzers.sh BUILD_DIR CORPUS_ROOT RUNS [TARGET...]
 # Each target keeps its corpus in CORPUS_ROOT/TARGET (seeded from its seed folder), crash

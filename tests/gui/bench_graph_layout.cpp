@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Times the graph view's layout (docs/performance.md "Graph layout"):
 //   bench_graph_layout MODEL [NAME=VALUE ...]
 // builds the view's layout request for MODEL (a file or bundled name), applies the optional

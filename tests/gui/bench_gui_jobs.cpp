@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Times the GUI's engine jobs without a window (docs/performance.md "GUI jobs"):
 //   bench_gui_jobs MODEL compare|sweep|specialize [THREADS]
 // prints the job's wall seconds and its first result line. Not a test: a benchmark target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chart data shaped like the application's (every registered scheduler, the 4 × 8 pruning
 // sweep, two specialization matrices, a trade-off front, τ traces, a peak distribution), and
 // the label-layout check of issue 17: every label a render drew lies inside its chart and

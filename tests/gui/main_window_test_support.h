@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the main-window suites share: a settings-free start, the strategy combobox row of a
 // registered scheduler, and waiting for a result.
 #pragma once

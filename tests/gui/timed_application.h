@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A QApplication that times every top-level event dispatch on the UI thread (Qt 6 calls
 // notify() for main-thread objects only): the longest dispatch is how long our code held the UI
 // thread in one go. Used by tst_main_window's responsiveness probe and bench_graph_layout.

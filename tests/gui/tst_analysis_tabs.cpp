@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The analysis tabs in the real main window (issue 17 items 7 and 9): the NasNet pruning
 // sweep can be cancelled from its tab (the job ends cancelled and the tab says so), and the
 // charts keep their labels inside and apart at the sizes they get in a 1280×800 and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch modes of ios-explorer (--measure-startup, --screenshots DIR) end with the error
 // when the model loads but cannot be scheduled (issue 37 item 8): exit status 1 and one line
 // on stderr, "ios-explorer: <the error>", instead of leaving it in the status bar of a window

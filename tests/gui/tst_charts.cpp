@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The analysis and memory charts on one tick/label engine (issue 17 item 7 and 9): at the
 // window sizes people use, every label stays inside its chart and clear of the others, ticks
 // sit at 1/2/5 × 10^k in the unit the axis title names, and the specialization heat map

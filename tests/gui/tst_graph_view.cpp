@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graph view: Netron-like labels and tooltips, left elision, the legend beside the graph,
 // selection styles, stage colours on a many-stage schedule, and the DenseNet-121 layout
 // (dense concat fan-in: ~60 s with dot's defaults) finishing and opening centred.

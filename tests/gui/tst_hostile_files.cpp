@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explorer reads through the same input layer as the CLI (engine/util/input_file.h):
 // opening or dropping a FIFO, a symlink to /dev/zero, a 10 GB sparse file, a 300 000-key JSON
 // object or a truncated file shows an error naming the file; nothing hangs (a FIFO opened for

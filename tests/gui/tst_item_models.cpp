@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Qt's item-model contract (QAbstractItemModelTester, failures reported as test failures) over
 // every item model of the main window as the window drives them: the stage tree, the operator
 // table and its sorting, filtering proxy (the Kernels tab's model and proxy:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The job controller with fake typed jobs: delivery, progress, cancel, latest request wins,
 // errors (a too-small memory budget with the least feasible peak), and the UI event loop
 // staying responsive while a job runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Kernels tab (issue 30: a tab added through the view seam): the summary's arithmetic on a
 // timeline made by hand, its item model and proxy under QAbstractItemModelTester, and the tab in
 // the main window: filled from the shown result's timeline, filtered, linked to the one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main window's one selection (issue 17 item 3): an operator-table row selects the
 // operator in the stage tree and the graph, a graph click selects the table row, a stage row
 // highlights its operators; Help ▸ Keyboard Shortcuts lists the registered shortcuts; an

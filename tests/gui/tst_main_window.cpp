@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives the main window offscreen: every bundled model, every strategy, RAF ASAP's program
 // timeline and Streams view, settings changes, cancel, every export format read back, bad
 // files, and an event-loop latency probe while an unpruned NasNet search runs.

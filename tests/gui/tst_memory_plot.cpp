@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view's math: byte counts read and written as people do (views/units.h
 // parseBytes / exactBytes), byte axes with nice ticks in one binary unit, budgets snapped on
 // the trade-off chart, the stacking of a step's live tensors, producers of live tensors and the

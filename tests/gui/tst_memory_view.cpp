@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory view against the engine: the report's walks, arena and Serenity orders are the
 // engine's (planBlock, orderPeak, arenaFootprint, the serenity scheduler's peak, the counting
 // DP), the view shows the right peak for every block and order, a selected step highlights

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MetaFlow tab in the real main window (issue 15 item 6): a SqueezeNet run shows the
 // engine's substitution log, metrics and comparison rows; a log row selects exactly its
 // operators in G0 and G*; a long search cancels; the settings persist; a batch change makes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Searches run on demand (issue 17 item 2): typed numbers apply on Enter or focus loss, never
 // per keystroke; an edit runs by itself only when the up-front estimate is under the auto-run
 // limit; Run (F5) always runs; the progress bar reads percent, rate and ETA.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The settings panel lists exactly the registry's schedulers (a throw-away scheduler registered
 // in-process appears with nothing else edited), enables the controls of the knobs the chosen
 // scheduler reads (the memory budget too: parsed with units, persisted, a too-small budget's

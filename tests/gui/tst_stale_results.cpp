@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Never a stale result shown as current (issue 17 item 1): after a model switch the old
 // model's timeline, stage tree, streams and state space are gone and a click on an old kernel
 // selects nothing; after a settings change or a cancelled run the views say "out of date",

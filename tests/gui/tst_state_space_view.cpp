@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state-space view: part selection and drawing without a model (the layer arithmetic is
 // tested with the index in tst_state_space_index), the chosen ending marked in the endings
 // list, states marked by selected operators, and clicks that select operators.

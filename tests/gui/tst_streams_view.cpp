@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Streams view: the layout of a hand-made program (lanes, arrows, dividers, both axes), and
 // the view over real Optimize jobs (EngineJobs): RAF ASAP's own program on squeezenet (one lane
 // per stream, one arrow per wait, linked selection, both axes) and IOS-Both's lowered program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline's pure math: time ↔ pixel mapping, zoom/pan clamping, nice ticks, lane packing.
 #include "time_axis.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Timeline tab (views/timeline_view.h, timeline_canvas.h) on greedy schedules of the
 // bundled InceptionV3 and NasNet-A simulated on the V100: the gap list (largest first, a click
 // zooms to the gap), range selection by mouse drag, W/A/S/D/F/Esc, Ctrl+wheel, the hover

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linking between every pair of views (issue 17 "Done when"): on the real main window with a
 // bundled model, something is selected in each source view (stage tree, operator table,
 // timeline kernel and stage lane, Streams launch, state-space state and ending, Memory step,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explorer fits a 1280×800 screen (issue 32 item 6): the main window's minimum width is at
 // most 1000 px on every tab, and at 1280×800 every dock, the tabs and the status bar lie inside
 // the window with room for their contents.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The ios_explorer module (docs/python.md): every public name has a test below."""
 import json
 import pathlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """IOS Explorer's engine from Python: load models, run any registered scheduler under any
 registered cost model, simulate and export timelines, read and write the project's files.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Blocks of an imported graph: cut at articulation points, the single tensors every path
 // from the input to the output passes through, as the IOS models are cut
 // (docs/algorithms.md §1 "The graph the schedulers see").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small checks shared by the ONNX shape rules (internal to engine/io/onnx).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Graph-level helpers of the ONNX import: which operators are known, constant integer
 // operands, Slice ranges, sliding-window extents and the dependency order of the nodes.
 #include "io/onnx/onnx_checks.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lowering state shared by onnx_lowering.cpp (operator rules) and onnx_lowering_graph.cpp
 // (the walk over the graph, opaque operators, the output). Internal to engine/io/onnx.
 #pragma once

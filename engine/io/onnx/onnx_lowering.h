@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ONNX operators → IR nodes (docs/onnx.md has the full mapping): convolutions with their
 // BatchNormalization folded and activation fused, Pad folded into the next conv/pool, Concat
 // as identity terms, Add as identity sums (relu when a Relu follows), Split/Slice as channel

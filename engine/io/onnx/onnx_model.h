@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A protobuf-free copy of the parts of an ONNX ModelProto the importer needs (docs/onnx.md).
 // onnx_reader.cpp fills it from the file with Debian's libonnx protobuf classes; everything
 // after that (constant folding, lowering, blocks) works on these plain structs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ModelProto → onnx::Model with Debian's libonnx protobuf classes (libonnx_proto). Without
 // them (IOS_WITH_ONNX=OFF or not found) readModel() reports that the build lacks ONNX.
 #include "io/onnx/onnx_model.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "io/onnx/onnx_shape.h"
 
 #include "io/onnx/onnx_checks.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tensor shapes of an ONNX graph from the declared input shape, with the integer shape
 // sub-graphs (Shape → Gather → Div → Unsqueeze → Concat → Reshape/Slice, as PyTorch exports
 // them for flatten and channel shuffles) constant-folded (docs/onnx.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF's ASAP policy (docs/raf.md "ASAP"; RAF stream_schedule_asap.cc): heavy chains on one
 // stream each, streams reused when a finished chain reaches the next one (newest stream first),
 // an event on every light edge. Has no stage form. Past schedule::kMaxProgramStreams streams,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF's policies as functions of its dependency graph (docs/raf.md), for the schedulers and
 // the tests.
 #pragma once

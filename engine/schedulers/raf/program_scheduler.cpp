@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedulers/raf/program_scheduler.h"
 
 #include "eval/program_eval.h"

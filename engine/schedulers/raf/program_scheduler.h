@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The common part of RAF's stream policies (docs/raf.md): per block, build RAF's dependency
 // graph and let the policy write the block's stream program (and its stage form where it has
 // one); the outcome's latency is the programs' under the cost model.

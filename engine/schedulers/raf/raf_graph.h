@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dependency graph RAF's stream policies schedule (docs/raf.md "The graph"; RAF
 // dependency_graph.cc): a block's operators, plus — with tuples on — a synthetic tuple node
 // before every concatenation (an operator whose input list has two or more terms) gathering its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF's own IOS variant (docs/raf.md "RAF-IOS"; RAF stream_schedule_ios.cc): the block cut at
 // the nodes every path to the sink passes through and chunked to at most 20 nodes; per chunk a
 // DP over remaining sets whose candidates are EVERY ending of at most 10 nodes, grouped into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counting pass of RAF-IOS (raf_ios_work.h). A chunk's candidates are the pairs (S, E) of
 // a non-empty down-set S and a non-empty ending E of S (an up-set of S) of at most kMaxStageOps
 // nodes. Per down-set S, the endings are counted by size as the coefficients of a polynomial

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF-IOS's chunks and the counting pass over them (docs/raf.md "RAF-IOS's work"): before the
 // chunk DP runs, its states (the non-empty down-sets of each chunk) and candidates (the
 // (state, ending) pairs it enumerates) are counted exactly, without enumerating the endings, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RAF's wavefront policy (docs/raf.md "Wavefront"; RAF stream_schedule_wavefront.cc): waves of
 // chains, chain j of a wave on stream j, a stream barrier between waves.
 #include "schedulers/raf/policies.h"

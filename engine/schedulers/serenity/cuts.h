@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cut points of a memory problem and the segments between them (Serenity §3.2 "divide and
 // conquer", Fig. 7; docs/memory.md "Divide and conquer").
 #pragma once

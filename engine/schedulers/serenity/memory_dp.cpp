@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layered DP (docs/memory.md "The memory DP"): layer i holds the down-sets of i ops with
 // μ(S), their frontier z(S), the best peak reaching them and a Zobrist hash; only the current
 // and the next layer keep their sets, every entry keeps (parent, last op) for the order.

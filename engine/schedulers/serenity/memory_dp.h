@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's exact dynamic program over down-sets (Serenity, MLSys 2020, §3.1, Algorithm 1;
 // docs/memory.md "The memory DP"), its budget τ, and the oracles that check it: brute force
 // over every topological order and the counting DP of orders under a budget.

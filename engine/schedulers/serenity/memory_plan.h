@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory-aware ordering of a whole model (Serenity, MLSys 2020, Fig. 4; docs/memory.md): per
 // block (or the whole model), partitions, an order per partition — file order, Kahn FIFO,
 // Serenity's soft-budgeted DP, or brute force — and the peak of the result.

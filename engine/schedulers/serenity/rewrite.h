@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's identity graph rewriting (Serenity, MLSys 2020, §3.3, Eq. 3–8, Fig. 9;
 // docs/memory.md "Identity graph rewriting") for the memory scheduler: the graph side is rule S1
 // of the rewrite engine (rewrite/identity_rule.h: matching, application, weights, provenance,

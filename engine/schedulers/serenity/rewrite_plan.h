@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory planning with identity graph rewriting (Serenity, MLSys 2020, Fig. 4 and Eq. 2;
 // docs/memory.md "Identity graph rewriting"): the graph is rewritten before partitioning and
 // the DP — every match (`all`), or per partition only where the rewritten partition's optimum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transition function shared by the memory DP and its oracles: a segment's ops as local
 // indices 0..n-1 with word bitsets, and, for a down-set S and a ready op u, the sample
 // μ(S) + alloc(u) and μ(S ∪ {u}) (docs/memory.md "The memory DP"). Internal to Serenity.

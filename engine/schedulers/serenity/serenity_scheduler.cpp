@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Serenity's memory-optimal operator order as a registered scheduler (Serenity, MLSys 2020;
 // docs/memory.md): per block, cut-point partitions, each ordered by the soft-budgeted exact
 // DP; the order runs as a sequential schedule, so its latency compares with the others.

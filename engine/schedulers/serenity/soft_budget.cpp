@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "schedulers/serenity/soft_budget.h"
 
 #include "schedulers/serenity/segment_model.h"

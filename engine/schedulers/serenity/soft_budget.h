@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Adaptive soft budgeting (Serenity §3.2, Algorithm 2, with the bisection corrected so that it
 // terminates; docs/memory.md "Soft budgeting").
 #pragma once
