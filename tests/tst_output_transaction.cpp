@@ -11,6 +11,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cstdio>
+#include <fcntl.h>
 #include <functional>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -87,6 +89,38 @@ private slots:
     void init() {
         qunsetenv("IOS_OUTPUT_NO_TMPFILE");
         ::umask(022);
+    }
+
+    // "-" is standard output: no file checks, written at the commit after the files, through
+    // descriptor 1 (captured here in a file), and only one output may go there.
+    void standardOutput() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("f.txt")).toStdString();
+        util::checkOutputPath("-");
+        {
+            util::OutputTransaction out;
+            out.check("-", "the trace");
+            QVERIFY_THROWS_EXCEPTION(UserError, out.check("-", "the program"));
+        }
+        const std::string captured = dir.filePath(QStringLiteral("stdout")).toStdString();
+        std::fflush(stdout);
+        const int saved = ::dup(STDOUT_FILENO);
+        const int fd = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        QVERIFY(saved >= 0 && fd >= 0);
+        ::dup2(fd, STDOUT_FILENO);
+        ::close(fd);
+        {
+            util::OutputTransaction out;
+            out.check("-");
+            out.check(file);
+            out.stage("-", "to stdout\n");
+            out.stage(file, "to the file\n");
+            out.commit();
+        }
+        ::dup2(saved, STDOUT_FILENO);
+        ::close(saved);
+        QCOMPARE(util::readTextFile(captured), std::string("to stdout\n"));
+        QCOMPARE(util::readTextFile(file), std::string("to the file\n"));
     }
 
     // Unnamed (O_TMPFILE) and named temporaries behave the same to the caller.
