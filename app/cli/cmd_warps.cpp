@@ -9,6 +9,7 @@
 #include "gpu_trace.h"
 #include "io/trace_format.h"
 #include "io/trace_import.h"
+#include "provenance_options.h"
 #include "text_format.h"
 #include "util/error.h"
 #include "util/output_file.h"
@@ -105,6 +106,9 @@ std::string svgFigure(const std::vector<Curve>& curves, const std::string& heade
                     fixed(kWidth, 0) + "\" height=\"" + fixed(height, 0) +
                     "\" font-family=\"sans-serif\" font-size=\"12\">\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    // Where the figure came from (io/provenance.h), as SVG metadata.
+    s += "<metadata>" + xmlEscape(io::provenanceComment(io::Provenance{commandLine()}, "")) +
+         "</metadata>\n";
     s += "<text x=\"" + fixed(kLeft, 0) +
          "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Active warps (% of peak, PM "
          "sampling) over normalised time</text>\n";

@@ -8,6 +8,7 @@
 #include "schedule/ios_stages.h"
 #include "util/error.h"
 #include "util/output_file.h"
+#include "util/version.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -151,6 +152,8 @@ void exportPicture(QWidget* view, const QString& path) {
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(QStringLiteral("IOS Explorer"));
+        svg.setDescription(
+            QStringLiteral("Made by %1").arg(QString::fromStdString(util::toolNameAndVersion())));
         QPainter painter(&svg);
         paintView(view, painter, QRect(QPoint(0, 0), size));
         ok = painter.end();
@@ -161,6 +164,8 @@ void exportPicture(QWidget* view, const QString& path) {
         painter.setRenderHint(QPainter::Antialiasing);
         paintView(view, painter, image.rect());
         painter.end();
+        image.setText(QStringLiteral("Software"),
+                      QString::fromStdString(util::toolNameAndVersion()));
         ok = image.save(&buffer, "PNG");
     }
     if (!ok)
