@@ -107,8 +107,9 @@ std::string svgFigure(const std::vector<Curve>& curves, const std::string& heade
                     "\" font-family=\"sans-serif\" font-size=\"12\">\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     // Where the figure came from (io/provenance.h), as SVG metadata.
-    s += "<metadata>" + xmlEscape(io::provenanceComment(io::Provenance{commandLine()}, "")) +
-         "</metadata>\n";
+    io::Provenance provenance;
+    provenance.command = commandLine();
+    s += "<metadata>" + xmlEscape(io::provenanceComment(provenance, "")) + "</metadata>\n";
     s += "<text x=\"" + fixed(kLeft, 0) +
          "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Active warps (% of peak, PM "
          "sampling) over normalised time</text>\n";
