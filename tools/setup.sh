@@ -15,7 +15,7 @@ packages=(cmake ninja-build g++ pkg-config git
           libonnx-dev libprotobuf-dev protobuf-compiler
           qt6-base-dev qt6-svg-dev libgl-dev libvulkan-dev
           libgraphviz-dev nlohmann-json3-dev libsqlite3-dev libpqxx-dev postgresql
-          python3-yaml lld pybind11-dev python3-pybind11 python3-pytest
+          python3-yaml lld python3-dev pybind11-dev python3-pybind11 python3-pytest
           help2man dpkg-dev
           xvfb xauth)
 
