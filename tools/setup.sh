@@ -54,7 +54,7 @@ test)
     install_missing
     export QT_QPA_PLATFORM=offscreen
     echo "== Release build (warnings as errors) and all tests"
-    configure_build build -DCMAKE_BUILD_TYPE=Release -DIOS_WERROR=ON
+    configure_build build -DCMAKE_BUILD_TYPE=Release -DIOS_WERROR=ON -DIOS_WITH_PYTHON=ON
     ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
     echo "== Engine + CLI with ASan/UBSan (no GUI) and their tests"
     configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DIOS_SANITIZE=ON -DIOS_WITH_GUI=OFF -DIOS_WITH_CUDA=OFF
