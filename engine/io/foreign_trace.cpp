@@ -235,8 +235,9 @@ eval::Timeline readNsysSqlite(const std::filesystem::path& path, ForeignTraceInf
     try {
         return readNsysTables(path, info);
     } catch (const UserError& e) {
-        // The SQLite layer words its failures for measurement stores: say it for this file.
-        if (e.message().find("store") == std::string::npos)
+        // Errors of this reader name the file already; the SQLite layer's (store/
+        // sqlite_statement.h) name no file and are worded for measurement stores.
+        if (!e.file().empty())
             throw;
         throw UserError("not a readable Nsight Systems SQLite export (export the report again "
                         "to SQLite with `nsys export`)",
