@@ -9,7 +9,9 @@
 # (relative paths are taken from the current source directory) becomes
 #   extern const std::string_view k_<basename>  in namespace <ns>,
 # where <basename> is f's file name with every character outside [A-Za-z0-9] turned into
-# '_' (k_h100_sxm_json for devices/h100_sxm.json). The generated file is rebuilt when a
+# '_' (k_h100_sxm_json for devices/h100_sxm.json), and
+#   extern const std::span<const std::pair<std::string_view, std::string_view>> kFiles
+# lists every (file name, contents) in the order given. The generated file is rebuilt when a
 # listed file or the generator changes.
 include_guard(GLOBAL)
 

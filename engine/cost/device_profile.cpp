@@ -10,14 +10,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <span>
+#include <utility>
 #include <system_error>
 
 namespace ios::resources::embedded {
-extern const std::string_view k_v100_json;
-extern const std::string_view k_a100_json;
-extern const std::string_view k_h100_sxm_json;
-extern const std::string_view k_rtx2080ti_json;
-extern const std::string_view k_k80_json;
+// Every profile listed in resources/CMakeLists.txt, in menu order (file name, JSON text).
+extern const std::span<const std::pair<std::string_view, std::string_view>> kFiles;
 } // namespace ios::resources::embedded
 
 namespace ios::cost {
@@ -69,6 +68,32 @@ public:
         return doc_.contains(key) ? number(key, min, max) : fallback;
     }
 
+    // An optional boolean (false when absent).
+    bool flag(const char* key) const {
+        auto it = doc_.find(key);
+        if (it == doc_.end())
+            return false;
+        if (!it->is_boolean())
+            fail(key, "must be true or false");
+        return it->get<bool>();
+    }
+
+    // An optional list of strings (empty when absent).
+    std::vector<std::string> texts(const char* key) const {
+        std::vector<std::string> out;
+        auto it = doc_.find(key);
+        if (it == doc_.end())
+            return out;
+        if (!it->is_array())
+            fail(key, "must be an array of strings");
+        for (const util::Json& v : *it) {
+            if (!v.is_string())
+                fail(key, "must be an array of strings");
+            out.push_back(v.get<std::string>());
+        }
+        return out;
+    }
+
     int integer(const char* key, int min, int max) const {
         const double v = number(key, min, max);
         if (v != std::floor(v))
@@ -87,8 +112,8 @@ private:
     const std::string& source_;
 };
 
-DeviceProfile parseBundled(std::string_view text, const char* file) {
-    return parseDeviceProfile(text, std::string("<bundled>/resources/devices/") + file);
+DeviceProfile parseBundled(std::string_view text, std::string_view file) {
+    return parseDeviceProfile(text, "<bundled>/resources/devices/" + std::string(file));
 }
 
 } // namespace
@@ -104,7 +129,8 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
         {"format", "version", "name", "full_name", "architecture", "sm_count", "max_ctas_per_sm",
          "max_threads_per_sm", "max_registers_per_sm", "max_shared_memory_per_sm_kb",
          "fp32_peak_tflops", "tensor_peak_tflops", "dram_bandwidth_gbs", "l2_cache_mb",
-         "launch_overhead_us", "launch_latency_us", "sync_overhead_us", "compute_efficiency"},
+         "launch_overhead_us", "launch_latency_us", "sync_overhead_us", "compute_efficiency",
+         "warp_schedulers_per_sm", "ffma_latency_cycles", "sources", "validation", "concat_in_place"},
         "the device profile", source);
     const FieldReader f(doc, source);
     if (f.text("format", true) != kFormat)
@@ -134,6 +160,14 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
     p.syncOverheadUs = f.number("sync_overhead_us", 0, 1e4);
     p.sm.computeEfficiency =
         f.optionalNumber("compute_efficiency", 0.01, 1, kSmModel.computeEfficiency);
+    const DeviceProfile defaults;
+    if (doc.contains("warp_schedulers_per_sm"))
+        p.warpSchedulersPerSm = f.integer("warp_schedulers_per_sm", 1, 64);
+    p.ffmaLatencyCycles =
+        f.optionalNumber("ffma_latency_cycles", 1, 64, defaults.ffmaLatencyCycles);
+    p.concatInPlace = f.flag("concat_in_place");
+    p.sources = f.texts("sources");
+    p.validation = f.text("validation", false);
     return p;
 }
 
@@ -159,15 +193,27 @@ std::string writeDeviceProfile(const DeviceProfile& p) {
     // The optional kernel-model field, only where the profile differs from the default.
     if (p.sm.computeEfficiency != kSmModel.computeEfficiency)
         doc["compute_efficiency"] = p.sm.computeEfficiency;
+    const DeviceProfile defaults;
+    if (p.warpSchedulersPerSm != defaults.warpSchedulersPerSm)
+        doc["warp_schedulers_per_sm"] = p.warpSchedulersPerSm;
+    if (p.ffmaLatencyCycles != defaults.ffmaLatencyCycles)
+        doc["ffma_latency_cycles"] = p.ffmaLatencyCycles;
+    if (p.concatInPlace)
+        doc["concat_in_place"] = true;
+    if (!p.sources.empty())
+        doc["sources"] = p.sources;
+    if (!p.validation.empty())
+        doc["validation"] = p.validation;
     return util::dumpPythonStyle(doc) + "\n";
 }
 
 const std::vector<DeviceProfile>& bundledDevices() {
-    using namespace resources::embedded;
-    static const std::vector<DeviceProfile> devices{
-        parseBundled(k_v100_json, "v100.json"), parseBundled(k_a100_json, "a100.json"),
-        parseBundled(k_h100_sxm_json, "h100_sxm.json"),
-        parseBundled(k_rtx2080ti_json, "rtx2080ti.json"), parseBundled(k_k80_json, "k80.json")};
+    static const std::vector<DeviceProfile> devices = [] {
+        std::vector<DeviceProfile> all;
+        for (const auto& [file, text] : resources::embedded::kFiles)
+            all.push_back(parseBundled(text, file));
+        return all;
+    }();
     return devices;
 }
 

@@ -16,9 +16,11 @@ namespace ios::cost {
 // choice). The defaults are the V100 calibration against the IOS paper and apply to every
 // profile; a profile may override the field named in quotes (an optional JSON field).
 struct SmModel {
-    // Resident warps per SM at which the fp32 pipelines / the memory system saturate, as a
-    // fraction of the SM's maximum warps (latency hiding, IOS §6.3).
-    double computeSaturationOccupancy = 0.25;
+    // Latency hiding (IOS §6.3): the fp32 pipelines saturate when every warp scheduler has
+    // this many ready warps per cycle of the dependent FFMA latency resident
+    // (DeviceProfile::computeSaturationWarps; the V100: 1 × 4 schedulers × 4 cycles = 16 of its
+    // 64 warps). The memory system saturates at a fraction of the SM's maximum warps.
+    double warpsPerSchedulerCycle = 1.0;
     double memorySaturationOccupancy = 0.5;
     double bandwidthEfficiency = 0.8; // achievable fraction of the DRAM peak
     double ctaLatencyUs = 1.5;        // fixed per-CTA time: prologue, first loads, epilogue
@@ -46,9 +48,25 @@ struct DeviceProfile {
     double launchOverheadUs = 0; // host time to issue one kernel (library call + launch)
     double launchLatencyUs = 0;  // issue → start of the kernel on an idle GPU
     double syncOverheadUs = 0;   // one device/stream synchronisation (host wake-up included)
+    // Optional architecture facts (defaults: Volta's): warp schedulers per SM and the latency in
+    // cycles of a dependent FFMA (microbenchmark studies; docs/cost-model.md).
+    int warpSchedulersPerSm = 4;
+    double ffmaLatencyCycles = 4;
+    // The executor the timing fields describe writes every producer of a concatenation into
+    // the concatenated tensor (this project's CUDA executor), instead of the IOS runtime's
+    // copy per concatenated input.
+    bool concatInPlace = false;
+    std::vector<std::string> sources; // where the figures come from (shown by `devices`)
+    std::string validation;           // what it was checked against; empty = unvalidated
     SmModel sm;                  // kernel-model constants (defaults unless the profile sets them)
 
     int maxWarpsPerSm() const { return maxThreadsPerSm / 32; }
+    // Resident warps per SM at which its fp32 pipelines saturate: a pipeline stays busy when
+    // each scheduler finds a ready warp every cycle of the dependent-issue latency. Turing's
+    // half-size SMs (32 warps) need as many as the V100's; Kepler (9 cycles) needs 36.
+    double computeSaturationWarps() const {
+        return sm.warpsPerSchedulerCycle * warpSchedulersPerSm * ffmaLatencyCycles;
+    }
     // FP32 flop/s of one SM at full issue rate.
     double smPeakFlops() const { return fp32PeakTflops * 1e12 / smCount; }
     double dramBytesPerSecond() const { return dramBandwidthGBs * 1e9; }

@@ -144,7 +144,7 @@ const ir::TensorShape& shapeOf(const ir::ValueRef& v, const ir::ShapeLookup& loo
 
 // IOS runtime input assembly (see operatorKernels), appended to `out`.
 void inputKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
-                  std::vector<KernelDesc>& out) {
+                  bool concatInPlace, std::vector<KernelDesc>& out) {
     const auto& terms = node.inputs;
     for (const ir::Term& term : terms) {
         for (const ir::ValueRef& v : term) {
@@ -163,7 +163,7 @@ void inputKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch
                                       static_cast<double>(term.size() - 1)));
         }
     }
-    if (terms.size() > 1) {
+    if (terms.size() > 1 && !concatInPlace) {
         for (const ir::Term& term : terms) {
             if (term.size() == 1 && term.front().inPlace)
                 continue; // its producer already wrote into the concatenation's buffer
@@ -206,7 +206,7 @@ void nodeKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
         }
         return;
     }
-    inputKernels(node, lookup, batch, out);
+    inputKernels(node, lookup, batch, device.concatInPlace, out);
     const ir::TensorShape& in = shapeOf(node.inputs.front().front(), lookup, node);
     switch (node.kind) {
     case NodeKind::Conv: {
@@ -286,7 +286,7 @@ CtaRateModel::CtaRateModel(const DeviceProfile& device) {
     const SmModel& model = device.sm;
     sms_ = device.smCount;
     const double maxWarps = device.maxWarpsPerSm();
-    satC_ = std::max(1.0, model.computeSaturationOccupancy * maxWarps);
+    satC_ = std::max(1.0, device.computeSaturationWarps());
     satM_ = std::max(1.0, model.memorySaturationOccupancy * maxWarps);
     bandwidth_ = device.dramBytesPerSecond() * model.bandwidthEfficiency / 1e6; // B/µs
     smFlops_ = device.smPeakFlops() / 1e6;                                      // flop/µs
