@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <string>
 #include <vector>
 
@@ -65,9 +64,10 @@ std::string twoChainsModel(int length) {
     nodes.resize(nodes.size() - 2);
     const std::string last = std::to_string(length - 1);
     return R"({"name": "chains", "input": )" + in + R"(, "blocks": [{"enter_name": "in",
-        "enter_node": )" + in + R"(, "inner_nodes": [)" + nodes + R"(], "exit_node": {
-        "type": "identity", "name": "sum", "hint_name": "sum", "inputs": [[["a)" + last +
-           R"(", 0, 4], ["b)" + last + R"(", 0, 4]]], "output_shape": [4, 2, 2]},
+        "enter_node": )" +
+           in + R"(, "inner_nodes": [)" + nodes + R"(], "exit_node": {
+        "type": "identity", "name": "sum", "hint_name": "sum", "inputs": [[["a)" +
+           last + R"(", 0, 4], ["b)" + last + R"(", 0, 4]]], "output_shape": [4, 2, 2]},
         "stages": []}]})";
 }
 
@@ -154,7 +154,8 @@ private slots:
         const Run json = runCli(withJson);
         QCOMPARE(json.code, 0);
         // once in "total", once for the one part
-        const std::string flag = std::string("\"schedules_saturated\": ") + (saturated ? "true" : "false");
+        const std::string flag =
+            std::string("\"schedules_saturated\": ") + (saturated ? "true" : "false");
         const size_t first = json.out.find(flag);
         QVERIFY2(first != std::string::npos, json.out.c_str());
         QVERIFY2(json.out.find(flag, first + 1) != std::string::npos, json.out.c_str());

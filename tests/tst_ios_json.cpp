@@ -15,7 +15,6 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 #include <map>
 
@@ -50,7 +49,8 @@ const std::map<std::string, std::vector<std::string>>& authorsRequiredKeys() {
           "output_shape"}},
         {"identity", {"type", "name", "hint_name", "inputs", "output_shape"}},
         {"relu", {"type", "name", "hint_name", "inputs", "output_shape"}},
-        {"activation", {"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"}},
+        {"activation",
+         {"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"}},
         {"element", {"type", "name", "hint_name", "inputs", "op_type", "output_shape"}},
         {"sequential", {"type", "name", "hint_name", "nodes", "output_shape"}},
     };
@@ -78,8 +78,8 @@ std::string authorsNodeProblem(const Json& n) {
         return "conv act " + n["act"].dump();
     if (type == "pool" && !isOneOf(n["pool_type"], {"max", "avg", "global_max", "global_avg"}))
         return "pool_type " + n["pool_type"].dump();
-    if (type == "activation" && (!n["inplace"].is_boolean() ||
-                                 !isOneOf(n["act_type"], {"relu", "tanh", "sigmoid"})))
+    if (type == "activation" &&
+        (!n["inplace"].is_boolean() || !isOneOf(n["act_type"], {"relu", "tanh", "sigmoid"})))
         return "activation " + n["act_type"].dump() + " inplace " + n["inplace"].dump();
     if (type == "element" && !isOneOf(n["op_type"], {"add", "mul"}))
         return "op_type " + n["op_type"].dump();
@@ -119,8 +119,9 @@ void normaliseAuthorsFile(Json& j) {
         if (j.contains("pool_type")) {
             const std::string t = j["pool_type"].get<std::string>();
             const bool max = t.find("max") != std::string::npos;
-            j["pool_type"] = t.find("global") != std::string::npos ? (max ? "global_max" : "global_avg")
-                                                                   : (max ? "max" : "avg");
+            j["pool_type"] = t.find("global") != std::string::npos
+                                 ? (max ? "global_max" : "global_avg")
+                                 : (max ? "max" : "avg");
         }
         if (j.contains("stages") && j["stages"].is_null())
             j["stages"] = Json::array();
@@ -309,7 +310,7 @@ private slots:
     // What the authors' files hold that this project's own files do not.
     void authorsVariants() {
         const ir::Graph alex = io::parseIosJson(readFile(kAuthorsDir + "/alexnet.ios.json"), "a");
-        QVERIFY(alex.blocks[0].stages.empty()); // "stages": null
+        QVERIFY(alex.blocks[0].stages.empty());                               // "stages": null
         QVERIFY(alex.blocks[0].innerNodes[1].pool.type == ir::PoolType::Max); // "max_pool"
         const ir::Graph res =
             io::parseIosJson(readFile(kAuthorsDir + "/resnet50_expansion1.ios.json"), "r");
@@ -340,9 +341,7 @@ private slots:
 
     // The writer's output against the authors' loader for every bundled model and for a graph
     // holding each node kind (activation and element included).
-    void writerGivesAuthorsKeys_data() {
-        addFiles(kSampleDir);
-    }
+    void writerGivesAuthorsKeys_data() { addFiles(kSampleDir); }
     void writerGivesAuthorsKeys() {
         QFETCH(QString, path);
         ir::Graph g = io::parseIosJson(readFile(path), path.toStdString());
@@ -354,7 +353,8 @@ private slots:
         ir::Node elem = act;
         elem.kind = ir::NodeKind::Element;
         elem.name = elem.hintName = "extra_element";
-        elem.inputs = {{{act.name, 0, act.inputs[0][0].end}, {g.blocks[0].enterName, 0, act.inputs[0][0].end}}};
+        elem.inputs = {{{act.name, 0, act.inputs[0][0].end},
+                        {g.blocks[0].enterName, 0, act.inputs[0][0].end}}};
         ir::Block& b = g.blocks[0];
         b.innerNodes.insert(b.innerNodes.begin(), {act, elem});
         if (!b.stages.empty())
@@ -374,16 +374,20 @@ private slots:
         QTest::addColumn<QString>("error"); // empty: loads
         const QString act = QStringLiteral("\"act_type\": \"sigmoid\",");
         QTest::newRow("inplace absent") << act << act << "";
-        QTest::newRow("inplace true") << act << act + " \"inplace\": true," << "";
+        QTest::newRow("inplace true") << act << act + " \"inplace\": true,"
+                                      << "";
         QTest::newRow("inplace not boolean") << act << act + " \"inplace\": 1,"
                                              << "field 'inplace' must be true or false";
         const QString pool = QStringLiteral("\"pool_type\": \"max\"");
-        QTest::newRow("max_pool") << pool << "\"pool_type\": \"max_pool\"" << "";
-        QTest::newRow("avg_pool") << pool << "\"pool_type\": \"avg_pool\"" << "";
+        QTest::newRow("max_pool") << pool << "\"pool_type\": \"max_pool\""
+                                  << "";
+        QTest::newRow("avg_pool") << pool << "\"pool_type\": \"avg_pool\""
+                                  << "";
         QTest::newRow("global_avg_pool") // read as global: a 1×1 output
-            << pool << "\"pool_type\": \"global_avg_pool\"" << "the inferred [192, 1, 1]";
-        QTest::newRow("neither max nor avg")
-            << pool << "\"pool_type\": \"sum\"" << "field 'pool_type' must be one of";
+            << pool << "\"pool_type\": \"global_avg_pool\""
+            << "the inferred [192, 1, 1]";
+        QTest::newRow("neither max nor avg") << pool << "\"pool_type\": \"sum\""
+                                             << "field 'pool_type' must be one of";
     }
     void authorsFieldChecks() {
         QFETCH(QString, from);

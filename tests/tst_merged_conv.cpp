@@ -185,7 +185,8 @@ void TestMergedConv::optimizedModelComputesTheSame_data() {
 }
 
 // The rewritten model (schedule::optimizedGraph: each merge stage one conv named like its
-// first member, its hint name listing every member's) computes the same values as the original everywhere, given the merged weights.
+// first member, its hint name listing every member's) computes the same values as the original
+// everywhere, given the merged weights.
 void TestMergedConv::optimizedModelComputesTheSame() {
     QFETCH(QString, model);
     const ir::Graph g = samples::loadBundledModel(model.toStdString());

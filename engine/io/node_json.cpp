@@ -233,7 +233,8 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
         r.allowOnly({"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"});
         n.activation =
             r.enumeration("act_type", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
-        n.activationInPlace = r.boolean("inplace", false); // absent: false (older files of this tool)
+        // absent in files this tool wrote before it knew the field: false
+        n.activationInPlace = r.boolean("inplace", false);
         break;
     case NodeKind::Element:
         r.allowOnly({"type", "name", "hint_name", "inputs", "op_type", "output_shape"});
