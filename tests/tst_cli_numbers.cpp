@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <string>
+#include <vector>
 
 using namespace ios;
 using testing::runCli;
@@ -46,6 +48,27 @@ std::string convModel(int64_t inChannels, int64_t outChannels, const std::string
            R"(, "kernel": [4096, 4096], "stride": [1, 1],
         "padding": [2048, 2048], "groups": 1, "act": "relu", "output_shape": [)" +
            std::to_string(outChannels) + R"(, 2, 2]}, "stages": []}]})";
+}
+
+// IOS JSON of two chains of `length` ReLUs from the input, summed by the exit node.
+std::string twoChainsModel(int length) {
+    const std::string in = placeholderJson("in", "[4, 2, 2]");
+    std::string nodes;
+    for (const char chain : {'a', 'b'})
+        for (int i = 0; i < length; ++i) {
+            const std::string from = i == 0 ? "in" : chain + std::to_string(i - 1);
+            nodes += R"({"type": "relu", "name": ")" + (chain + std::to_string(i)) +
+                     R"(", "hint_name": "r", "inputs": [[[")" + from +
+                     R"(", 0, 4]]], "output_shape": [4, 2, 2]}, )";
+        }
+    nodes.resize(nodes.size() - 2);
+    const std::string last = std::to_string(length - 1);
+    return R"({"name": "chains", "input": )" + in + R"(, "blocks": [{"enter_name": "in",
+        "enter_node": )" +
+           in + R"(, "inner_nodes": [)" + nodes + R"(], "exit_node": {
+        "type": "identity", "name": "sum", "hint_name": "sum", "inputs": [[["a)" +
+           last + R"(", 0, 4], ["b)" + last + R"(", 0, 4]]], "output_shape": [4, 2, 2]},
+        "stages": []}]})";
 }
 
 } // namespace
@@ -107,6 +130,41 @@ private slots:
         expectOneLineError(
             runCli({"optimize", "demo_figure2", option.toStdString(), value.toStdString()}),
             message.toStdString());
+    }
+
+    // A part's schedule count stops at 2^128 - 1 (two chains of 60 have about 2^204); the
+    // JSON says so next to the count, as the text does, and not for a count that fits.
+    void saturatedScheduleCountIsMarked_data() {
+        QTest::addColumn<int>("length");
+        QTest::addColumn<bool>("saturated");
+        QTest::newRow("2 x 60") << 60 << true;
+        QTest::newRow("2 x 10") << 10 << false;
+    }
+    void saturatedScheduleCountIsMarked() {
+        QFETCH(int, length);
+        QFETCH(bool, saturated);
+        const std::string path = write("chains.ios.json", twoChainsModel(length));
+        const std::vector<std::string> args = {"optimize", path, "--max-part-size", "128",
+                                               "--stats"};
+        const Run text = runCli(args);
+        QCOMPARE(text.code, 0);
+        QCOMPARE(text.out.find("lower bound") != std::string::npos, saturated);
+        std::vector<std::string> withJson = args;
+        withJson.push_back("--json");
+        const Run json = runCli(withJson);
+        QCOMPARE(json.code, 0);
+        // once in "total", once for the one part
+        const std::string flag =
+            std::string("\"schedules_saturated\": ") + (saturated ? "true" : "false");
+        const size_t first = json.out.find(flag);
+        QVERIFY2(first != std::string::npos, json.out.c_str());
+        QVERIFY2(json.out.find(flag, first + 1) != std::string::npos, json.out.c_str());
+        QVERIFY2(json.out.find(flag, json.out.find(flag, first + 1) + 1) == std::string::npos,
+                 json.out.c_str());
+        const bool exact =
+            json.out.find("\"schedules\": \"340282366920938463463374607431768211455\"") !=
+            std::string::npos;
+        QCOMPARE(exact, saturated); // the saturated count is 2^128 - 1 (one part)
     }
 
     void absurdCacheLatencyIsRefused() {

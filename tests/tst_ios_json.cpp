@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // IOS JSON import/export: byte-exact round trips of the bundled and reference models, the
-// NasNet parts file, and the key layout of node kinds the reference files do not contain.
+// NasNet parts file, the key layout of node kinds the reference files do not contain, and the
+// exchange with the IOS authors' own code: files their export_config() wrote load, and what
+// the writer gives has every key their Graph.from_config() reads (docs/formats.md).
 #include "io/ios_json.h"
 #include "io/model_file.h"
 #include "ir/validate.h"
 #include "reference_models.h"
 #include "util/error.h"
 #include "util/file_util.h"
+#include "util/json_text.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <map>
 
 using namespace ios;
 
@@ -26,6 +32,104 @@ QStringList iosJsonFiles(const QString& dir) {
 
 const QString kSampleDir = QStringLiteral(IOS_SOURCE_DIR "/sample_models");
 const QString kReferenceDir = ios::testing::referenceModelsDir(); // empty: not available
+const QString kAuthorsDir = QStringLiteral(IOS_SOURCE_DIR "/tests/data/authors_export");
+
+using util::Json;
+
+// The keys the IOS authors' Graph.from_config() reads from each node type (python/ios/ir.py of
+// github.com/mit-han-lab/inter-operator-scheduler); a missing one is a KeyError there.
+const std::map<std::string, std::vector<std::string>>& authorsRequiredKeys() {
+    static const std::map<std::string, std::vector<std::string>> keys = {
+        {"placeholder", {"type", "name", "hint_name", "output_shape"}},
+        {"conv",
+         {"type", "name", "hint_name", "inputs", "out_channels", "kernel", "stride", "padding",
+          "groups", "act", "output_shape"}},
+        {"pool",
+         {"type", "name", "hint_name", "inputs", "pool_type", "kernel", "stride", "padding",
+          "output_shape"}},
+        {"identity", {"type", "name", "hint_name", "inputs", "output_shape"}},
+        {"relu", {"type", "name", "hint_name", "inputs", "output_shape"}},
+        {"activation",
+         {"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"}},
+        {"element", {"type", "name", "hint_name", "inputs", "op_type", "output_shape"}},
+        {"sequential", {"type", "name", "hint_name", "nodes", "output_shape"}},
+    };
+    return keys;
+}
+
+bool isOneOf(const Json& v, std::initializer_list<const char*> values) {
+    return v.is_string() && std::any_of(values.begin(), values.end(), [&](const char* x) {
+               return v.get_ref<const std::string&>() == x;
+           });
+}
+
+// One node as the authors' loader and runtimes take it; names the problem, empty when fine.
+std::string authorsNodeProblem(const Json& n) {
+    if (!n.is_object() || !n.contains("type") || !n["type"].is_string())
+        return "a node without a string type";
+    const std::string type = n["type"].get<std::string>();
+    const auto it = authorsRequiredKeys().find(type);
+    if (it == authorsRequiredKeys().end())
+        return "type '" + type + "' unknown to the authors' loader";
+    for (const std::string& k : it->second)
+        if (!n.contains(k))
+            return type + " '" + n.value("name", "?") + "' lacks '" + k + "'";
+    if (type == "conv" && !isOneOf(n["act"], {"relu", "sigmoid", "tanh", "identity"}))
+        return "conv act " + n["act"].dump();
+    if (type == "pool" && !isOneOf(n["pool_type"], {"max", "avg", "global_max", "global_avg"}))
+        return "pool_type " + n["pool_type"].dump();
+    if (type == "activation" &&
+        (!n["inplace"].is_boolean() || !isOneOf(n["act_type"], {"relu", "tanh", "sigmoid"})))
+        return "activation " + n["act_type"].dump() + " inplace " + n["inplace"].dump();
+    if (type == "element" && !isOneOf(n["op_type"], {"add", "mul"}))
+        return "op_type " + n["op_type"].dump();
+    for (const Json& inner : n.value("nodes", Json::array()))
+        if (std::string p = authorsNodeProblem(inner); !p.empty())
+            return p;
+    return {};
+}
+
+// A whole written model against the authors' loader: the model and block keys it reads, each
+// node's keys and values, stages as lists of lists of names.
+std::string authorsModelProblem(const Json& m) {
+    for (const char* k : {"name", "input", "blocks"})
+        if (!m.contains(k))
+            return std::string("the model lacks '") + k + "'";
+    if (std::string p = authorsNodeProblem(m["input"]); !p.empty())
+        return p;
+    for (const Json& b : m["blocks"]) {
+        for (const char* k : {"enter_name", "enter_node", "inner_nodes", "exit_node", "stages"})
+            if (!b.contains(k))
+                return std::string("a block lacks '") + k + "'";
+        for (const Json& n : b["inner_nodes"])
+            if (std::string p = authorsNodeProblem(n); !p.empty())
+                return p;
+        if (std::string p = authorsNodeProblem(b["exit_node"]); !p.empty())
+            return p;
+        if (!b["stages"].is_array())
+            return "stages " + b["stages"].dump();
+    }
+    return {};
+}
+
+// The authors' file as this writer gives it back: pool_type in its canonical spelling, null
+// stages as [] (docs/formats.md "The IOS authors' code").
+void normaliseAuthorsFile(Json& j) {
+    if (j.is_object()) {
+        if (j.contains("pool_type")) {
+            const std::string t = j["pool_type"].get<std::string>();
+            const bool max = t.find("max") != std::string::npos;
+            j["pool_type"] = t.find("global") != std::string::npos
+                                 ? (max ? "global_max" : "global_avg")
+                                 : (max ? "max" : "avg");
+        }
+        if (j.contains("stages") && j["stages"].is_null())
+            j["stages"] = Json::array();
+    }
+    if (j.is_structured())
+        for (Json& v : j)
+            normaliseAuthorsFile(v);
+}
 
 } // namespace
 
@@ -183,6 +287,142 @@ private slots:
 
     // Node kinds absent from the reference files keep the same layout: kind fields between
     // inputs and output_shape.
+    // Every file the authors' export_config() wrote (their networks, their optimizer's output)
+    // loads; written back it is their file (up to the two normalisations) key for key, in
+    // their key order, and has everything their loader reads; read again it is the same graph.
+    void authorsFiles_data() {
+        addFiles(kAuthorsDir);
+        QVERIFY(iosJsonFiles(kAuthorsDir).size() >= 9);
+    }
+    void authorsFiles() {
+        QFETCH(QString, path);
+        const std::string text = readFile(path);
+        const ir::Graph g = io::parseIosJson(text, path.toStdString());
+        const std::string written = io::writeIosJson(g);
+        const Json out = util::parseJsonDocument(written, "written").root();
+        QCOMPARE(QString::fromStdString(authorsModelProblem(out)), QString());
+        Json theirs = util::parseJsonDocument(text, "theirs").root();
+        normaliseAuthorsFile(theirs);
+        QVERIFY2(out == theirs, "written back, the authors' file changed");
+        QVERIFY(io::parseIosJson(written, "written") == g);
+    }
+
+    // What the authors' files hold that this project's own files do not.
+    void authorsVariants() {
+        const ir::Graph alex = io::parseIosJson(readFile(kAuthorsDir + "/alexnet.ios.json"), "a");
+        QVERIFY(alex.blocks[0].stages.empty());                               // "stages": null
+        QVERIFY(alex.blocks[0].innerNodes[1].pool.type == ir::PoolType::Max); // "max_pool"
+        const ir::Graph res =
+            io::parseIosJson(readFile(kAuthorsDir + "/resnet50_expansion1.ios.json"), "r");
+        int inPlace = 0;
+        for (const ir::Block& b : res.blocks)
+            for (const ir::Node* op : b.operators())
+                inPlace += op->kind == ir::NodeKind::Activation && op->activationInPlace;
+        QCOMPARE(inPlace, 16); // the ReLU closing each bottleneck
+        const ir::Graph merged = io::parseIosJson(
+            readFile(kAuthorsDir + "/resnet50_expansion1_dp_merge_const.ios.json"), "m");
+        QCOMPARE(merged.blocks[2].innerNodes[0].hintName, std::string("18 19"));
+    }
+
+    // Their own ResNet-50 adds each bottleneck's 64-channel conv to a 256-channel skip (their
+    // shape inference takes the first value's channels): refused, naming the node.
+    void authorsResnet50IsRefused() {
+        const QString path = kAuthorsDir + "/refused/resnet50.ios.json";
+        QVERIFY_THROWS_EXCEPTION(UserError, io::parseIosJson(readFile(path), "r50"));
+        try {
+            io::parseIosJson(readFile(path), "r50");
+        } catch (const UserError& e) {
+            QVERIFY2(std::string(e.what()).find("node '7': element-wise combined inputs have "
+                                                "different channel counts (64 vs 256") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // The writer's output against the authors' loader for every bundled model and for a graph
+    // holding each node kind (activation and element included).
+    void writerGivesAuthorsKeys_data() { addFiles(kSampleDir); }
+    void writerGivesAuthorsKeys() {
+        QFETCH(QString, path);
+        ir::Graph g = io::parseIosJson(readFile(path), path.toStdString());
+        ir::Node act;
+        act.kind = ir::NodeKind::Activation;
+        act.activation = ir::ActType::Tanh;
+        act.name = act.hintName = "extra_activation";
+        act.inputs = {{{g.blocks[0].enterName, 0, g.input.outputShape.c}}};
+        ir::Node elem = act;
+        elem.kind = ir::NodeKind::Element;
+        elem.name = elem.hintName = "extra_element";
+        elem.inputs = {{{act.name, 0, act.inputs[0][0].end},
+                        {g.blocks[0].enterName, 0, act.inputs[0][0].end}}};
+        ir::Block& b = g.blocks[0];
+        b.innerNodes.insert(b.innerNodes.begin(), {act, elem});
+        if (!b.stages.empty())
+            b.stages.insert(b.stages.begin(), {{{act.name}}, {{elem.name}}});
+        ir::validateAndInferShapes(g);
+        const Json out = util::parseJsonDocument(io::writeIosJson(g), "written").root();
+        QCOMPARE(QString::fromStdString(authorsModelProblem(out)), QString());
+        QVERIFY(out["blocks"][0]["inner_nodes"][0]["inplace"] == Json(false));
+        QVERIFY(out["blocks"][0]["inner_nodes"][1]["op_type"] == Json("add"));
+    }
+
+    // inplace: optional on reading (older files of this tool), a boolean when present; a
+    // pool_type the authors' runtimes would not run is refused, their spellings accepted.
+    void authorsFieldChecks_data() {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("error"); // empty: loads
+        const QString act = QStringLiteral("\"act_type\": \"sigmoid\",");
+        QTest::newRow("inplace absent") << act << act << "";
+        QTest::newRow("inplace true") << act << act + " \"inplace\": true,"
+                                      << "";
+        QTest::newRow("inplace not boolean") << act << act + " \"inplace\": 1,"
+                                             << "field 'inplace' must be true or false";
+        const QString pool = QStringLiteral("\"pool_type\": \"max\"");
+        QTest::newRow("max_pool") << pool << "\"pool_type\": \"max_pool\""
+                                  << "";
+        QTest::newRow("avg_pool") << pool << "\"pool_type\": \"avg_pool\""
+                                  << "";
+        QTest::newRow("global_avg_pool") // read as global: a 1×1 output
+            << pool << "\"pool_type\": \"global_avg_pool\""
+            << "the inferred [192, 1, 1]";
+        QTest::newRow("neither max nor avg") << pool << "\"pool_type\": \"sum\""
+                                             << "field 'pool_type' must be one of";
+    }
+    void authorsFieldChecks() {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, error);
+        // demo_figure2 with one pool (1×1 max) and one activation
+        ir::Graph g = io::parseIosJson(readFile(kSampleDir + "/demo_figure2.ios.json"), "f2");
+        ir::Node act;
+        act.kind = ir::NodeKind::Activation;
+        act.activation = ir::ActType::Sigmoid;
+        act.name = act.hintName = "a";
+        act.inputs = {{{"1", 0, 192}}};
+        act.outputShape = {192, 15, 15};
+        ir::Node pool = act;
+        pool.kind = ir::NodeKind::Pool;
+        pool.name = pool.hintName = "p";
+        g.blocks[0].innerNodes.push_back(pool);
+        g.blocks[0].innerNodes.push_back(act);
+        g.blocks[0].stages.push_back({{"p"}});
+        g.blocks[0].stages.push_back({{"a"}});
+        QString text = QString::fromStdString(io::writeIosJson(g));
+        text.replace(QStringLiteral("\"inplace\": false,"), QString()); // one line each
+        text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+        QVERIFY2(text.count(from) >= 1, qPrintable(from));
+        text.replace(from, to);
+        try {
+            const ir::Graph got = io::parseIosJson(text.toStdString(), "edited");
+            QVERIFY2(error.isEmpty(), "loaded");
+            const ir::Node& a = got.blocks[0].innerNodes.back();
+            QCOMPARE(a.activationInPlace, to.contains(QStringLiteral("true")));
+        } catch (const UserError& e) {
+            QVERIFY2(!error.isEmpty() && QString::fromUtf8(e.what()).contains(error), e.what());
+        }
+    }
+
     void otherNodeKinds() {
         std::string text = readFile(kSampleDir + "/demo_figure2.ios.json");
         ir::Graph g = io::parseIosJson(text, "f2");
@@ -203,8 +443,8 @@ private slots:
         g.blocks[0].stages.push_back({{"6"}}); // the stages stay a schedule of the block
         g.blocks[0].stages.push_back({{"7"}});
         const std::string written = io::writeIosJson(g);
-        QVERIFY(written.find("\"act_type\": \"sigmoid\",\n     \"output_shape\"") !=
-                std::string::npos);
+        QVERIFY(written.find("\"act_type\": \"sigmoid\",\n     \"inplace\": false,\n     "
+                             "\"output_shape\"") != std::string::npos);
         QVERIFY(written.find("\"op_type\": \"mul\",\n     \"output_shape\"") != std::string::npos);
         QVERIFY(io::parseIosJson(written, "w") == g);
     }

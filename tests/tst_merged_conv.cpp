@@ -185,7 +185,8 @@ void TestMergedConv::optimizedModelComputesTheSame_data() {
 }
 
 // The rewritten model (schedule::optimizedGraph: each merge stage one conv named like its
-// first member) computes the same values as the original everywhere, given the merged weights.
+// first member, its hint name listing every member's) computes the same values as the original
+// everywhere, given the merged weights.
 void TestMergedConv::optimizedModelComputesTheSame() {
     QFETCH(QString, model);
     const ir::Graph g = samples::loadBundledModel(model.toStdString());
@@ -210,10 +211,17 @@ void TestMergedConv::optimizedModelComputesTheSame() {
                 weights.push_back(original.weightsOf(*m, inC));
             rewritten.setWeights(members[0]->name, ref::mergedConvWeights(members, weights, inC));
             int64_t offset = 0;
+            std::string hints; // the merged conv lists every member, as the IOS authors' files
             for (const ir::Node* m : members) {
                 memberAt[m->name] = {members[0]->name, offset};
                 offset += m->conv.outChannels;
+                hints += (hints.empty() ? "" : " ") + m->hintName;
             }
+            const ir::Node* node = nullptr;
+            for (const ir::Node& n : opt.blocks[b].innerNodes)
+                node = n.name == members[0]->name ? &n : node;
+            QVERIFY(node != nullptr);
+            QCOMPARE(node->hintName, hints);
             ++merged;
         }
     rewritten.run(opt);

@@ -144,6 +144,9 @@ int runOptimize(const std::vector<std::string>& args) {
             total["states"] = stats->states;
             total["transitions"] = stats->transitions;
             total["schedules"] = stats->schedules.toString();
+            // true: a part's count passed 2^128 - 1 and stopped there, so "schedules" is a
+            // lower bound (docs/algorithms.md §3), as the text output says
+            total["schedules_saturated"] = stats->schedulesSaturated;
         }
         total["latency_ms"] = latencyMs;
         total["peak_bytes"] = outcome.peakBytes;
@@ -167,7 +170,8 @@ int runOptimize(const std::vector<std::string>& args) {
                                  {"width", p.width},
                                  {"states", p.states},
                                  {"transitions", p.transitions},
-                                 {"schedules", p.schedules.toString()}});
+                                 {"schedules", p.schedules.toString()},
+                                 {"schedules_saturated", p.schedulesSaturated}});
             j["parts"] = std::move(parts);
         }
         j[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
@@ -205,7 +209,8 @@ int runOptimize(const std::vector<std::string>& args) {
             std::snprintf(line, sizeof line, "%5d %4d %4d %6d %12llu %14llu  ", p.block, p.part,
                           p.n, p.width, static_cast<unsigned long long>(p.states),
                           static_cast<unsigned long long>(p.transitions));
-            std::cout << line << p.schedules.toString() << "\n";
+            std::cout << line << p.schedules.toString()
+                      << (p.schedulesSaturated ? " (2^128 - 1 reached: lower bound)" : "") << "\n";
         }
     }
     return kExitOk;

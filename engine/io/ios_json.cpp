@@ -25,32 +25,50 @@ ir::Graph parseIosJson(std::string_view text, const std::string& source) {
 
 namespace {
 
-void collectInPlace(const ir::Node& node, std::vector<std::string>& names) {
-    const bool flagged = std::any_of(node.inputs.begin(), node.inputs.end(), [](const ir::Term& t) {
-        return std::any_of(t.begin(), t.end(), [](const ir::ValueRef& v) { return v.inPlace; });
-    });
-    if (flagged) // once per node, however many of its terms are flagged
+// The names of the nodes (sequentials' inner ones included) for which `pick` holds.
+template <class Pick>
+void collectNodes(const ir::Node& node, const Pick& pick, std::vector<std::string>& names) {
+    if (pick(node))
         names.push_back(node.name);
     for (const ir::Node& inner : node.nodes)
-        collectInPlace(inner, names);
+        collectNodes(inner, pick, names);
+}
+
+template <class Pick> std::string quotedNodes(const ir::Graph& graph, const Pick& pick) {
+    std::vector<std::string> nodes;
+    for (const ir::Block& b : graph.blocks)
+        for (const ir::Node* op : b.operators())
+            collectNodes(*op, pick, nodes);
+    std::string list;
+    for (const std::string& n : nodes)
+        list += (list.empty() ? "'" : ", '") + n + "'";
+    return list;
+}
+
+bool hasInPlaceTerm(const ir::Node& node) { // once per node, however many terms are flagged
+    return std::any_of(node.inputs.begin(), node.inputs.end(), [](const ir::Term& t) {
+        return std::any_of(t.begin(), t.end(), [](const ir::ValueRef& v) { return v.inPlace; });
+    });
+}
+
+// An activation of act_type "identity" (the ONNX importer's standalone BatchNormalization):
+// the IOS authors' Python loader reads it, their runtimes refuse it.
+bool isIdentityActivation(const ir::Node& node) {
+    return node.kind == ir::NodeKind::Activation && node.activation == ir::ActType::Identity;
 }
 
 } // namespace
 
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings) {
     if (warnings != nullptr) {
-        std::vector<std::string> nodes;
-        for (const ir::Block& b : graph.blocks)
-            for (const ir::Node* op : b.operators())
-                collectInPlace(*op, nodes);
-        if (!nodes.empty()) {
-            std::string list;
-            for (const std::string& n : nodes)
-                list += (list.empty() ? "'" : ", '") + n + "'";
+        if (const std::string list = quotedNodes(graph, hasInPlaceTerm); !list.empty())
             warnings->push_back("IOS JSON cannot mark in-place concatenation terms: written as "
                                 "ordinary copies (same values) at " +
                                 list + "; the native format (.json) keeps them");
-        }
+        if (const std::string list = quotedNodes(graph, isIdentityActivation); !list.empty())
+            warnings->push_back("activation act_type 'identity' at " + list +
+                                ": the IOS authors' loader reads it, but their runtimes run "
+                                "only relu, tanh and sigmoid activations");
     }
     return dumpPythonStyle(detail::graphToJson(graph, detail::Dialect::Ios));
 }

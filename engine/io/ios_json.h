@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // IOS JSON (docs/formats.md): the IOS authors' model + schedule exchange format, read and written
-// exactly (same keys, nesting and number formats as the reference files).
+// exactly (same keys, nesting and number formats as the reference files). Reads what their
+// export_config() writes; writes every key their Graph.from_config() requires.
 #pragma once
 
 #include "ir/graph.h"
@@ -19,7 +20,8 @@ ir::Graph parseIosJson(std::string_view text, const std::string& source);
 // Serialises in the reference layout (one-space indent, Python json key order, ASCII only).
 // What the format cannot hold is left out, and said in `warnings` when given: in-place
 // concatenation terms (ir::ValueRef::inPlace) are written as ordinary ones, which compute
-// the same values (the native format keeps them).
+// the same values (the native format keeps them). Activations of act_type "identity" are
+// written, with a warning: the IOS authors' loader reads them but their runtimes refuse them.
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings = nullptr);
 
 // Applies a parts file (reference_models/nasnet_large.parts.json) to the graph's block.

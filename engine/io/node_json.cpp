@@ -105,6 +105,15 @@ public:
                       "must be an array of " + std::to_string(N) + " integers in " + rangeText(hi));
         return out;
     }
+    // An optional boolean: `fallback` when the field is absent.
+    bool boolean(const char* key, bool fallback) const {
+        const auto it = j_.find(key);
+        if (it == j_.end())
+            return fallback;
+        if (!it->is_boolean())
+            failField(key, "must be true or false");
+        return it->get<bool>();
+    }
     template <typename Enum>
     Enum enumeration(const char* key, std::optional<Enum> (*parse)(std::string_view),
                      const char* allowed) const {
@@ -133,6 +142,18 @@ private:
 Hw readHw(const ObjectReader& r, const char* key) {
     const auto v = r.integers<2>(key, ir::kMaxKernel);
     return {v[0], v[1]};
+}
+
+// pool_type as the IOS authors' runtimes read it: "max" in the text selects max pooling, else
+// "avg" average pooling (their TensorRT runtime refuses text with neither); "global" in it
+// pools the whole input. So their AlexNet's "max_pool" is max pooling.
+std::optional<ir::PoolType> poolTypeFromIos(std::string_view s) {
+    const bool max = s.find("max") != std::string_view::npos;
+    if (!max && s.find("avg") == std::string_view::npos)
+        return std::nullopt;
+    if (s.find("global") != std::string_view::npos)
+        return max ? ir::PoolType::GlobalMax : ir::PoolType::GlobalAvg;
+    return max ? ir::PoolType::Max : ir::PoolType::Avg;
 }
 
 // The native format's marker on a value its producer writes in place (ir::ValueRef::inPlace):
@@ -201,16 +222,19 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
     case NodeKind::Pool:
         r.allowOnly({"type", "name", "hint_name", "inputs", "pool_type", "kernel", "stride",
                      "padding", "output_shape"});
-        n.pool.type =
-            r.enumeration("pool_type", &ir::poolTypeFromString, "max, avg, global_max, global_avg");
+        n.pool.type = r.enumeration("pool_type", &poolTypeFromIos,
+                                    "max, avg, global_max, global_avg (or a spelling holding "
+                                    "'max' or 'avg', and 'global' for global pooling)");
         n.pool.kernel = readHw(r, "kernel");
         n.pool.stride = readHw(r, "stride");
         n.pool.padding = readHw(r, "padding");
         break;
     case NodeKind::Activation:
-        r.allowOnly({"type", "name", "hint_name", "inputs", "act_type", "output_shape"});
+        r.allowOnly({"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"});
         n.activation =
             r.enumeration("act_type", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
+        // absent in files this tool wrote before it knew the field: false
+        n.activationInPlace = r.boolean("inplace", false);
         break;
     case NodeKind::Element:
         r.allowOnly({"type", "name", "hint_name", "inputs", "op_type", "output_shape"});
@@ -273,7 +297,9 @@ ir::Block readBlock(const Json& j, size_t index, Dialect dialect) {
             readNode(inner[i], path + ".inner_nodes[" + std::to_string(i) + "]", dialect));
     b.exitNode = readNode(r.field("exit_node"), path + ".exit_node", dialect);
 
-    const Json& stages = r.array("stages");
+    // null: a block the IOS authors' export_config() wrote before any schedule was set.
+    static const Json kUnscheduled = Json::array();
+    const Json& stages = r.field("stages").is_null() ? kUnscheduled : r.array("stages");
     for (const Json& stage : stages) {
         if (!stage.is_array())
             r.failField("stages", "must hold stages, each an array of groups of operator names");
@@ -372,6 +398,7 @@ Json nodeToJson(const Node& n, Dialect dialect) {
         break;
     case NodeKind::Activation:
         j["act_type"] = std::string(ir::toString(n.activation));
+        j["inplace"] = n.activationInPlace; // required by the IOS authors' loader
         break;
     case NodeKind::Element:
         j["op_type"] = std::string(ir::toString(n.element));

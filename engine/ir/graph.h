@@ -93,6 +93,9 @@ struct Node {
     ConvAttrs conv;                     // Conv
     PoolAttrs pool;                     // Pool
     ActType activation = ActType::Relu; // Activation (act_type)
+    // Activation (inplace): the IOS authors' runtime writes the result over its input's
+    // buffer. Values are unchanged by it; it is kept so files written back carry it.
+    bool activationInPlace = false;
     ElementOp element = ElementOp::Add; // Element (op_type)
     std::vector<Node> nodes;            // Sequential: run in order
 

@@ -97,6 +97,8 @@ ir::Node mergedConv(const std::vector<const ir::Node*>& members) {
     ir::Node merged = *members.front();
     merged.conv.outChannels = 0;
     for (const ir::Node* m : members) {
+        if (m != members.front()) // every member's hint name, as the IOS authors' optimizer
+            merged.hintName += " " + m->hintName;
         merged.conv.outChannels += m->conv.outChannels;
         merged.conv.kernel.h = std::max(merged.conv.kernel.h, m->conv.kernel.h);
         merged.conv.kernel.w = std::max(merged.conv.kernel.w, m->conv.kernel.w);

@@ -31,9 +31,9 @@ std::optional<MergeClassKey> mergeClassKey(const ir::Node& node);
 // Why `members` cannot merge (empty optional when they can); names the offending node.
 std::optional<std::string> mergeProblem(const std::vector<const ir::Node*>& members);
 
-// The merged conv (docs/formats.md): named like the first member, out_channels summed, kernel and
-// padding the largest of the members, output shape C = sum, H×W shared. Members must be
-// mergeable and at least two.
+// The merged conv (docs/formats.md): named like the first member, hint name the members' hint
+// names joined by spaces, out_channels summed, kernel and padding the largest of the members,
+// output shape C = sum, H×W shared. Members must be mergeable and at least two.
 ir::Node mergedConv(const std::vector<const ir::Node*>& members);
 
 } // namespace ios::schedule
