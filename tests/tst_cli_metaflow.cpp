@@ -221,7 +221,8 @@ private slots:
         QTest::newRow("budget < 0") << QStringList{"--budget", "-1"} << "--budget";
         QTest::newRow("objective") << QStringList{"--objective", "flops"} << "--objective";
         QTest::newRow("split < 0") << QStringList{"--split-threshold", "-3"} << "--split-threshold";
-        QTest::newRow("sweep alpha < 1") << QStringList{"--alpha-sweep", "1,0.5"} << "--alpha-sweep";
+        QTest::newRow("sweep alpha < 1")
+            << QStringList{"--alpha-sweep", "1,0.5"} << "--alpha-sweep";
         QTest::newRow("sweep empty") << QStringList{"--alpha-sweep", ","} << "--alpha-sweep";
         QTest::newRow("sweep and alpha")
             << QStringList{"--alpha-sweep", "1,1.1", "--alpha", "1.1"} << "drop --alpha";

@@ -8,7 +8,8 @@
 
 namespace ios::cli {
 
-// Declares --preset, --alpha, --alpha-sweep, --budget, --split-threshold, --rules, --objective and --then.
+// Declares --preset, --alpha, --alpha-sweep, --budget, --split-threshold, --rules,
+// --objective and --then.
 void addMetaflowOptions(ArgParser& parser);
 
 // The preset's options with the given overrides, checked; a UserError naming the option for

@@ -20,8 +20,7 @@ AlphaSweep sweepAlpha(const ir::PreparedModel& model, const schedulers::Params& 
         const rewrite::SearchResult& search = r.rewritten->search;
         sweep.before = r.before;
         sweep.rows.push_back({alpha, r.after.objectiveMs, r.after.sequentialMs, r.after.mfKernels,
-                              search.history.size(), search.stats.expanded,
-                              search.stats.seconds});
+                              search.history.size(), search.stats.expanded, search.stats.seconds});
     }
     return sweep;
 }
