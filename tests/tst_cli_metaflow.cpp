@@ -6,6 +6,7 @@
 #include "bundled_models.h"
 #include "cli_run.h"
 #include "io/model_file.h"
+#include "io/onnx_import.h"
 #include "io/schedule_file.h"
 #include "ir/prepared_model.h"
 #include "ir/validate.h"
@@ -91,6 +92,53 @@ private slots:
                  text.out.c_str());
     }
 
+    // A small residual model as the ONNX importer writes ResNet (tests/data: two bottlenecks,
+    // projection and identity shortcut, each ending in relu(conv3 + shortcut)): conv + add
+    // fusion (R7) is found, the reference executor proves it exact, and it takes a relaxed
+    // step (R7 alone costs more; R5 then writes the fused conv's inputs in place), so the
+    // greedy search (α = 1) does not find it.
+    void residualFusionVerified() {
+        const std::string model = IOS_TEST_DATA_DIR "/residual_bottleneck.ios.json";
+        const auto r = runCli({"metaflow", model, "--alpha", "1.1", "--verify", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = jsonOf(r);
+        int fused = 0;
+        for (const QJsonValue& s : j["substitutions"].toArray())
+            fused += s.toObject()["rule"].toString() == QLatin1String("R7") ? 1 : 0;
+        QVERIFY2(fused >= 1, r.out.c_str());
+        QVERIFY(j["kernels_after"].toInt() < j["kernels_before"].toInt());
+        QVERIFY(j["cost_after_ms"].toDouble() < j["cost_before_ms"].toDouble());
+        QVERIFY(j["verify"].toObject()["max_rel_error"].toDouble() <= 1e-4);
+        const QJsonObject greedy = jsonOf(runCli({"metaflow", model, "--alpha", "1", "--json"}));
+        QCOMPARE(greedy["substitutions"].toArray().size(), qsizetype{0});
+    }
+
+    // MetaFlow's Figure 10 on the sample ResNet-50: the best cost depends on α (greedy and
+    // the paper's 1.05 stop before the relaxed R7 → R5 step that 1.1 takes).
+    void alphaSweepNonFlat() {
+        if (!io::onnxSupportAvailable())
+            QSKIP("built without ONNX support");
+        const auto r = runCli({"metaflow", IOS_SOURCE_DIR "/sample_models/onnx/resnet50.onnx",
+                               "--alpha-sweep", "1,1.05,1.1,1.5", "--json", "--threads", "1"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = jsonOf(r);
+        const QJsonArray rows = j["sweep"].toArray();
+        QCOMPARE(rows.size(), qsizetype{4});
+        std::vector<double> cost;
+        for (const QJsonValue& row : rows)
+            cost.push_back(row.toObject()["cost_ms"].toDouble());
+        QCOMPARE(rows[2].toObject()["alpha"].toDouble(), 1.1);
+        QCOMPARE(cost[0], j["cost_before_ms"].toDouble()); // greedy: nothing pays on its own
+        QVERIFY2(cost[2] < cost[0], r.out.c_str());
+        QVERIFY(cost[3] <= cost[2]);
+        QVERIFY(rows[2].toObject()["kernels"].toInt() < j["kernels_before"].toInt());
+        const auto text = runCli({"metaflow", IOS_SOURCE_DIR "/sample_models/onnx/resnet50.onnx",
+                                  "--alpha-sweep", "1,1.1", "--threads", "1"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(QString::fromStdString(text.out).contains(QLatin1String("alpha sweep")),
+                 text.out.c_str());
+    }
+
     void outputsReloadAndValidate() {
         QTemporaryDir dir;
         const std::string ios = dir.filePath(QStringLiteral("g.ios.json")).toStdString();
@@ -173,6 +221,13 @@ private slots:
         QTest::newRow("budget < 0") << QStringList{"--budget", "-1"} << "--budget";
         QTest::newRow("objective") << QStringList{"--objective", "flops"} << "--objective";
         QTest::newRow("split < 0") << QStringList{"--split-threshold", "-3"} << "--split-threshold";
+        QTest::newRow("sweep alpha < 1")
+            << QStringList{"--alpha-sweep", "1,0.5"} << "--alpha-sweep";
+        QTest::newRow("sweep empty") << QStringList{"--alpha-sweep", ","} << "--alpha-sweep";
+        QTest::newRow("sweep and alpha")
+            << QStringList{"--alpha-sweep", "1,1.1", "--alpha", "1.1"} << "drop --alpha";
+        QTest::newRow("sweep and verify")
+            << QStringList{"--alpha-sweep", "1,1.1", "--verify"} << "drop --verify";
         QTest::newRow("cache cannot price G*")
             << QStringList{"--cost-model", "cache:" IOS_SOURCE_DIR
                                            "/sample_models/measured/h100_measured_cache.json"}

@@ -211,6 +211,7 @@ void TestOnnxImport::committedModels_data() {
     QTest::newRow("squeezenet1_1") << "squeezenet1_1.onnx" << 38 << 26 << 0.35;
     QTest::newRow("mobilenet_v2") << "mobilenet_v2.onnx" << 64 << 53 << 0.30;
     QTest::newRow("shufflenet_v2_x1_0") << "shufflenet_v2_x1_0.onnx" << 91 << 57 << 0.14;
+    QTest::newRow("resnet50") << "resnet50.onnx" << 72 << 54 << 4.09;
 }
 
 void TestOnnxImport::committedModels() {

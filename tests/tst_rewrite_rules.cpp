@@ -5,6 +5,7 @@
 // near misses never match; R3 agrees with schedule::mergeable; provenance names what changed.
 #include "build_flavour.h"
 #include "bundled_models.h"
+#include "io/onnx_import.h"
 #include "ir/block_dag.h"
 #include "ir/metrics.h"
 #include "rewrite_test_support.h"
@@ -331,6 +332,77 @@ private Q_SLOTS:
                                 node(ir::NodeKind::Relu, "out", concat({val("c", 0, 2)}))),
                        RuleId::R1),
                  size_t{0});
+    }
+
+    // The ONNX importer lowers a residual Add followed by Relu into one relu node over a
+    // two-value sum term (io/onnx/onnx_lowering.cpp): R7 (and R6 for x + conv(x)) match it,
+    // the target conv takes the relu, and the outputs are unchanged.
+    void residualReluSumFuses() {
+        const ir::TensorShape in{8, 6, 6};
+        auto c = [](const char* name, const char* from, int64_t cin, int64_t out, ir::Hw k,
+                    ir::ActType act) {
+            const ir::Hw pad{k.h / 2, k.w / 2};
+            return conv(name, concat({val(from, 0, cin)}), out, k, {1, 1}, pad, 1, act);
+        };
+        const auto relu = ir::ActType::Relu;
+        const auto id = ir::ActType::Identity;
+        // A bottleneck with a projection shortcut and one with the identity shortcut.
+        const ir::Graph projection =
+            oneBlock(in,
+                     {c("c1", "in", 8, 4, {1, 1}, relu), c("c2", "c1", 4, 4, {3, 3}, relu),
+                      c("c3", "c2", 4, 8, {1, 1}, id), c("down", "in", 8, 8, {1, 1}, id)},
+                     node(ir::NodeKind::Relu, "add", sum({val("c3", 0, 8), val("down", 0, 8)})));
+        const ir::Graph identity =
+            oneBlock(in,
+                     {c("c1", "in", 8, 4, {1, 1}, relu), c("c2", "c1", 4, 4, {3, 3}, relu),
+                      c("c3", "c2", 4, 8, {1, 1}, id)},
+                     node(ir::NodeKind::Relu, "add", sum({val("in", 0, 8), val("c3", 0, 8)})));
+        for (const ir::Graph* g : {&projection, &identity}) {
+            QCOMPARE(count(*g, RuleId::R6), size_t{0});
+            const std::vector<rewrite::Match> m7 = rewrite::findMatches(*g, 0, RuleId::R7);
+            // The projection sum matches twice: c3 + down and down + c3.
+            QCOMPARE(m7.size(), g == &projection ? size_t{2} : size_t{1});
+            QCOMPARE(m7.front().nodes, (std::vector<std::string>{"c3", "add"}));
+            for (const rewrite::Match& m : m7) {
+                const rewrite::Rewritten r = rewrite::applyMatch(*g, m);
+                const ir::Node& fused = r.graph.blocks[0].exitNode;
+                QVERIFY(fused.kind == ir::NodeKind::Conv);
+                QVERIFY(fused.conv.act == ir::ActType::Relu);
+                QCOMPARE(fused.inputs.size(), size_t{2});
+                for (uint64_t seed = 1; seed <= 2; ++seed)
+                    QVERIFY(substitutionError(*g, m, seed) <= kTolerance);
+            }
+        }
+        // relu(x + conv(x)): R6 folds δ into W and keeps the relu.
+        const ir::Graph folded =
+            oneBlock(in, {c("c", "in", 8, 8, {3, 3}, id)},
+                     node(ir::NodeKind::Relu, "add", sum({val("c", 0, 8), val("in", 0, 8)})));
+        const std::vector<rewrite::Match> m6 = rewrite::findMatches(folded, 0, RuleId::R6);
+        QCOMPARE(m6.size(), size_t{1});
+        QVERIFY(rewrite::applyMatch(folded, m6.front()).graph.blocks[0].exitNode.conv.act ==
+                ir::ActType::Relu);
+        QVERIFY(substitutionError(folded, m6.front(), 1) <= kTolerance);
+        // Not taken: an activation node over a sum (the importer also uses it for a standalone
+        // batch norm's affine map, which δ would not reproduce).
+        ir::Node act =
+            node(ir::NodeKind::Activation, "add", sum({val("c", 0, 8), val("in", 0, 8)}));
+        act.activation = ir::ActType::Relu;
+        QCOMPARE(count(oneBlock(in, {c("c", "in", 8, 8, {3, 3}, id)}, act), RuleId::R6), size_t{0});
+        QCOMPARE(count(oneBlock(in, {c("c", "in", 8, 8, {3, 3}, id)}, act), RuleId::R7), size_t{0});
+    }
+
+    // The imported ResNet-50 (sample_models/onnx): every one of its 16 residual sums is a
+    // relu over conv3 + shortcut, and R7 finds each.
+    void resnet50ResidualSums() {
+        if (!io::onnxSupportAvailable())
+            QSKIP("built without ONNX support");
+        const ir::Graph g = samples::loadModel(IOS_SOURCE_DIR "/sample_models/onnx/resnet50.onnx");
+        size_t convFirst = 0;
+        for (size_t b = 0; b < g.blocks.size(); ++b)
+            for (const rewrite::Match& m : rewrite::findMatches(g, static_cast<int>(b), RuleId::R7))
+                convFirst += m.nodes.front().ends_with("conv3/Conv") ? 1 : 0;
+        QCOMPARE(convFirst, size_t{16});
+        QCOMPARE(count(g, RuleId::R6), size_t{0});
     }
 
     // R3's provenance and rewiring: b's readers read the merged conv's upper channels.

@@ -9,6 +9,7 @@
 #include "io/model_file.h"
 #include "metaflow_options.h"
 #include "metaflow_report.h"
+#include "metaflow_sweep.h"
 #include "model_options.h"
 #include "provenance_options.h"
 #include "search_progress.h"
@@ -26,10 +27,39 @@ namespace {
 // fp32 terms (docs/metaflow.md §7.1): the reference runs in double, the rules are exact.
 constexpr double kMaxVerifyError = 1e-4;
 
+// --alpha-sweep: the search once per α, the best cost against α printed (Fig. 10).
+int runAlphaSweep(const ArgParser& parser, const schedulers::MetaflowOptions& options,
+                  const schedulers::Params& params, const std::vector<double>& alphas) {
+    for (const char* key : {"verify", "log", "trace", "output"})
+        if (parser.has(key))
+            throw UserError(std::string("--alpha-sweep prints the sweep only; drop ") +
+                            (std::string_view(key) == "output" ? "-o" : "--" + std::string(key)));
+    util::OutputTransaction outputs;
+    planCostModelFiles(parser, outputs);
+    const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
+    const auto cost = makeCostModel(parser, graph);
+    const ir::PreparedModel prepared(graph, params.maxPartSize);
+    AlphaSweep sweep;
+    {
+        schedulers::SearchControl control;
+        SearchProgress progress(control, "metaflow alpha sweep " + graph.name);
+        sweep = sweepAlpha(prepared, params, *cost, options, alphas, &control);
+    }
+    outputs.commit();
+    if (parser.has("json")) {
+        util::Json j = alphaSweepJson(graph.name, cost->describe(), sweep);
+        j[io::kProvenanceKey] = io::provenanceJson(commandProvenance(parser, &graph));
+        std::cout << util::dumpJson(j, 2) << "\n";
+    } else
+        printAlphaSweep(std::cout, graph.name, cost->describe(), sweep);
+    return kExitOk;
+}
+
 int runMetaflow(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched metaflow MODEL [--preset paper|artifact] [--alpha A] [--budget N] "
-        "[--split-threshold T] [--rules R1,R3,...] [--objective seq|ios] [--then S] [--verify] "
+        "[--alpha-sweep A1,A2,...] [--split-threshold T] [--rules R1,R3,...] [--objective seq|ios] "
+        "[--then S] [--verify] "
         "[--log FILE.json] [--trace FILE.csv] [--json] [-o OUT]",
         "Rewrite MODEL with MetaFlow's graph substitutions (backtracking search over the "
         "rules, cost = sum of operator latencies under the cost model), then schedule the "
@@ -55,6 +85,9 @@ int runMetaflow(const std::vector<std::string>& args) {
     const SearchOptions search = searchOptions(parser, StrategyArg::None);
     if (search.params.memoryBudget > 0)
         throw UserError("--memory-budget does not apply to metaflow");
+    const std::vector<double> alphas = alphaSweepOption(parser);
+    if (!alphas.empty())
+        return runAlphaSweep(parser, options, search.params, alphas);
     // Outputs are checked before the search and written together at the end, or not at all.
     util::OutputTransaction outputs;
     std::vector<std::string> warnings; // what the output format cannot express

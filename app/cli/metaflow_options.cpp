@@ -18,11 +18,11 @@ std::string validRules() {
     return out;
 }
 
-double alphaOption(const std::string& text) {
+double alphaOption(const std::string& text, const std::string& option = "--alpha") {
     double alpha = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), alpha);
     if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(alpha) || alpha < 1)
-        throw UserError("--alpha expects a number ≥ 1 (1: greedy; the paper uses 1.05), not '" +
+        throw UserError(option + " expects a number ≥ 1 (1: greedy; the paper uses 1.05), not '" +
                         text + "'");
     return alpha;
 }
@@ -48,6 +48,9 @@ void addMetaflowOptions(ArgParser& parser) {
     parser.option("--alpha", "A",
                   "Relaxation: keep rewritten graphs cheaper than A x the best "
                   "(≥ 1; 1 = greedy; default: the preset's)");
+    parser.option("--alpha-sweep", "A1,A2,...",
+                  "Run the search once per alpha (each ≥ 1) and print the best cost against "
+                  "alpha (MetaFlow's Figure 10) instead of one run; no scheduler runs after it");
     parser.option("--budget", "N",
                   "Most graphs expanded after the first, per searched region "
                   "(default: the preset's)");
@@ -82,6 +85,19 @@ schedulers::MetaflowOptions metaflowOptions(const ArgParser& parser) {
     o.then = parser.get("then");
     schedulers::checkMetaflowOptions(o);
     return o;
+}
+
+std::vector<double> alphaSweepOption(const ArgParser& parser) {
+    std::vector<double> alphas;
+    if (!parser.has("alpha-sweep"))
+        return alphas;
+    if (parser.has("alpha"))
+        throw UserError("--alpha-sweep runs every alpha it lists; drop --alpha");
+    for (const std::string& a : splitList(parser.get("alpha-sweep")))
+        alphas.push_back(alphaOption(a, "--alpha-sweep"));
+    if (alphas.empty())
+        throw UserError("--alpha-sweep expects a list of numbers ≥ 1, such as 1,1.05,1.1");
+    return alphas;
 }
 
 std::string ruleListText(const rewrite::RuleSet& rules) {

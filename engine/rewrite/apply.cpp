@@ -151,6 +151,8 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
     case RuleId::R6:   // add a = x + conv(x) ⇒ conv named a on x with W + δ
     case RuleId::R7: { // add a = conv(X) + y ⇒ conv named a on X ++ [y] with [W | δ]
         ir::Node t = targetNamed(*m[0], *m[1]);
+        if (m[1]->kind == ir::NodeKind::Relu) // relu(a + b): the target conv takes the relu
+            t.conv.act = ir::ActType::Relu;
         if (match.rule == RuleId::R7) {
             const ir::Term& sum = m[1]->inputs.front();
             t.inputs.push_back({sum[0].node == m[0]->name ? sum[1] : sum[0]});

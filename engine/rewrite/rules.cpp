@@ -38,9 +38,11 @@ bool isRelu(const ir::Node& n) {
     return n.kind == ir::NodeKind::Relu ||
            (n.kind == ir::NodeKind::Activation && n.activation == ir::ActType::Relu);
 }
-// An add: identity or element/add whose input is one term of two values.
+// An add: identity, element/add or relu whose input is one term of two values. The relu is
+// relu(a + b), the form the ONNX importer gives a residual Add followed by its Relu
+// (io/onnx/onnx_lowering.cpp); R6 and R7 then fuse the relu into the target conv.
 bool isAdd(const ir::Node& n) {
-    const bool kind = n.kind == ir::NodeKind::Identity ||
+    const bool kind = n.kind == ir::NodeKind::Identity || n.kind == ir::NodeKind::Relu ||
                       (n.kind == ir::NodeKind::Element && n.element == ir::ElementOp::Add);
     return kind && n.inputs.size() == 1 && n.inputs.front().size() == 2;
 }
