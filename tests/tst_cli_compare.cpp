@@ -20,7 +20,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 using namespace ios;
@@ -109,8 +108,8 @@ private slots:
                 const QJsonObject rowOf = row(doc, QString::fromUtf8(key));
                 QCOMPARE(rowOf.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
                 const double got = rowOf.value(QStringLiteral("latency_ms")).toDouble();
-                const double want =
-                    wholeModelBlockMs(prepared, schedulers::schedulerByName(key), *cost, *cost, block);
+                const double want = wholeModelBlockMs(prepared, schedulers::schedulerByName(key),
+                                                      *cost, *cost, block);
                 QVERIFY2(want > 0 && close(got, want),
                          qPrintable(QStringLiteral("%1 block %2: %3 vs the whole model's %4")
                                         .arg(key)
@@ -165,9 +164,12 @@ private slots:
         QTest::addColumn<QString>("command");
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("offset"); // from the model's block count
-        QTest::newRow("specialize, one past") << "specialize" << "inception_v3" << 0;
-        QTest::newRow("compare, one past") << "compare" << "squeezenet" << 0;
-        QTest::newRow("compare, negative") << "compare" << "inception_v3" << -1000;
+        QTest::newRow("specialize, one past") << "specialize"
+                                              << "inception_v3" << 0;
+        QTest::newRow("compare, one past") << "compare"
+                                           << "squeezenet" << 0;
+        QTest::newRow("compare, negative") << "compare"
+                                           << "inception_v3" << -1000;
     }
 
     void blockOutOfRangeNamesTheModelAndRange() {
@@ -177,8 +179,8 @@ private slots:
         const ir::Graph graph = samples::loadModel(model.toStdString());
         const int n = static_cast<int>(graph.blocks.size());
         const int block = offset < 0 ? -1 : n + offset;
-        const testing::CliRun r = runCli(
-            {command.toStdString(), model.toStdString(), "--block", std::to_string(block)});
+        const testing::CliRun r =
+            runCli({command.toStdString(), model.toStdString(), "--block", std::to_string(block)});
         QCOMPARE(r.code, 1);
         QVERIFY(r.out.empty());
         const std::string want = "error: block " + std::to_string(block) +
@@ -207,8 +209,9 @@ private slots:
         const QJsonObject metaflow = row(doc, QStringLiteral("metaflow"));
         QCOMPARE(metaflow.value(QStringLiteral("status")).toString(),
                  QStringLiteral("not applicable"));
-        QVERIFY(metaflow.value(QStringLiteral("reason")).toString().contains(
-            QStringLiteral("rewritten graph")));
+        QVERIFY(metaflow.value(QStringLiteral("reason"))
+                    .toString()
+                    .contains(QStringLiteral("rewritten graph")));
         QVERIFY(!metaflow.contains(QStringLiteral("latency_ms")));
         const ir::Graph graph = samples::loadModel("squeezenet");
         const ir::PreparedModel prepared(graph);
@@ -226,8 +229,9 @@ private slots:
             QVERIFY(close(o.value(QStringLiteral("speedup")).toDouble(), sequentialMs / ms));
         }
         QVERIFY2(ran >= 5, qPrintable(QString::number(ran))); // the baselines and the IOS DPs
-        QCOMPARE(row(doc, QStringLiteral("sequential")).value(QStringLiteral("latency_ms")).toDouble(),
-                 sequentialMs);
+        QCOMPARE(
+            row(doc, QStringLiteral("sequential")).value(QStringLiteral("latency_ms")).toDouble(),
+            sequentialMs);
 
         const testing::CliRun text =
             runCli({"compare", "squeezenet", "--cost-model", "cache:" + kCache});
@@ -247,8 +251,7 @@ private slots:
         const testing::CliRun r =
             runCli({"compare", "squeezenet", "--cost-model", "cache:" + file, "--json"});
         QCOMPARE(r.code, 1);
-        const QJsonArray rows =
-            jsonObject(r.out).value(QStringLiteral("strategies")).toArray();
+        const QJsonArray rows = jsonObject(r.out).value(QStringLiteral("strategies")).toArray();
         QCOMPARE(static_cast<size_t>(rows.size()), schedulers::registeredSchedulers().size());
         for (const QJsonValue& v : rows)
             QCOMPARE(v.toObject().value(QStringLiteral("status")).toString(),

@@ -51,7 +51,7 @@ struct ComparisonEntry {
     double peakBytes = 0;   // peak activation memory of its schedule
     // Why it could not run under the cost model or settings (schedulers/not_applicable.h);
     // empty when it ran. Its row then says "not applicable" and the heading says why.
-    QString notApplicable;
+    QString notApplicable{};
 };
 
 class ComparisonChart : public ChartWidget {

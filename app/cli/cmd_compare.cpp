@@ -85,8 +85,7 @@ std::string rowText(const Row& row, const std::optional<double>& sequentialMs) {
     const std::optional<double> x = speedup(sequentialMs, *row.run);
     return formatted("%-12s %12.4f %8s %13s %9.3f\n", row.strategy.c_str(), row.run->latencyMs,
                      x ? formatted("%7.3fx", *x).c_str() : "-",
-                     bytesText(row.run->outcome.peakBytes).c_str(),
-                     row.run->outcome.searchSeconds);
+                     bytesText(row.run->outcome.peakBytes).c_str(), row.run->outcome.searchSeconds);
 }
 
 int runCompare(const std::vector<std::string>& args) {
@@ -137,15 +136,14 @@ int runCompare(const std::vector<std::string>& args) {
         doc[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(doc, 2) << "\n";
     } else {
-        std::cout << scope.title() << " (" << cost.describe() << ", r " << search.params.r
-                  << ", s " << search.params.s << ")\n"
+        std::cout << scope.title() << " (" << cost.describe() << ", r " << search.params.r << ", s "
+                  << search.params.s << ")\n"
                   << "strategy       latency ms  speedup   peak memory  search s\n";
         for (const Row& row : rows)
             std::cout << rowText(row, sequentialMs);
     }
     if (std::none_of(rows.begin(), rows.end(), [](const Row& row) { return row.run.has_value(); }))
-        throw UserError("no scheduler could run under " + cost.describe() +
-                        " (each row says why)");
+        throw UserError("no scheduler could run under " + cost.describe() + " (each row says why)");
     return kExitOk;
 }
 

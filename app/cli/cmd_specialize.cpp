@@ -68,8 +68,9 @@ Matrix specialise(const ArgParser& parser, const ir::Graph& graph, const ModelSc
     schedulers::SearchControl control;
     const SearchProgress progress(control,
                                   scope.title() + " specialize " + std::string(scheduler.key()));
-    m.latencyMs = schedulers::specialize(scope.prepared(), costs, scheduler, search.params, &control)
-                      .latencyMs;
+    m.latencyMs =
+        schedulers::specialize(scope.prepared(), costs, scheduler, search.params, &control)
+            .latencyMs;
     return m;
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_jobs.h"
 
-#include "error_hints.h"
 #include "cost/block_model.h"
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
@@ -153,8 +152,7 @@ struct Setting {
 // One schedule optimised per setting, each priced under every setting (IOS paper §7.2); with
 // `block`, of that block alone (IOS paper Figure 10), priced as the whole model prices it.
 SpecializeMatrix specializeOver(const views::LoadedModel& model, const cost::BlockModel* block,
-                                const JobSettings& settings,
-                                const schedulers::Scheduler& scheduler,
+                                const JobSettings& settings, const schedulers::Scheduler& scheduler,
                                 const std::vector<Setting>& grid, const QString& title, int threads,
                                 schedulers::SearchControl& search) {
     std::vector<std::unique_ptr<cost::CostModel>> owned;
@@ -330,22 +328,22 @@ Job<SearchResult> compareJob(JobSettings settings) {
         SearchResult result;
         const auto all = schedulers::registeredSchedulers();
         // A scheduler the cost model or settings refuse gets a row saying why; the rest run.
-        result.runs = runAll(all.size(), settings, {control, 0.0, 1.0},
-                             [&](size_t i, int threads, schedulers::SearchControl& job) {
-                                 RunResult run;
-                                 const auto refused = schedulers::runOrNotApplicable([&] {
-                                     run = runOn(p.model, settings, *all[i], settings.r,
-                                                 settings.s, false, threads, *p.cost, job);
-                                 });
-                                 if (refused) {
-                                     run.strategy = QString::fromUtf8(all[i]->key().data(),
-                                                                      static_cast<qsizetype>(
-                                                                          all[i]->key().size()));
-                                     run.notApplicable = QString::fromStdString(refused->reason) +
-                                                         guiHintText(refused->hint);
-                                 }
-                                 return run;
-                             });
+        result.runs =
+            runAll(all.size(), settings, {control, 0.0, 1.0},
+                   [&](size_t i, int threads, schedulers::SearchControl& job) {
+                       RunResult run;
+                       const auto refused = schedulers::runOrNotApplicable([&] {
+                           run = runOn(p.model, settings, *all[i], settings.r, settings.s, false,
+                                       threads, *p.cost, job);
+                       });
+                       if (refused) {
+                           run.strategy = QString::fromUtf8(
+                               all[i]->key().data(), static_cast<qsizetype>(all[i]->key().size()));
+                           run.notApplicable =
+                               QString::fromStdString(refused->reason) + guiHintText(refused->hint);
+                       }
+                       return run;
+                   });
         // Without the sequential baseline (a cache lacking its stages) the chart has no
         // speed-ups (sequentialLatencyMs 0), but the rows that ran are still shown.
         if (schedulers::runOrNotApplicable([&] { finishSearch(p, settings, control, result); }))

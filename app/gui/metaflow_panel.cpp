@@ -438,7 +438,7 @@ void MetaflowPanel::showResult(const std::shared_ptr<const MetaflowJobResult>& r
     std::vector<views::ComparisonEntry> entries;
     for (const MetaflowRow& row : mf.rows)
         entries.push_back({row.label, row.latencyMs, row.searchSeconds, 0, row.transitions,
-                           static_cast<double>(row.peakBytes), {}});
+                           static_cast<double>(row.peakBytes)});
     const double base = mf.rows.empty() ? 0 : mf.rows.front().latencyMs;
     comparison_->setData(
         tr("Rewrite then schedule: %1, %2")

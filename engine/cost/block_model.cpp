@@ -39,8 +39,8 @@ std::unique_ptr<CostModel> BlockModel::cost(const CostModel& whole) const {
     if (std::unique_ptr<CostModel> retargeted = forGraph(whole, graph_))
         return retargeted;
     return std::make_unique<WholeBlockPricing>(
-        whole, ir::buildBlockDag(whole_.blocks[static_cast<size_t>(block_)],
-                                 prepared_.maxPartSize()));
+        whole,
+        ir::buildBlockDag(whole_.blocks[static_cast<size_t>(block_)], prepared_.maxPartSize()));
 }
 
 } // namespace ios::cost

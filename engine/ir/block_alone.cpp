@@ -12,8 +12,7 @@ void checkBlockIndex(const Graph& graph, int64_t block) {
         return;
     throw UserError("block " + std::to_string(block) + " is out of range: model '" + graph.name +
                     "' has " +
-                    (n == 0 ? std::string("no blocks")
-                            : "blocks 0 to " + std::to_string(n - 1)));
+                    (n == 0 ? std::string("no blocks") : "blocks 0 to " + std::to_string(n - 1)));
 }
 
 Graph blockAlone(const Graph& graph, int block) {

@@ -14,7 +14,7 @@
 namespace ios::schedulers {
 
 struct NotApplicable {
-    std::string reason; // the refusal's one line (UserError::what(), escaped)
+    std::string reason;     // the refusal's one line (UserError::what(), escaped)
     Hint hint = Hint::None; // for the front end to word, as for any UserError
 };
 

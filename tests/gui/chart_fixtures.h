@@ -32,7 +32,7 @@ inline void fillComparison(views::ComparisonChart& chart) {
         entries.push_back(
             {QString::fromUtf8(s->label().data(), static_cast<qsizetype>(s->label().size())),
              12.265 - 0.41 * k, 0.0021 * std::pow(k + 1, 3), 1000 * k, 27742 * k * k,
-             (20.5 + 1.75 * k) * kMiB, {}});
+             (20.5 + 1.75 * k) * kMiB});
     }
     chart.setData(QStringLiteral("Strategies on nasnet_large, batch 16, simulated NVIDIA Tesla "
                                  "V100-SXM2-32GB (r = 3, s = 8, memory budget 24 MiB)"),

@@ -16,8 +16,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QLabel>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QPushButton>
@@ -172,9 +172,10 @@ private Q_SLOTS:
         for (const views::ChartLabel& label : chart.lastLabels())
             texts << label.text;
         QVERIFY2(texts.contains(QStringLiteral("not applicable")), qPrintable(texts.join(u'|')));
-        QVERIFY2(texts.filter(QStringLiteral("metaflow: not applicable — a rewritten graph"))
-                         .size() == 1,
-                 qPrintable(texts.join(u'|')));
+        QVERIFY2(
+            texts.filter(QStringLiteral("metaflow: not applicable — a rewritten graph")).size() ==
+                1,
+            qPrintable(texts.join(u'|')));
     }
 
     // The specialization of one block alone (the Specialize tab's block selector, IOS paper
