@@ -30,6 +30,7 @@ struct BarPanel {
     bool bytes = false; // a binary-unit axis (BytesScale, the unit in every tick) instead
     bool names = true;  // the row labels left of the bars
     double marker = 0;  // > 0: a dashed vertical line at that value (named in the note)
+    QStringList rowNotes; // per row, when not empty: drawn instead of its bar and value
 };
 
 constexpr int kPanelTitlePx = 13;
@@ -101,6 +102,16 @@ void barPanel(QPainter& p, ChartLabels& labels, const QRect& area, const BarPane
     for (int i = 0; i < n; ++i) {
         const auto k = static_cast<size_t>(i);
         const double y = plot.top() + i * rowH;
+        if (i < panel.rowNotes.size() && !panel.rowNotes[i].isEmpty()) {
+            p.setPen(kChartText);
+            if (panel.names)
+                labels.draw(p, QRectF(area.left(), y, nameW - 6, rowH),
+                            Qt::AlignRight | Qt::AlignVCenter, names[i]);
+            p.setPen(Qt::darkGray);
+            labels.draw(p, QRectF(plot.left() + 4, y, plot.width() + valueW - 4, rowH),
+                        Qt::AlignLeft | Qt::AlignVCenter, panel.rowNotes[i]);
+            continue;
+        }
         const double w = plot.width() * values[k] / axisMax;
         const QRectF bar(plot.left(), y + rowH * 0.18, std::max(w, 1.0), rowH * 0.64);
         p.fillRect(bar, colors[k % colors.size()]);
@@ -176,13 +187,19 @@ void ComparisonChart::setData(QString title, std::vector<ComparisonEntry> entrie
 void ComparisonChart::render(QPainter& p, const QRect& area) const {
     ChartLabels& labels = beginLabels(p, area);
     p.setRenderHint(QPainter::Antialiasing, true);
-    const int headingH = ChartHeading{title_, {}, 16}.draw(p, area, labels);
-    QStringList names;
+    // A row that could not run reads "not applicable" in every panel; the heading says why.
+    QStringList names, notes, speedupNotes, why;
     std::vector<double> latency, peak, speedup, seconds, transitions;
     std::vector<QColor> colors;
     for (size_t i = 0; i < entries_.size(); ++i) {
         const ComparisonEntry& e = entries_[i];
+        const bool ran = e.notApplicable.isEmpty();
         names << e.label;
+        notes << (ran ? QString() : tr("not applicable"));
+        // No speed-up where the sequential baseline itself could not run.
+        speedupNotes << (ran && sequentialMs_ <= 0 ? tr("no baseline") : notes.back());
+        if (!ran)
+            why << tr("%1: not applicable — %2").arg(e.label, e.notApplicable);
         latency.push_back(e.latencyMs);
         peak.push_back(e.peakBytes);
         speedup.push_back(e.latencyMs > 0 ? sequentialMs_ / e.latencyMs : 0);
@@ -190,6 +207,8 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
         transitions.push_back(e.transitions);
         colors.push_back(categoricalColor(static_cast<int>(i)));
     }
+    const int headingH =
+        ChartHeading{title_, why.join(QLatin1Char('\n')), 16}.draw(p, area, labels);
     // Top: the two figures a schedule is chosen by, side by side; below: how it was found.
     // Rows line up across a row of panels, so only its first panel names them.
     const QRect body = area.adjusted(0, headingH, 0, 0);
@@ -218,16 +237,19 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
                                    : tr("lower is better");
     memory.bytes = true;
     memory.marker = budgetBytes_;
+    latencyPanel.rowNotes = memory.rowNotes = notes;
     rowOfPanels(body.top(), {latencyPanel, memory}, {&latency, &peak});
     BarPanel speedupPanel(tr("Speed-up over sequential"),
                           [](double v) { return QStringLiteral("×%1").arg(v, 0, 'f', 2); });
     speedupPanel.tickPrefix = QStringLiteral("×");
+    speedupPanel.rowNotes = speedupNotes;
     BarPanel searchPanel(
         tr("Search time"), [](double v) { return formatSeconds(v); },
         [](double max) { return durationUnit(max); });
     BarPanel transitionsPanel(
         tr("DP transitions"), [](double v) { return formatCount(v); },
         [](double max) { return countUnit(max); });
+    searchPanel.rowNotes = transitionsPanel.rowNotes = notes;
     rowOfPanels(body.top() + h + 20, {speedupPanel, searchPanel, transitionsPanel},
                 {&speedup, &seconds, &transitions});
 }

@@ -49,6 +49,9 @@ struct ComparisonEntry {
     double states = 0;      // 0 for baselines
     double transitions = 0; // 0 for baselines
     double peakBytes = 0;   // peak activation memory of its schedule
+    // Why it could not run under the cost model or settings (schedulers/not_applicable.h);
+    // empty when it ran. Its row then says "not applicable" and the heading says why.
+    QString notApplicable{};
 };
 
 class ComparisonChart : public ChartWidget {

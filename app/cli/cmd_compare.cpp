@@ -1,37 +1,107 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ios-sched compare MODEL`: the paper's five schedules side by side (IOS §6.1, Figure 6/7):
-// latency, speedup over sequential and search time per strategy.
+// `ios-sched compare MODEL [--block B]`: the paper's five schedules side by side (IOS §6.1,
+// Figure 6/7; one block: Figure 16): latency, speedup over sequential and search time per
+// strategy; a strategy that cannot run under the cost model gets a row saying why.
 #include "args.h"
+#include "block_option.h"
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
+#include "error_hints.h"
 #include "model_options.h"
 #include "process_usage.h"
 #include "provenance_options.h"
+#include "schedulers/not_applicable.h"
 #include "schedulers/parallel_jobs.h"
 #include "search_progress.h"
 #include "strategies.h"
 #include "text_format.h"
 #include "util/json_number.h"
 
-#include <cstdio>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ios::cli {
 
 namespace {
 
+using Json = nlohmann::ordered_json;
+
+// A scheduler's row: its run, or why it could not run under the cost model and settings.
+struct Row {
+    std::string strategy;
+    std::optional<StrategyRun> run;
+    std::string reason; // when !run: the refusal as the CLI words it
+};
+
+// Every scheduler's row, then the sequential baseline the speedups are over (whether or not it
+// is a row): independent searches, run on --threads threads, kept in this order. A scheduler
+// that cannot run gets its reason (schedulers::runOrNotApplicable); the others still run.
+std::vector<Row> compareRows(const ir::PreparedModel& prepared, const SearchOptions& search,
+                             const cost::CostModel& cost, const std::string& title) {
+    std::vector<const schedulers::Scheduler*> jobs = search.schedulers;
+    jobs.push_back(&schedulers::schedulerByName("sequential"));
+    std::vector<Row> rows(jobs.size());
+    schedulers::Params params = search.params;
+    params.threads = schedulers::innerThreads(search.params.threads, jobs.size());
+    schedulers::SearchControl control;
+    SearchProgress progress(control, "compare " + title);
+    schedulers::runJobs(&control, std::vector<uint64_t>(jobs.size(), 1000), search.params.threads,
+                        [&](size_t i, schedulers::SearchControl& job) {
+                            Row& row = rows[i];
+                            row.strategy = std::string(jobs[i]->key());
+                            const auto refused = schedulers::runOrNotApplicable([&] {
+                                row.run = runStrategy(prepared, *jobs[i], params, cost, &job);
+                            });
+                            if (refused)
+                                row.reason = refused->reason + cliHintText(refused->hint);
+                        });
+    return rows;
+}
+
+std::optional<double> speedup(const std::optional<double>& sequentialMs, const StrategyRun& run) {
+    if (!sequentialMs)
+        return std::nullopt;
+    return *sequentialMs / run.latencyMs;
+}
+
+Json rowJson(const Row& row, const std::optional<double>& sequentialMs) {
+    if (!row.run)
+        return {{"strategy", row.strategy}, {"status", "not applicable"}, {"reason", row.reason}};
+    const std::optional<double> x = speedup(sequentialMs, *row.run);
+    return {{"strategy", row.strategy},
+            {"status", "ok"},
+            {"latency_ms", row.run->latencyMs},
+            {"speedup", x ? Json(*x) : Json(nullptr)},
+            {"peak_bytes", row.run->outcome.peakBytes},
+            {"search_seconds", row.run->outcome.searchSeconds}};
+}
+
+std::string rowText(const Row& row, const std::optional<double>& sequentialMs) {
+    if (!row.run)
+        return formatted("%-12s not applicable: %s\n", row.strategy.c_str(), row.reason.c_str());
+    const std::optional<double> x = speedup(sequentialMs, *row.run);
+    return formatted("%-12s %12.4f %8s %13s %9.3f\n", row.strategy.c_str(), row.run->latencyMs,
+                     x ? formatted("%7.3fx", *x).c_str() : "-",
+                     bytesText(row.run->outcome.peakBytes).c_str(), row.run->outcome.searchSeconds);
+}
+
 int runCompare(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched compare MODEL [--device D] [--batch N] [-r N] [-s N] [--json]",
-                     "Schedule MODEL with every registered scheduler (" +
+    ArgParser parser("ios-sched compare MODEL [--block B] [--device D] [--batch N] [-r N] [-s N] "
+                     "[--json]",
+                     "Schedule MODEL (or one block of it) with every registered scheduler (" +
                          schedulers::schedulerKeyList() +
                          ") and compare their latencies under the cost model (default: simulated "
-                         "V100).");
+                         "V100). A scheduler that cannot run under it gets a row saying why; "
+                         "the exit status is 0 when at least one ran.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
+    addBlockOption(parser);
     addSearchOptions(parser, StrategyArg::None);
-    parser.flag("--json", "Print {model, strategies: [{strategy, latency_ms, speedup, peak_bytes, "
-                          "search_seconds}], provenance} as JSON");
+    parser.flag("--json", "Print {model, [block,] strategies: [{strategy, status, latency_ms, "
+                          "speedup, peak_bytes, search_seconds} or {strategy, status: \"not "
+                          "applicable\", reason}], provenance} as JSON");
     addCostOptions(parser);
     addModelOptions(parser);
     addUsageFlag(parser);
@@ -39,59 +109,41 @@ int runCompare(const std::vector<std::string>& args) {
         return kExitOk;
     const UsageReport usage(parser, "compare");
     const SearchOptions search = searchOptions(parser, StrategyArg::None);
-    const int r = search.params.r;
-    const int s = search.params.s;
     // The plan of the files it touches: --measure-cache is written, the model file read.
     util::OutputTransaction files;
     planCostModelFiles(parser, files);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
-    const auto cost = makeCostModel(parser, graph);
-    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
+    const ModelScope scope(parser, graph, search.params.maxPartSize);
+    const auto wholeCost = makeCostModel(parser, graph);
+    std::unique_ptr<cost::CostModel> owned;
+    const cost::CostModel& cost = scope.cost(*wholeCost, owned);
 
-    // Every scheduler, then the sequential baseline the speedups are over (whether or not it
-    // is a row): independent searches, run on --threads threads, kept in this order.
-    std::vector<const schedulers::Scheduler*> jobs = search.schedulers;
-    jobs.push_back(&schedulers::schedulerByName("sequential"));
-    std::vector<StrategyRun> done(jobs.size());
-    schedulers::Params params = search.params;
-    params.threads = schedulers::innerThreads(search.params.threads, jobs.size());
-    {
-        schedulers::SearchControl control;
-        SearchProgress progress(control, "compare " + graph.name);
-        schedulers::runJobs(&control, std::vector<uint64_t>(jobs.size(), 1000),
-                            search.params.threads, [&](size_t i, schedulers::SearchControl& job) {
-                                done[i] = runStrategy(prepared, *jobs[i], params, *cost, &job);
-                            });
-    }
-    std::vector<std::pair<std::string, StrategyRun>> runs;
-    for (size_t i = 0; i + 1 < jobs.size(); ++i)
-        runs.emplace_back(std::string(jobs[i]->key()), std::move(done[i]));
-    const double sequentialMs = done.back().latencyMs;
+    std::vector<Row> rows = compareRows(scope.prepared(), search, cost, scope.title());
+    const Row baseline = std::move(rows.back());
+    rows.pop_back();
+    const std::optional<double> sequentialMs =
+        baseline.run ? std::optional<double>(baseline.run->latencyMs) : std::nullopt;
 
     if (parser.has("json")) {
-        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (const auto& [name, run] : runs)
-            rows.push_back({{"strategy", name},
-                            {"latency_ms", run.latencyMs},
-                            {"speedup", sequentialMs / run.latencyMs},
-                            {"peak_bytes", run.outcome.peakBytes},
-                            {"search_seconds", run.outcome.searchSeconds}});
-        nlohmann::ordered_json doc;
+        Json list = Json::array();
+        for (const Row& row : rows)
+            list.push_back(rowJson(row, sequentialMs));
+        Json doc;
         doc["model"] = graph.name;
-        doc["strategies"] = std::move(rows);
+        if (scope.block())
+            doc["block"] = *scope.block();
+        doc["strategies"] = std::move(list);
         doc[io::kProvenanceKey] = commandProvenanceJson(parser, &graph);
         std::cout << util::dumpJson(doc, 2) << "\n";
-        return kExitOk;
+    } else {
+        std::cout << scope.title() << " (" << cost.describe() << ", r " << search.params.r << ", s "
+                  << search.params.s << ")\n"
+                  << "strategy       latency ms  speedup   peak memory  search s\n";
+        for (const Row& row : rows)
+            std::cout << rowText(row, sequentialMs);
     }
-    std::cout << graph.name << " (" << cost->describe() << ", r " << r << ", s " << s << ")\n"
-              << "strategy       latency ms  speedup   peak memory  search s\n";
-    for (const auto& [name, run] : runs) {
-        char line[160];
-        std::snprintf(line, sizeof line, "%-12s %12.4f %7.3fx %13s %9.3f\n", name.c_str(),
-                      run.latencyMs, sequentialMs / run.latencyMs,
-                      bytesText(run.outcome.peakBytes).c_str(), run.outcome.searchSeconds);
-        std::cout << line;
-    }
+    if (std::none_of(rows.begin(), rows.end(), [](const Row& row) { return row.run.has_value(); }))
+        throw UserError("no scheduler could run under " + cost.describe() + " (each row says why)");
     return kExitOk;
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// `ios-sched specialize MODEL --batches 1,32,128 [--devices V100,K80]`: the paper's Table 3
-// (IOS §7.2): one schedule optimised per batch size (or device), each executed at every batch
-// size (or on every device). Rows: optimised for; columns: executed at.
+// `ios-sched specialize MODEL --batches 1,32,128 [--devices V100,K80] [--block B]`: the paper's
+// Table 3 (IOS §7.2; one block: Figure 10): one schedule optimised per batch size (or device),
+// each executed at every batch size (or on every device). Rows: optimised for; columns:
+// executed at.
 #include "args.h"
+#include "block_option.h"
 #include "bundled_models.h"
 #include "command.h"
 #include "cost_options.h"
@@ -49,22 +51,26 @@ struct Matrix {
     std::vector<std::vector<double>> latencyMs; // [optimised for][executed at]
 };
 
-Matrix specialise(const ArgParser& parser, const ir::PreparedModel& model,
+// One cost model per setting, made for the whole graph and then for the scope (the block's,
+// with --block: cost/block_model.h).
+Matrix specialise(const ArgParser& parser, const ir::Graph& graph, const ModelScope& scope,
                   const std::vector<Setting>& settings, const SearchOptions& search) {
-    std::vector<std::unique_ptr<cost::CostModel>> models;
+    std::vector<std::unique_ptr<cost::CostModel>> wholes, scoped;
     std::vector<const cost::CostModel*> costs;
     Matrix m;
     for (const Setting& st : settings) {
-        models.push_back(makeCostModel(parser, model.graph(), st.device, st.batch));
-        costs.push_back(models.back().get());
+        wholes.push_back(makeCostModel(parser, graph, st.device, st.batch));
+        scoped.emplace_back();
+        costs.push_back(&scope.cost(*wholes.back(), scoped.back()));
         m.labels.push_back(st.label);
     }
     const schedulers::Scheduler& scheduler = *search.schedulers.front();
     schedulers::SearchControl control;
-    const SearchProgress progress(control, model.graph().name + " specialize " +
-                                               std::string(scheduler.key()));
+    const SearchProgress progress(control,
+                                  scope.title() + " specialize " + std::string(scheduler.key()));
     m.latencyMs =
-        schedulers::specialize(model, costs, scheduler, search.params, &control).latencyMs;
+        schedulers::specialize(scope.prepared(), costs, scheduler, search.params, &control)
+            .latencyMs;
     return m;
 }
 
@@ -99,16 +105,17 @@ Json matrixJson(const Matrix& m, const char* axis) {
 }
 
 int runSpecialize(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched specialize MODEL [--batches LIST] [--devices LIST] [--device D] "
-                     "[--batch N] [--strategy S] [-r N] [-s N] [--json]",
+    ArgParser parser("ios-sched specialize MODEL [--block B] [--batches LIST] [--devices LIST] "
+                     "[--device D] [--batch N] [--strategy S] [-r N] [-s N] [--json]",
                      "Optimise one schedule per batch size (on --device) and, with --devices, one "
                      "per device (at --batch); execute each at every batch size / on every device "
-                     "(IOS paper Table 3).");
+                     "(IOS paper Table 3; one block with --block: Figure 10).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
+    addBlockOption(parser);
     parser.option("--batches", "LIST", "Batch sizes, comma-separated", "1,16,32,64,128");
     parser.option("--devices", "LIST", "Devices (bundled names or profile files), comma-separated");
     addSearchOptions(parser, StrategyArg::One);
-    parser.flag("--json", "Print {model, strategy, batch_matrix, device_matrix} as JSON");
+    parser.flag("--json", "Print {model, [block,] strategy, batch_matrix, device_matrix} as JSON");
     addCostOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
@@ -119,7 +126,7 @@ int runSpecialize(const std::vector<std::string>& args) {
     util::OutputTransaction files;
     planCostModelFiles(parser, files);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
-    const ir::PreparedModel prepared(graph, search.params.maxPartSize);
+    const ModelScope scope(parser, graph, search.params.maxPartSize);
 
     const cost::DeviceProfile device = deviceOption(parser);
     std::vector<Setting> batchSettings;
@@ -131,7 +138,7 @@ int runSpecialize(const std::vector<std::string>& args) {
                             std::to_string(cost::kMaxBatch) + "]");
         batchSettings.push_back({"batch " + b, device, batch});
     }
-    const Matrix batches = specialise(parser, prepared, batchSettings, search);
+    const Matrix batches = specialise(parser, graph, scope, batchSettings, search);
 
     std::optional<Matrix> devices;
     if (auto list = parser.value("devices")) {
@@ -140,12 +147,14 @@ int runSpecialize(const std::vector<std::string>& args) {
             cost::DeviceProfile p = cost::loadDevice(d);
             deviceSettings.push_back({p.name, p, deviceBatch});
         }
-        devices = specialise(parser, prepared, deviceSettings, search);
+        devices = specialise(parser, graph, scope, deviceSettings, search);
     }
 
     if (parser.has("json")) {
         Json j;
         j["model"] = graph.name;
+        if (scope.block())
+            j["block"] = *scope.block();
         j["strategy"] = strategy;
         j["batch_matrix"] = matrixJson(batches, "batches");
         j["batch_matrix"]["device"] = device.name;
@@ -157,9 +166,9 @@ int runSpecialize(const std::vector<std::string>& args) {
         std::cout << util::dumpJson(j, 2) << "\n";
         return kExitOk;
     }
-    printMatrix(batches, graph.name + ": " + strategy + " on " + device.name + ", latency ms");
+    printMatrix(batches, scope.title() + ": " + strategy + " on " + device.name + ", latency ms");
     if (devices)
-        printMatrix(*devices, graph.name + ": " + strategy + " at batch " +
+        printMatrix(*devices, scope.title() + ": " + strategy + " at batch " +
                                   std::to_string(deviceBatch) + ", latency ms");
     return kExitOk;
 }

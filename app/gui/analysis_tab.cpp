@@ -31,16 +31,16 @@ AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description, 
     progress_->hide();
     info_ = new QLabel(description, this);
     info_->setWordWrap(true);
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(6, 4, 6, 4);
-    bar->addWidget(compute_);
-    bar->addWidget(cancel_);
-    bar->addWidget(progress_);
-    bar->addWidget(info_, 1);
+    bar_ = new QHBoxLayout;
+    bar_->setContentsMargins(6, 4, 6, 4);
+    bar_->addWidget(compute_);
+    bar_->addWidget(cancel_);
+    bar_->addWidget(progress_);
+    bar_->addWidget(info_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addLayout(bar);
+    layout->addLayout(bar_);
     chart_->setParent(this);
     layout->addWidget(chart_, 1);
     chart_->setPlaceholder(tr("Not computed yet."));
@@ -63,6 +63,10 @@ void AnalysisTab::compute(const JobSettings& settings, const QString& key, bool 
     runningKey_ = key;
     setRunning(true);
     startJob(settings);
+}
+
+void AnalysisTab::addControl(QWidget* control) {
+    bar_->insertWidget(bar_->indexOf(info_), control);
 }
 
 bool AnalysisTab::accept(const JobSettings& settings) {

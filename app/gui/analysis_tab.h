@@ -11,6 +11,8 @@
 
 #include <QWidget>
 
+class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -34,7 +36,10 @@ public:
     // or its job computes it already; `force`: always. Results of another model than
     // `settings.model` at delivery are dropped (setModel).
     void compute(const JobSettings& settings, const QString& key, bool force);
-    void setModel(const views::LoadedModelPtr& model) { model_ = model; }
+    // `settingsKey` (Session::settingsKey) with the tab's own choices that decide its result
+    // (the Specialize tab's block): the key compute() and the current check use.
+    QString keyFor(const QString& settingsKey) const { return settingsKey + ownChoices(); }
+    virtual void setModel(const views::LoadedModelPtr& model) { model_ = model; }
     views::ChartWidget* chart() const { return chart_; }
     // Identifies the settings the chart shows; empty = nothing computed yet.
     const QString& shownKey() const { return shownKey_; }
@@ -63,6 +68,10 @@ protected:
     // Starts the tab's typed job on jobs(); its callback calls accept() and, when true, fills
     // the chart and calls markShown().
     virtual void startJob(const JobSettings& settings) { Q_UNUSED(settings); }
+    // The tab's own choices as a key suffix; empty for tabs without any.
+    virtual QString ownChoices() const { return {}; }
+    // A control of the tab's own, in its bar after the progress bar.
+    void addControl(QWidget* control);
     // The job's result arrived: false when it is of another model than the open one.
     bool accept(const JobSettings& settings);
     void markShown();
@@ -80,6 +89,7 @@ private:
     bool running_ = false;
     QProgressBar* progress_;
     QLabel* info_;
+    QHBoxLayout* bar_;
     QString shownKey_;
 };
 
@@ -102,13 +112,23 @@ protected:
     void startJob(const JobSettings& settings) override;
 };
 
+// Its block selector: the whole model, or one block alone as `ios-sched info` numbers them
+// (`specialize --block`, IOS paper Figure 10); a new choice computes at once.
 class SpecializeTab final : public AnalysisTab {
     Q_OBJECT
 public:
     explicit SpecializeTab(QWidget* parent = nullptr);
 
+    void setModel(const views::LoadedModelPtr& model) override;
+    QComboBox* blockChoice() const { return block_; }
+    int block() const; // -1: the whole model
+
 protected:
     void startJob(const JobSettings& settings) override;
+    QString ownChoices() const override;
+
+private:
+    QComboBox* block_;
 };
 
 } // namespace ios::gui

@@ -11,6 +11,8 @@
 #include "units.h"
 #include "view_registry.h"
 
+#include <QComboBox>
+#include <QSignalBlocker>
 #include <QTabWidget>
 
 namespace ios::gui {
@@ -30,7 +32,7 @@ void ComparisonTab::startJob(const JobSettings& settings) {
             entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
                                run.stats ? static_cast<double>(run.stats->states) : 0.0,
                                run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
-                               static_cast<double>(run.peakBytes)});
+                               static_cast<double>(run.peakBytes), run.notApplicable});
         const JobSettings& s = result->settings;
         const int64_t budget = s.memoryBudget;
         static_cast<views::ComparisonChart*>(chart())->setData(
@@ -77,11 +79,40 @@ void SweepTab::startJob(const JobSettings& settings) {
 SpecializeTab::SpecializeTab(QWidget* parent)
     : AnalysisTab(new views::HeatMapChart,
                   tr("Specialization: a schedule optimised for one batch size / device, run on "
-                     "the others (IOS paper Table 3)."),
-                  parent) {}
+                     "the others (IOS paper Table 3; one block: Figure 10)."),
+                  parent),
+      block_(new QComboBox(this)) {
+    block_->setObjectName(QStringLiteral("specializeBlock"));
+    block_->setToolTip(tr("Specialise the whole model or one block of it alone, numbered as "
+                          "ios-sched info lists them"));
+    block_->addItem(tr("Whole model"), -1);
+    block_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    addControl(block_);
+    connect(block_, &QComboBox::activated, this, &AnalysisTab::computeRequested);
+}
+
+void SpecializeTab::setModel(const views::LoadedModelPtr& model) {
+    AnalysisTab::setModel(model);
+    const int blocks = model ? static_cast<int>(model->graph().blocks.size()) : 0;
+    if (block_->count() == blocks + 1)
+        return; // the same blocks: the choice stays
+    const QSignalBlocker quiet(block_);
+    block_->clear();
+    block_->addItem(tr("Whole model"), -1);
+    for (int b = 0; b < blocks; ++b)
+        block_->addItem(tr("Block %1").arg(b), b);
+}
+
+int SpecializeTab::block() const {
+    return block_->currentData().toInt();
+}
+
+QString SpecializeTab::ownChoices() const {
+    return block() < 0 ? QString() : QStringLiteral("|block %1").arg(block());
+}
 
 void SpecializeTab::startJob(const JobSettings& settings) {
-    jobs()->start(specializeJob(settings),
+    jobs()->start(specializeJob(settings, block()),
                   [this](const std::shared_ptr<const SpecializeResult>& result) {
                       if (!accept(result->settings))
                           return;
@@ -105,7 +136,7 @@ template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWid
         JobSettings settings = session->currentSettings();
         settings.recordStateSpace = false;
         tab->setModel(session->model());
-        tab->compute(settings, session->settingsKey(settings), force);
+        tab->compute(settings, tab->keyFor(session->settingsKey(settings)), force);
     };
     auto computeWhenShown = [tab, &window, compute] {
         if (window.tabs()->currentWidget() == tab)
@@ -118,7 +149,8 @@ template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWid
                      [tab, session] { tab->setModel(session->model()); });
     QObject::connect(tab, &AnalysisTab::shown, &window, &MainWindow::analysisShown);
     tab->setCurrentCheck([tab, session] {
-        return tab->shownKey() == session->settingsKey(session->settingsPanel()->settings());
+        return tab->shownKey() ==
+               tab->keyFor(session->settingsKey(session->settingsPanel()->settings()));
     });
     return tab;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_jobs.h"
 
+#include "cost/block_model.h"
 #include "cost/device_profile.h"
 #include "cost/kernel_timeline.h"
 #include "cost/program_simulator.h"
+#include "error_hints.h"
 #include "eval/timeline.h"
 #include "memory_jobs.h"
 #include "schedule/program_verify.h"
+#include "schedulers/not_applicable.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/rewritten_model.h"
 #include "schedulers/specialize.h"
@@ -15,6 +18,7 @@
 #include <QObject>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 namespace ios::gui {
 
@@ -145,9 +149,10 @@ struct Setting {
     int batch;
 };
 
-// One schedule optimised per setting, each priced under every setting (IOS paper §7.2).
-SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettings& settings,
-                                const schedulers::Scheduler& scheduler,
+// One schedule optimised per setting, each priced under every setting (IOS paper §7.2); with
+// `block`, of that block alone (IOS paper Figure 10), priced as the whole model prices it.
+SpecializeMatrix specializeOver(const views::LoadedModel& model, const cost::BlockModel* block,
+                                const JobSettings& settings, const schedulers::Scheduler& scheduler,
                                 const std::vector<Setting>& grid, const QString& title, int threads,
                                 schedulers::SearchControl& search) {
     std::vector<std::unique_ptr<cost::CostModel>> owned;
@@ -156,6 +161,8 @@ SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettin
     m.title = title;
     for (const Setting& st : grid) {
         owned.push_back(EngineJobs::makeCostModel(model, settings, st.device, st.batch));
+        if (block != nullptr)
+            owned.push_back(block->cost(*owned.back()));
         costs.push_back(owned.back().get());
         m.labels.push_back(st.label);
     }
@@ -163,15 +170,19 @@ SpecializeMatrix specializeOver(const views::LoadedModel& model, const JobSettin
     // tensor sizes.
     schedulers::Params params = searchParams(settings, settings.r, settings.s, false, threads);
     params.memoryBudget = 0;
-    m.latencyMs =
-        schedulers::specialize(model.prepared(), costs, scheduler, params, &search).latencyMs;
+    m.latencyMs = schedulers::specialize(block != nullptr ? block->prepared() : model.prepared(),
+                                         costs, scheduler, params, &search)
+                      .latencyMs;
     return m;
 }
 
 std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
                                          const JobSettings& settings,
-                                         const schedulers::Scheduler& scheduler,
+                                         const schedulers::Scheduler& scheduler, int blockIndex,
                                          JobControl& control) {
+    std::optional<cost::BlockModel> block;
+    if (blockIndex >= 0)
+        block.emplace(model.graph(), blockIndex, model.maxPartSize());
     std::vector<Setting> batches;
     for (int b : EngineJobs::kSpecializeBatches)
         batches.push_back({QObject::tr("batch %1").arg(b), settings.device, b});
@@ -182,9 +193,10 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     const QString label = strategyLabel(
         QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
     const std::vector<Setting>* grids[] = {&batches, &devices};
+    const QString scope = block ? QObject::tr(", block %1").arg(blockIndex) : QString();
     const QString titles[] = {
-        QObject::tr("%1, batch sizes on %2").arg(label, settings.device),
-        QObject::tr("%1, devices at batch %2").arg(label).arg(settings.batch)};
+        QObject::tr("%1, batch sizes on %2%3").arg(label, settings.device, scope),
+        QObject::tr("%1, devices at batch %2%3").arg(label).arg(settings.batch).arg(scope)};
     // Both matrices at once (parallel jobs), their rows too. One failing matrix (e.g. a cost
     // model error at a large batch) must not hide the other.
     std::vector<SpecializeMatrix> out(2);
@@ -194,8 +206,8 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
         &control.search, {batches.size(), devices.size()}, settings.threads,
         [&](size_t i, schedulers::SearchControl& job) {
             try {
-                out[i] =
-                    specializeOver(model, settings, scheduler, *grids[i], titles[i], inner, job);
+                out[i] = specializeOver(model, block ? &*block : nullptr, settings, scheduler,
+                                        *grids[i], titles[i], inner, job);
             } catch (const Cancelled&) {
                 throw;
             } catch (const std::exception& e) {
@@ -315,12 +327,27 @@ Job<SearchResult> compareJob(JobSettings settings) {
         const Prepared p = prepare(settings);
         SearchResult result;
         const auto all = schedulers::registeredSchedulers();
-        result.runs = runAll(all.size(), settings, {control, 0.0, 1.0},
-                             [&](size_t i, int threads, schedulers::SearchControl& job) {
-                                 return runOn(p.model, settings, *all[i], settings.r, settings.s,
-                                              false, threads, *p.cost, job);
-                             });
-        finishSearch(p, settings, control, result);
+        // A scheduler the cost model or settings refuse gets a row saying why; the rest run.
+        result.runs =
+            runAll(all.size(), settings, {control, 0.0, 1.0},
+                   [&](size_t i, int threads, schedulers::SearchControl& job) {
+                       RunResult run;
+                       const auto refused = schedulers::runOrNotApplicable([&] {
+                           run = runOn(p.model, settings, *all[i], settings.r, settings.s, false,
+                                       threads, *p.cost, job);
+                       });
+                       if (refused) {
+                           run.strategy = QString::fromUtf8(
+                               all[i]->key().data(), static_cast<qsizetype>(all[i]->key().size()));
+                           run.notApplicable =
+                               QString::fromStdString(refused->reason) + guiHintText(refused->hint);
+                       }
+                       return run;
+                   });
+        // Without the sequential baseline (a cache lacking its stages) the chart has no
+        // speed-ups (sequentialLatencyMs 0), but the rows that ran are still shown.
+        if (schedulers::runOrNotApplicable([&] { finishSearch(p, settings, control, result); }))
+            result.costModel = QString::fromStdString(p.cost->describe());
         return result;
     }};
 }
@@ -351,12 +378,12 @@ Job<SweepResult> sweepJob(JobSettings settings) {
     }};
 }
 
-Job<SpecializeResult> specializeJob(JobSettings settings) {
-    return {[settings](JobControl& control) {
+Job<SpecializeResult> specializeJob(JobSettings settings, int block) {
+    return {[settings, block](JobControl& control) {
         const Prepared p = prepare(settings);
         SpecializeResult result;
         result.settings = settings;
-        result.matrices = specialize(p.model, settings, p.chosen, control);
+        result.matrices = specialize(p.model, settings, p.chosen, block, control);
         result.sequentialLatencyMs = sequentialLatencyMs(p, settings, control);
         return result;
     }};

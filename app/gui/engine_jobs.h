@@ -19,8 +19,9 @@ Job<SearchResult> optimizeJob(JobSettings settings);
 Job<SearchResult> compareJob(JobSettings settings);
 // The pruning grid r × s (IOS paper Figure 9).
 Job<SweepResult> sweepJob(JobSettings settings);
-// The batch × device matrices (IOS paper Table 3).
-Job<SpecializeResult> specializeJob(JobSettings settings);
+// The batch × device matrices (IOS paper Table 3); block ≥ 0: of that block alone, numbered as
+// `ios-sched info` lists them (IOS paper Figure 10; cost::BlockModel).
+Job<SpecializeResult> specializeJob(JobSettings settings, int block = -1);
 // The Memory view's report: Serenity per block, walks, peak distributions.
 Job<MemoryJobResult> memoryJob(JobSettings settings);
 // Latency against peak memory (schedulers::paretoFront).

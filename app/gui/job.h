@@ -109,6 +109,9 @@ struct RunResult {
     // empty, since the views draw the open model G0 (the MetaFlow tab shows G*).
     bool rewritten = false;
     int substitutions = 0; // how many rewrites turned G0 into G*
+    // Compare: why this scheduler could not run under the cost model or settings
+    // (schedulers::runOrNotApplicable, with the GUI's advice); empty when it ran.
+    QString notApplicable;
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).

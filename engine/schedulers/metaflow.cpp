@@ -3,6 +3,7 @@
 // `then` scheduler on G*.
 #include "schedulers/metaflow.h"
 
+#include "ir/block_alone.h"
 #include "ir/model_summary.h"
 #include "ir/validate.h"
 #include "rewrite/graph_hash.h"
@@ -57,21 +58,6 @@ void checkMetaflowOptions(const MetaflowOptions& options) {
 }
 
 namespace {
-
-// Block `block` of `graph` alone, its enter node a placeholder of the same name and shape.
-ir::Graph blockAlone(const ir::Graph& graph, int block) {
-    const ir::Block& b = graph.blocks.at(static_cast<size_t>(block));
-    ir::Graph sub;
-    sub.name = graph.name;
-    sub.input.kind = ir::NodeKind::Placeholder;
-    sub.input.name = b.enterName;
-    sub.input.outputShape = b.enterNode.outputShape;
-    ir::Block copy = b;
-    copy.enterNode = sub.input;
-    sub.blocks.push_back(std::move(copy));
-    ir::validateAndInferShapes(sub);
-    return sub;
-}
 
 GraphFigures figuresOf(const ir::PreparedModel& model, const Params& params,
                        const cost::CostModel& cost, double objectiveMs, SearchControl* control) {
@@ -136,7 +122,7 @@ void refuseUpFront(const ir::PreparedModel& model, const Scheduler& then,
 
 double iosBlockLatencyMs(const ir::Graph& graph, int block, int maxPartSize, const Params& params,
                          const cost::CostModel& cost) {
-    const ir::Graph sub = blockAlone(graph, block);
+    const ir::Graph sub = ir::blockAlone(graph, block);
     const ir::PreparedModel prepared(sub, maxPartSize);
     const std::unique_ptr<cost::CostModel> priced = costForRewrittenGraph(cost, sub);
     Params p = params;

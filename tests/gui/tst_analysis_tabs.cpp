@@ -15,6 +15,7 @@
 #include "settings_panel.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -79,6 +80,35 @@ private Q_SLOTS:
                 tab.progressBar()->fontMetrics().horizontalAdvance(tab.progressText()));
         tab.setRunning(false);
         QVERIFY(!tab.progressBar()->isVisible());
+    }
+
+    // The Specialize tab's block selector: the whole model and each block, as `ios-sched info`
+    // numbers them; a block is part of the tab's result key (a result of another block is not
+    // current) and choosing one computes at once.
+    void specializeTabChoosesABlock() {
+        SpecializeTab tab;
+        const auto model = ios::views::loadModel(QStringLiteral("inception_v3"));
+        tab.setModel(model);
+        QComboBox* box = tab.blockChoice();
+        const int blocks = static_cast<int>(model->graph().blocks.size());
+        QCOMPARE(box->count(), blocks + 1);
+        QCOMPARE(box->itemData(0).toInt(), -1);
+        QCOMPARE(box->itemData(blocks).toInt(), blocks - 1);
+        QCOMPARE(tab.block(), -1);
+        const QString whole = tab.keyFor(QStringLiteral("k"));
+        QCOMPARE(whole, QStringLiteral("k"));
+        QSignalSpy requested(&tab, &AnalysisTab::computeRequested);
+        box->setCurrentIndex(12);
+        Q_EMIT box->activated(12);
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(tab.block(), 11);
+        QVERIFY(tab.keyFor(QStringLiteral("k")) != whole);
+        tab.setModel(model); // the same blocks: the choice stays
+        QCOMPARE(tab.block(), 11);
+        const auto other = ios::views::loadModel(QStringLiteral("squeezenet"));
+        tab.setModel(other);
+        QCOMPARE(box->count(), static_cast<int>(other->graph().blocks.size()) + 1);
+        QCOMPARE(tab.block(), -1);
     }
 
     // The sweep used to be uncancellable: its job runs on the analysis controller, and the

@@ -6,6 +6,7 @@
 // searches with the analytic model and with a measurement cache (the committed H100 cache).
 #include "../throwaway_scheduler.h"
 #include "bundled_models.h"
+#include "charts.h"
 #include "engine_jobs.h"
 #include "job_controller.h"
 #include "main_window.h"
@@ -15,8 +16,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -130,6 +133,69 @@ private Q_SLOTS:
         QVERIFY(r.sequentialLatencyMs > 0);
         JobControl again;
         QCOMPARE(r.sequentialLatencyMs, compareJob(settings).run(again).sequentialLatencyMs);
+        QCOMPARE(control.progress.load(), 1.0);
+    }
+
+    // Replayed measurements cannot price MetaFlow's rewritten graph: its row says why, the
+    // others run, and the chart's row and heading say "not applicable" (issue 35).
+    void comparisonRowThatCannotRunSaysWhy() {
+        JobSettings settings;
+        settings.model = views::loadModel(QStringLiteral("squeezenet"));
+        settings.costModel = QStringLiteral("cache");
+        settings.cacheFile =
+            QStringLiteral(IOS_SOURCE_DIR "/sample_models/measured/h100_measured_cache.json");
+        JobControl control;
+        const SearchResult r = compareJob(settings).run(control);
+        QCOMPARE(r.runs.size(), schedulers::registeredSchedulers().size());
+        int ran = 0;
+        for (const RunResult& run : r.runs) {
+            if (run.strategy == QLatin1String("metaflow"))
+                QVERIFY2(run.notApplicable.contains(QLatin1String("rewritten graph")),
+                         qPrintable(run.notApplicable));
+            ran += run.notApplicable.isEmpty() && run.latencyMs > 0 ? 1 : 0;
+        }
+        QVERIFY2(ran >= 5, qPrintable(QString::number(ran)));
+        QVERIFY(r.sequentialLatencyMs > 0);
+        QVERIFY2(r.costModel.contains(QLatin1String("H100")), qPrintable(r.costModel));
+
+        views::ComparisonChart chart;
+        std::vector<views::ComparisonEntry> entries;
+        for (const RunResult& run : r.runs)
+            entries.push_back({run.strategy, run.latencyMs, run.searchSeconds, 0, 0,
+                               static_cast<double>(run.peakBytes), run.notApplicable});
+        chart.setData(QStringLiteral("Strategies"), std::move(entries), r.sequentialLatencyMs);
+        QImage image(1400, 900, QImage::Format_ARGB32);
+        QPainter painter(&image);
+        chart.render(painter, image.rect());
+        painter.end();
+        QStringList texts;
+        for (const views::ChartLabel& label : chart.lastLabels())
+            texts << label.text;
+        QVERIFY2(texts.contains(QStringLiteral("not applicable")), qPrintable(texts.join(u'|')));
+        QVERIFY2(
+            texts.filter(QStringLiteral("metaflow: not applicable — a rewritten graph")).size() ==
+                1,
+            qPrintable(texts.join(u'|')));
+    }
+
+    // The specialization of one block alone (the Specialize tab's block selector, IOS paper
+    // Figure 10) names the block and runs its matrices on that block only: its latencies are
+    // a block's, far below the whole model's.
+    void specializationOfOneBlock() {
+        JobSettings settings;
+        settings.model = views::loadModel(QStringLiteral("inception_v3"));
+        const int block = static_cast<int>(settings.model->graph().blocks.size()) - 2;
+        JobControl control;
+        const SpecializeResult r = specializeJob(settings, block).run(control);
+        QCOMPARE(r.matrices.size(), size_t{2});
+        for (const SpecializeMatrix& m : r.matrices) {
+            QVERIFY2(m.title.endsWith(QStringLiteral(", block %1").arg(block)),
+                     qPrintable(m.title));
+            QVERIFY(!m.latencyMs.empty());
+        }
+        // Batch 1 on the settings' device, optimised for batch 1: the block's own search.
+        const double blockMs = r.matrices.front().latencyMs.at(0).at(0);
+        QVERIFY(blockMs > 0 && blockMs < r.sequentialLatencyMs / 4);
         QCOMPARE(control.progress.load(), 1.0);
     }
 
