@@ -60,7 +60,7 @@ void verifyOneLineError(const Run& r) {
 
 const QStringList kBundled{"inception_v3",   "squeezenet",   "nasnet_large",
                            "randwire_large", "demo_figure2", "demo_inception_module",
-                           "demo_random_dag"};
+                           "demo_random_dag", "darts_v2_cells", "swiftnet_cell"};
 
 } // namespace
 
