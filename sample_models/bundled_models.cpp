@@ -36,8 +36,10 @@ const std::vector<BundledModel>& bundledModels() {
         {"demo_figure2", "IOS paper Figure 2: convolutions a -> b, c, d on one input", false},
         {"demo_inception_module", "One Inception-A module (4 branches, concat)", false},
         {"demo_random_dag", "A small random DAG of convolutions", false},
-        {"darts_v2_cells", "DARTS V2 normal + reduction cell (28x28, C=48), 3 explicit parts, 51 operators", false},
-        {"swiftnet_cell", "A SwiftNet-like cell (56x56), 33 operators: concatenations into ReLU-led convs", false},
+        {"darts_v2_cells",
+         "DARTS V2 normal + reduction cell (28x28, C=48), 3 explicit parts, 51 operators", false},
+        {"swiftnet_cell",
+         "A SwiftNet-like cell (56x56), 33 operators: concatenations into ReLU-led convs", false},
     };
     return models;
 }

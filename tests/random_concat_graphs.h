@@ -202,15 +202,16 @@ inline void addElementWiseChains(ir::Graph& g, std::mt19937& rng, double p) {
             for (int j = 0; j < links; ++j) {
                 const std::string name = y.name + "_f" + std::to_string(j);
                 const int kind = pick(0, 2);
-                ir::Node f = kind == 0   ? node(NodeKind::Relu, name, below)
-                             : kind == 1 ? activation(name, below, static_cast<ir::ActType>(pick(0, 3)))
-                                         : node(NodeKind::Identity, name, below);
+                ir::Node f = kind == 0 ? node(NodeKind::Relu, name, below)
+                             : kind == 1
+                                 ? activation(name, below, static_cast<ir::ActType>(pick(0, 3)))
+                                 : node(NodeKind::Identity, name, below);
                 if (j > 0 && chance(0.06)) // relu(x + x): a summed term
                     f.inputs.front().push_back(f.inputs.front().front());
                 inner.push_back(std::move(f));
                 if (chance(0.06)) // a second reader: the link must stay
-                    inner.push_back(pool(name + "_r", concat({val(name, 0, c)}), ir::PoolType::Max,
-                                         {1, 1}));
+                    inner.push_back(
+                        pool(name + "_r", concat({val(name, 0, c)}), ir::PoolType::Max, {1, 1}));
                 below = concat({val(name, 0, c)});
             }
             y.inputs = std::move(below);

@@ -19,8 +19,8 @@ namespace ios::testing {
 // returns the largest relative error over every original node's output; the nodes a match
 // removed (its concatenation and element-wise chain: the only outputs the rewritten graph
 // lacks) are skipped, any other missing output fails.
-inline double rewriteError(const ir::Graph& original,
-                           const schedulers::serenity::GraphRewrite& rw, uint64_t seed) {
+inline double rewriteError(const ir::Graph& original, const schedulers::serenity::GraphRewrite& rw,
+                           uint64_t seed) {
     ref::ReferenceExecutor before(seed), after(seed);
     before.run(original);
     schedulers::serenity::setMemberWeights(rw.applied, after);

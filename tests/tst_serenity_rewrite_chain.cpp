@@ -30,7 +30,7 @@ Q_DECLARE_METATYPE(ios::ir::Graph)
 
 namespace {
 
-constexpr double kTolerance = 1e-9; // double precision gives ~1e-15
+constexpr double kTolerance = 1e-9;   // double precision gives ~1e-15
 constexpr size_t kBruteForceOps = 11; // enumerating every order of larger problems is slow
 
 sy::RewrittenPlan plan(const ir::Graph& g, sy::RewriteMode mode,
@@ -252,11 +252,11 @@ private slots:
             for (int j = 0, links = k == 3 ? 1 : pick(1, 2); j < links; ++j) {
                 const std::string name = "f" + std::to_string(j);
                 const int kind = pick(0, 2);
-                inner.push_back(kind == 0   ? node(NodeKind::Relu, name, concat({val(below, 0, c)}))
-                                : kind == 1 ? activation(name, concat({val(below, 0, c)}),
-                                                         static_cast<ActType>(pick(0, 3)))
-                                            : node(NodeKind::Identity, name,
-                                                   concat({val(below, 0, c)})));
+                inner.push_back(kind == 0 ? node(NodeKind::Relu, name, concat({val(below, 0, c)}))
+                                : kind == 1
+                                    ? activation(name, concat({val(below, 0, c)}),
+                                                 static_cast<ActType>(pick(0, 3)))
+                                    : node(NodeKind::Identity, name, concat({val(below, 0, c)})));
                 below = name;
             }
             const bool depthwise = pick(0, 3) == 0;

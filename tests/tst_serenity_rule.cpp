@@ -97,8 +97,10 @@ std::vector<Case> namedCases() {
 #ifdef IOS_HAVE_ONNX
     // DenseNet-121: each dense layer's concat → batch norm and relu (one activation node) →
     // 1×1 conv, 54 of them; the other 4 concatenations end a block (the next reads them).
-    for (const auto& [onnx, count] : {std::pair{"densenet121", 54}, {"squeezenet1_1", 0},
-                                      {"mobilenet_v2", 0}, {"shufflenet_v2_x1_0", 0}})
+    for (const auto& [onnx, count] : {std::pair{"densenet121", 54},
+                                      {"squeezenet1_1", 0},
+                                      {"mobilenet_v2", 0},
+                                      {"shufflenet_v2_x1_0", 0}})
         out.push_back({onnx,
                        samples::loadModel(IOS_SOURCE_DIR "/sample_models/onnx/" +
                                           std::string(onnx) + ".onnx"),

@@ -21,8 +21,9 @@
 // relu and activation nodes, the partial convs "<y>.part<i>" and a node named y that combines
 // them (an activation or identity node summing the partial outputs, channel-wise; an identity
 // concatenating them, kernel-wise), so every reader of y keeps reading y; the block's stages and
-// parts are dropped (they name the removed nodes). rewrite::transformWeights gives the partial convs their weights from y's. Not
-// one of MetaFlow's rules: the search never tries it (kAllRules, RuleSet).
+// parts are dropped (they name the removed nodes). rewrite::transformWeights gives the partial
+// convs their weights from y's. Not one of MetaFlow's rules: the search never tries it (kAllRules,
+// RuleSet).
 #pragma once
 
 #include "ir/graph.h"
