@@ -21,6 +21,9 @@ extern const std::string_view k_randwire_large_ios_json;
 extern const std::string_view k_demo_figure2_ios_json;
 extern const std::string_view k_demo_inception_module_ios_json;
 extern const std::string_view k_demo_random_dag_ios_json;
+extern const std::string_view k_darts_v2_cells_ios_json;
+extern const std::string_view k_darts_v2_cells_parts_json;
+extern const std::string_view k_swiftnet_cell_ios_json;
 } // namespace embedded
 
 const std::vector<BundledModel>& bundledModels() {
@@ -33,6 +36,10 @@ const std::vector<BundledModel>& bundledModels() {
         {"demo_figure2", "IOS paper Figure 2: convolutions a -> b, c, d on one input", false},
         {"demo_inception_module", "One Inception-A module (4 branches, concat)", false},
         {"demo_random_dag", "A small random DAG of convolutions", false},
+        {"darts_v2_cells",
+         "DARTS V2 normal + reduction cell (28x28, C=48), 3 explicit parts, 51 operators", false},
+        {"swiftnet_cell",
+         "A SwiftNet-like cell (56x56), 33 operators: concatenations into ReLU-led convs", false},
     };
     return models;
 }
@@ -57,6 +64,10 @@ std::string_view bundledModelText(std::string_view name) {
         return k_demo_inception_module_ios_json;
     if (name == "demo_random_dag")
         return k_demo_random_dag_ios_json;
+    if (name == "darts_v2_cells")
+        return k_darts_v2_cells_ios_json;
+    if (name == "swiftnet_cell")
+        return k_swiftnet_cell_ios_json;
     return {};
 }
 
@@ -66,8 +77,11 @@ ir::Graph loadBundledModel(std::string_view name) {
         throw UserError("unknown bundled model '" + std::string(name) + "'");
     const std::string source = "<bundled " + std::string(name) + ">";
     ir::Graph graph = io::parseIosJson(text, source);
+    // Explicit DP parts (docs/formats.md "Parts files"), as a file beside the model gives them.
     if (name == "nasnet_large")
         io::applyPartsJson(graph, embedded::k_nasnet_large_parts_json, source + " parts");
+    if (name == "darts_v2_cells")
+        io::applyPartsJson(graph, embedded::k_darts_v2_cells_parts_json, source + " parts");
     return graph;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The models that ship inside the binaries: the four IOS benchmark networks and demo graphs.
+// The models that ship inside the binaries: the four IOS benchmark networks, demo graphs and
+// two NAS cells for Serenity's identity rewriting (tools/make_nas_cells.py writes them).
 #pragma once
 
 #include "io/model_options.h"
@@ -23,7 +24,8 @@ bool isBundledModel(std::string_view name);
 // The embedded IOS JSON text of a bundled model (empty when unknown).
 std::string_view bundledModelText(std::string_view name);
 
-// Parses a bundled model (with its explicit parts, for nasnet_large). Throws ios::UserError.
+// Parses a bundled model (with its explicit parts, for nasnet_large and darts_v2_cells).
+// Throws ios::UserError.
 ir::Graph loadBundledModel(std::string_view name);
 
 // A CLI/GUI model argument: an existing file is loaded by extension, otherwise a bundled

@@ -176,6 +176,61 @@ inline ir::Graph randomConcatGraph(std::mt19937& rng, int blocks) {
     return RandomConcatGraph(rng).build(blocks);
 }
 
+// With probability `p` per conv that reads one value (a concatenating identity node, or any
+// producer) or its own concatenation, puts a chain of one to three element-wise operators
+// between them: relu nodes, activation nodes of any act (act identity stands for a batch norm,
+// a per-channel affine map) and identity nodes. Some chains carry what must stop a match: a
+// link with a second reader (a pool), or a link whose term sums its value with itself. The
+// rest of the graph is unchanged, so the concatenation-fed convs now read ReLU-led chains as
+// NAS cells do (DARTS, NASNet, RandWire: ReLU → conv → BN over a concatenation).
+inline void addElementWiseChains(ir::Graph& g, std::mt19937& rng, double p) {
+    auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    auto chance = [&rng](double q) { return std::bernoulli_distribution(q)(rng); };
+    for (ir::Block& b : g.blocks) {
+        std::vector<ir::Node> inner;
+        auto chainFor = [&](ir::Node& y) {
+            if (y.kind != NodeKind::Conv || !chance(p))
+                return;
+            const bool ownConcat = y.inputs.size() >= 2;
+            if (!ownConcat && (y.inputs.size() != 1 || y.inputs.front().size() != 1))
+                return;
+            int64_t c = 0;
+            for (const Term& t : y.inputs)
+                c += t.front().channels();
+            std::vector<Term> below = y.inputs;
+            const int links = pick(1, 3);
+            for (int j = 0; j < links; ++j) {
+                const std::string name = y.name + "_f" + std::to_string(j);
+                const int kind = pick(0, 2);
+                ir::Node f = kind == 0 ? node(NodeKind::Relu, name, below)
+                             : kind == 1
+                                 ? activation(name, below, static_cast<ir::ActType>(pick(0, 3)))
+                                 : node(NodeKind::Identity, name, below);
+                if (j > 0 && chance(0.06)) // relu(x + x): a summed term
+                    f.inputs.front().push_back(f.inputs.front().front());
+                inner.push_back(std::move(f));
+                if (chance(0.06)) // a second reader: the link must stay
+                    inner.push_back(
+                        pool(name + "_r", concat({val(name, 0, c)}), ir::PoolType::Max, {1, 1}));
+                below = concat({val(name, 0, c)});
+            }
+            y.inputs = std::move(below);
+        };
+        for (ir::Node& n : b.innerNodes) {
+            chainFor(n);
+            inner.push_back(std::move(n));
+        }
+        chainFor(b.exitNode);
+        for (ir::Node& n : inner)
+            n.outputShape = {};
+        b.innerNodes = std::move(inner);
+        b.exitNode.outputShape = {};
+        b.stages.clear();
+        b.parts.clear();
+    }
+    ir::validateAndInferShapes(g);
+}
+
 // Flags each term that may be written in place (ir::inPlaceObstacle) with probability `p`,
 // as a native file's "in_place" would: concatenations, the identity nodes Serenity's rewrite
 // removes included. The graph stays valid.

@@ -58,9 +58,9 @@ void verifyOneLineError(const Run& r) {
     QVERIFY2(r.out.isEmpty(), r.out.constData());
 }
 
-const QStringList kBundled{"inception_v3",   "squeezenet",   "nasnet_large",
-                           "randwire_large", "demo_figure2", "demo_inception_module",
-                           "demo_random_dag"};
+const QStringList kBundled{"inception_v3",    "squeezenet",     "nasnet_large",
+                           "randwire_large",  "demo_figure2",   "demo_inception_module",
+                           "demo_random_dag", "darts_v2_cells", "swiftnet_cell"};
 
 } // namespace
 

@@ -30,7 +30,7 @@ private slots:
 };
 
 void TestSampleModels::allBundledModelsLoad() {
-    QCOMPARE(samples::bundledModels().size(), size_t{7});
+    QCOMPARE(samples::bundledModels().size(), size_t{9});
     int benchmarks = 0;
     for (const samples::BundledModel& m : samples::bundledModels()) {
         const QByteArray name(m.name.data(), static_cast<qsizetype>(m.name.size()));
@@ -102,6 +102,9 @@ void TestSampleModels::demoGraphs_data() {
     // Inception-A: four branches (1x1 | 1x1→5x5 | 1x1→3x3→3x3 | pool→1x1) and the concat.
     QTest::newRow("demo_inception_module") << "demo_inception_module" << 9 << 4;
     QTest::newRow("demo_random_dag") << "demo_random_dag" << 11 << 4;
+    // The NAS cells for Serenity's identity rewriting (tools/make_nas_cells.py).
+    QTest::newRow("darts_v2_cells") << "darts_v2_cells" << 51 << 7;
+    QTest::newRow("swiftnet_cell") << "swiftnet_cell" << 33 << 2;
 }
 
 void TestSampleModels::demoGraphs() {

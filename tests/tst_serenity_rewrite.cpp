@@ -14,10 +14,10 @@
 #include "memory_test_support.h"
 #include "random_concat_graphs.h"
 #include "ref/reference_executor.h"
-#include "ref_tensor_error.h"
 #include "schedulers/serenity/memory_dp.h"
 #include "schedulers/serenity/rewrite.h"
 #include "schedulers/serenity/rewrite_plan.h"
+#include "serenity_rewrite_error.h"
 
 #include <QTest>
 #include <cmath>
@@ -33,28 +33,6 @@ Q_DECLARE_METATYPE(ios::ir::Graph)
 namespace {
 
 constexpr double kTolerance = 1e-5; // the contract's bound; double precision gives ~1e-15
-
-// Runs the original and the rewritten graph (members weighted from the original convs) and
-// returns the largest relative error over every original node's output; a removed concat node
-// (the only output the rewritten graph lacks) is skipped, any other missing output fails.
-double rewriteError(const ir::Graph& original, const sy::GraphRewrite& rw, uint64_t seed) {
-    ref::ReferenceExecutor before(seed), after(seed);
-    before.run(original);
-    sy::setMemberWeights(rw.applied, after);
-    after.run(rw.graph);
-    double worst = 0;
-    for (const auto& [name, tensor] : before.outputs()) {
-        if (!after.hasOutput(name)) {
-            const bool removed = std::any_of(rw.applied.begin(), rw.applied.end(),
-                                             [&](const auto& m) { return m.concat == name; });
-            if (!removed)
-                return std::numeric_limits<double>::infinity();
-            continue;
-        }
-        worst = std::max(worst, testing::tensorRelativeError(after.output(name), tensor));
-    }
-    return worst;
-}
 
 // The A5 example followed, after the cut at y, by a concatenation that rewriting makes worse:
 // y → two 1-channel convs → a 64-channel conv over their concatenation (each later member

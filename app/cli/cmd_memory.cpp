@@ -129,8 +129,9 @@ int runMemory(const std::vector<std::string>& args) {
                 "A sequential holds its inner nodes' adjacent outputs while it runs");
     parser.flag("--count-weights", "Add the weights to every sample (a constant)");
     parser.option("--rewrite", "none|all|best",
-                  "Identity graph rewriting first: a conv over a concatenation becomes partial "
-                  "convs, one per input (channel-wise; kernel-wise for depthwise). all: every "
+                  "Identity graph rewriting first: a conv over a concatenation (directly, or "
+                  "through relu/activation/identity nodes) becomes partial convs, one per input "
+                  "(channel-wise; kernel-wise for depthwise). all: every "
                   "match; best: per partition, only where the rewritten optimum is lower",
                   "best");
     parser.option("--arena", "tflite",

@@ -100,7 +100,7 @@ Rewritten applyMatch(const ir::Graph& graph, const Match& match) {
         m.push_back(n);
     }
     const size_t expected = match.rule == RuleId::R4 || match.rule == RuleId::R5 ? 1 : 2;
-    if (m.size() != expected && !(match.rule == RuleId::S1 && m.size() == 1))
+    if (m.size() != expected && !(match.rule == RuleId::S1 && !m.empty()))
         throw UserError("substitution " + std::string(ruleName(match.rule)) + " needs " +
                         std::to_string(expected) + " operators");
     Provenance& prov = out.provenance;

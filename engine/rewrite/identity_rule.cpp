@@ -22,6 +22,14 @@ void addNames(const ir::Node& node, std::unordered_set<std::string>& names) {
         addNames(inner, names);
 }
 
+// `name` with '_' appended until `taken` lacks it; then added to `taken`.
+std::string uniqueName(std::string name, std::unordered_set<std::string>& taken) {
+    while (taken.count(name) != 0)
+        name += '_';
+    taken.insert(name);
+    return name;
+}
+
 int64_t channelsOf(const std::vector<ir::ValueRef>& terms) {
     int64_t c = 0;
     for (const ir::ValueRef& v : terms)
@@ -29,10 +37,33 @@ int64_t channelsOf(const std::vector<ir::ValueRef>& terms) {
     return c;
 }
 
-// The partial convs named `names` and the node named y that combines them.
+// Term i's copies of the chain (`names`: copyNames' for this term), each reading the one
+// before, the first x_i; returns the value the partial conv reads.
+ir::ValueRef copyChain(const PartialConvSplit& split, size_t i, const std::string* names,
+                       std::vector<ir::Node>& out) {
+    // A member reads one value, not a concatenation: the term's in-place flag (the concat
+    // writing x_i into its buffer) has no meaning there and validation refuses it.
+    ir::ValueRef x = split.terms[i];
+    x.inPlace = false;
+    const std::vector<const ir::Node*> copied = split.copied();
+    for (size_t j = 0; j < copied.size(); ++j) {
+        ir::Node f;
+        f.kind = copied[j]->kind;
+        f.activation = copied[j]->activation;
+        f.name = f.hintName = names[j];
+        f.inputs = {{std::move(x)}};
+        x = ir::ValueRef{f.name, 0, split.terms[i].channels()};
+        out.push_back(std::move(f));
+    }
+    return x;
+}
+
+// The copies, the partial convs named `names` and the node named y that combines them.
 std::vector<ir::Node> partialConvNodes(const PartialConvSplit& split,
-                                       const std::vector<std::string>& names) {
+                                       const std::vector<std::string>& names,
+                                       const std::vector<std::string>& copies) {
     std::vector<ir::Node> out;
+    const size_t perTerm = split.copied().size();
     const ir::Node& y = *split.conv;
     const bool channelWise = split.form == PartialConvForm::ChannelWise;
     ir::Node combine;
@@ -44,11 +75,7 @@ std::vector<ir::Node> partialConvNodes(const PartialConvSplit& split,
         ir::Node p;
         p.kind = ir::NodeKind::Conv;
         p.name = p.hintName = names[i];
-        // A member reads one value, not a concatenation: the term's in-place flag (the concat
-        // writing x_i into its buffer) has no meaning there and validation refuses it.
-        ir::ValueRef x = split.terms[i];
-        x.inPlace = false;
-        p.inputs = {{std::move(x)}};
+        p.inputs = {{copyChain(split, i, copies.data() + i * perTerm, out)}};
         p.conv = y.conv;
         const int64_t c = split.terms[i].channels();
         if (channelWise) {
@@ -75,6 +102,21 @@ std::vector<ir::Node> partialConvNodes(const PartialConvSplit& split,
 
 } // namespace
 
+std::vector<const ir::Node*> PartialConvSplit::copied() const {
+    std::vector<const ir::Node*> out;
+    if (concat != nullptr && concat->kind != ir::NodeKind::Identity)
+        out.push_back(concat);
+    for (const ir::Node* n : through)
+        if (n->kind != ir::NodeKind::Identity)
+            out.push_back(n);
+    return out;
+}
+
+bool isElementWise(const ir::Node& node) {
+    return node.kind == ir::NodeKind::Relu || node.kind == ir::NodeKind::Activation ||
+           node.kind == ir::NodeKind::Identity;
+}
+
 std::string_view toString(PartialConvForm form) {
     return form == PartialConvForm::ChannelWise ? "channel-wise" : "kernel-wise";
 }
@@ -94,19 +136,27 @@ std::optional<PartialConvSplit> PartialConvMatcher::at(const ir::Node& op) const
         return std::nullopt;
     PartialConvSplit m;
     const std::vector<ir::Term>* terms = &op.inputs;
-    if (!isPlainConcat(op.inputs)) {
-        if (op.inputs.size() != 1 || op.inputs.front().size() != 1)
+    // Walk down from y through element-wise nodes, each read whole and only by the one above,
+    // to the first one that concatenates k ≥ 2 terms.
+    const ir::Node* reader = &op;
+    while (!isPlainConcat(reader->inputs)) {
+        if (reader->inputs.size() != 1 || reader->inputs.front().size() != 1)
             return std::nullopt;
-        const ir::ValueRef& v = op.inputs.front().front();
+        const ir::ValueRef& v = reader->inputs.front().front();
         const auto it = inner_.find(v.node);
         if (it == inner_.end())
             return std::nullopt;
-        const ir::Node& concat = *it->second;
-        if (concat.kind != ir::NodeKind::Identity || !isPlainConcat(concat.inputs) ||
-            v.begin != 0 || v.end != concat.outputShape.c || reads_.at(concat.name) != 1)
+        const ir::Node& below = *it->second;
+        if (!isElementWise(below) || v.begin != 0 || v.end != below.outputShape.c ||
+            reads_.at(below.name) != 1)
             return std::nullopt;
-        m.concat = &concat;
-        terms = &concat.inputs;
+        if (reader != &op)
+            m.through.insert(m.through.begin(), reader);
+        reader = &below;
+    }
+    if (reader != &op) {
+        m.concat = reader;
+        terms = &reader->inputs;
     }
     for (const ir::Term& t : *terms)
         m.terms.push_back(t.front());
@@ -135,13 +185,27 @@ std::unordered_set<std::string> nodeNames(const ir::Graph& graph) {
 std::vector<std::string> partialConvNames(const PartialConvSplit& split,
                                           std::unordered_set<std::string>& taken) {
     std::vector<std::string> names;
-    for (size_t i = 0; i < split.terms.size(); ++i) {
-        std::string name = split.conv->name + ".part" + std::to_string(i + 1);
-        while (taken.count(name) != 0)
-            name += '_';
-        taken.insert(name);
-        names.push_back(std::move(name));
-    }
+    for (size_t i = 0; i < split.terms.size(); ++i)
+        names.push_back(uniqueName(split.conv->name + ".part" + std::to_string(i + 1), taken));
+    return names;
+}
+
+std::vector<std::string> partialConvMatchNodes(const PartialConvSplit& split) {
+    std::vector<std::string> nodes{split.conv->name};
+    if (split.concat != nullptr)
+        nodes.push_back(split.concat->name);
+    for (const ir::Node* n : split.through)
+        nodes.push_back(n->name);
+    return nodes;
+}
+
+std::vector<std::string> copyNames(const PartialConvSplit& split,
+                                   std::unordered_set<std::string>& taken) {
+    std::vector<std::string> names;
+    const std::vector<const ir::Node*> copied = split.copied();
+    for (size_t i = 0; i < split.terms.size(); ++i)
+        for (const ir::Node* f : copied)
+            names.push_back(uniqueName(f->name + ".part" + std::to_string(i + 1), taken));
     return names;
 }
 
@@ -154,12 +218,8 @@ std::vector<Match> findPartialConvMatches(const ir::Graph& graph, int block,
     for (size_t i = 0; i < ops.size(); ++i) {
         if (allowed != nullptr && !(*allowed)[i])
             continue;
-        if (const std::optional<PartialConvSplit> s = matcher.at(*ops[i])) {
-            Match m{RuleId::S1, block, {ops[i]->name}};
-            if (s->concat != nullptr)
-                m.nodes.push_back(s->concat->name);
-            out.push_back(std::move(m));
-        }
+        if (const std::optional<PartialConvSplit> s = matcher.at(*ops[i]))
+            out.push_back(Match{RuleId::S1, block, partialConvMatchNodes(*s)});
     }
     return out;
 }
@@ -172,19 +232,20 @@ void applyPartialConvs(const ir::Graph& before, ir::Block& block, const Match& m
                                 [&](const ir::Node* n) { return n->name == match.nodes.front(); });
     const std::optional<PartialConvSplit> split =
         y == ops.end() ? std::nullopt : PartialConvMatcher(before, match.block).at(**y);
-    const std::string concat = match.nodes.size() > 1 ? match.nodes[1] : std::string();
-    if (!split || (split->concat == nullptr ? std::string() : split->concat->name) != concat)
+    if (!split || partialConvMatchNodes(*split) != match.nodes)
         throw UserError("substitution S1: '" + match.nodes.front() +
                             "' is no convolution over that concatenation",
                         {}, match.nodes.front());
+    const std::unordered_set<std::string> removed(match.nodes.begin() + 1, match.nodes.end());
     std::unordered_set<std::string> taken = nodeNames(before);
     const std::vector<std::string> names = partialConvNames(*split, taken);
+    const std::vector<std::string> copies = copyNames(*split, taken);
     std::vector<ir::Node> nodes;
     for (const ir::Node* op : ops) {
         if (op == *y)
-            for (ir::Node& n : partialConvNodes(*split, names))
+            for (ir::Node& n : partialConvNodes(*split, names, copies))
                 nodes.push_back(std::move(n));
-        else if (op->name != concat)
+        else if (removed.count(op->name) == 0)
             nodes.push_back(*op);
     }
     block.exitNode = std::move(nodes.back());
@@ -192,6 +253,7 @@ void applyPartialConvs(const ir::Graph& before, ir::Block& block, const Match& m
     block.innerNodes = std::move(nodes);
     block.parts.clear();
     provenance.created = names;
+    provenance.created.insert(provenance.created.end(), copies.begin(), copies.end());
     provenance.created.push_back(match.nodes.front());
 }
 

@@ -7,13 +7,23 @@
 //   the combining node (the partial convs have identity activations, member 1 the bias).
 // - Kernel-wise (Eq. 7–8, depthwise: groups = in = out channels): y = [w_1 ∗ x_1, …, w_k ∗ x_k];
 //   the partial convs keep y's activation.
-// A match (rewrite::Match with rule S1) names y, then the identity node that concatenates when
-// y reads one (the concat's only reader is y). rewrite::applyMatch replaces them by the partial
-// convs "<y>.part<i>" and a node named y that combines them (an activation or identity node
-// summing the partial outputs, channel-wise; an identity concatenating them, kernel-wise), so
-// every reader of y keeps reading y; the block's stages and parts are dropped (they name the
-// removed nodes). rewrite::transformWeights gives the partial convs their weights from y's. Not
-// one of MetaFlow's rules: the search never tries it (kAllRules, RuleSet).
+// Between the concatenation and y may sit a chain of element-wise operators (relu nodes,
+// activation nodes of any act — a per-channel affine map such as a standalone batch norm is an
+// activation node of act identity here —, identity nodes), each reading the whole of the one
+// below and read only by the one above: every such f acts per element, so
+// f([x_1, …, x_k]) = [f(x_1), …, f(x_k)] exactly, and y = Σ_i W[:, c_i] ∗ f(x_i). The
+// concatenating node itself may be such an operator (an activation over k terms). y's own
+// activation comes after the sum and is never pushed into the partial convs (relu(a + b) ≠
+// relu(a) + relu(b)); kernel-wise it is per channel, so there it is exact.
+// A match (rewrite::Match with rule S1) names y, then, when y reads one, the node that
+// concatenates (the concat's only reader is y or the chain), then the chain from the concat up
+// to y. rewrite::applyMatch replaces them by per-term copies "<f>.part<i>" of the chain's
+// relu and activation nodes, the partial convs "<y>.part<i>" and a node named y that combines
+// them (an activation or identity node summing the partial outputs, channel-wise; an identity
+// concatenating them, kernel-wise), so every reader of y keeps reading y; the block's stages and
+// parts are dropped (they name the removed nodes). rewrite::transformWeights gives the partial
+// convs their weights from y's. Not one of MetaFlow's rules: the search never tries it (kAllRules,
+// RuleSet).
 #pragma once
 
 #include "ir/graph.h"
@@ -33,14 +43,24 @@ namespace ios::rewrite {
 enum class PartialConvForm : uint8_t { ChannelWise, KernelWise };
 std::string_view toString(PartialConvForm form); // "channel-wise", "kernel-wise"
 
-// An S1 occurrence resolved on a graph: y, the concat node it reads (null: its own terms)
-// and the terms x_1, …, x_k (k ≥ 2, one value each).
+// An S1 occurrence resolved on a graph: y, the node whose k terms are concatenated (null: y's
+// own terms), the element-wise chain from the one reading the concat up to the one y reads
+// (empty when y reads the concat) and the terms x_1, …, x_k (k ≥ 2, one value each).
 struct PartialConvSplit {
     PartialConvForm form = PartialConvForm::ChannelWise;
     const ir::Node* conv = nullptr;
     const ir::Node* concat = nullptr;
+    std::vector<const ir::Node*> through;
     std::vector<ir::ValueRef> terms;
+
+    // The nodes copied per term: those of concat and through (in that order) that compute
+    // something (relu and activation nodes; identity nodes only pass values on).
+    std::vector<const ir::Node*> copied() const;
 };
+
+// Whether `node` acts on each element alone, so it splits over a channel concatenation of its
+// input: relu, activation (any act) and identity nodes.
+bool isElementWise(const ir::Node& node);
 
 // S1's pattern on the operators of one block of a validated graph. Non-recursive in effect:
 // a partial conv reads one value, so it never matches.
@@ -62,16 +82,24 @@ std::unordered_set<std::string> nodeNames(const ir::Graph& graph);
 // `taken` lacks the name; each is added to `taken`.
 std::vector<std::string> partialConvNames(const PartialConvSplit& split,
                                           std::unordered_set<std::string>& taken);
+// The per-term copies' names of `split`: for each term i (from 1), for each node f of
+// split.copied(), "<f>.part<i>" made unique the same way; term-major order.
+std::vector<std::string> copyNames(const PartialConvSplit& split,
+                                   std::unordered_set<std::string>& taken);
 
-// S1's matches in block `block` (findMatches' contract): nodes {y} or {y, concat}, convs in
-// file order.
+// The nodes of S1's match for `split`: y, then the concat when it is a node, then the chain.
+std::vector<std::string> partialConvMatchNodes(const PartialConvSplit& split);
+
+// S1's matches in block `block` (findMatches' contract): nodes {y} or {y, concat, through…},
+// convs in file order.
 std::vector<Match> findPartialConvMatches(const ir::Graph& graph, int block,
                                           const std::vector<bool>* allowed);
 
 // applyMatch's S1 step on `block` (block `match.block` of a copy of `before`): checks the match
-// holds in `before` (ios::UserError naming y otherwise), replaces y by the partial convs and
-// the combining node, removes the concat, drops the block's stages and parts. Provenance:
-// sources y (and the concat), created the partial convs and y, nothing rewired.
+// holds in `before` (ios::UserError naming y otherwise), replaces y by the per-term copies,
+// the partial convs and the combining node, removes the concat and the chain, drops the block's
+// stages and parts. Provenance: sources the match's nodes, created the partial convs (names
+// from partialConvNames, first), then the copies (copyNames), then y; nothing rewired.
 void applyPartialConvs(const ir::Graph& before, ir::Block& block, const Match& match,
                        Provenance& provenance);
 

@@ -47,7 +47,8 @@ struct RuleSet {
 
 // One occurrence of a rule's source pattern: the matched operators' names in pattern order
 // (R1: conv, relu; R3: a, b with a first in file order; R4: conv; R5: the concatenation;
-// R6/R7: conv, add; S1: conv, then the concatenation it reads when that is a node).
+// R6/R7: conv, add; S1: conv, then the concatenation it reads when that is a node, then the
+// element-wise chain between them).
 struct Match {
     RuleId rule = RuleId::R1;
     int block = 0;
@@ -78,7 +79,7 @@ void visitMatches(const ir::Graph& graph, int block, RuleId rule, const std::vec
 // at `limit` (then `limit` is returned).
 uint64_t countMatches(const ir::Graph& graph, int block, RuleId rule,
                       const std::vector<bool>* allowed, uint64_t limit);
-// Operators one match of `rule` takes (R4, R5: 1; the others 2; S1: 1 or 2, 2 returned).
+// Operators one match of `rule` takes (R4, R5: 1; the others 2; S1: 1 or more, 2 returned).
 int matchSize(RuleId rule);
 // All matches of the enabled rules, rules in table order, then blocks, then matching order.
 std::vector<Match> findMatches(const ir::Graph& graph, const RuleSet& rules);

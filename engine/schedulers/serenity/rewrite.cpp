@@ -65,6 +65,7 @@ rewrite::Match RewriteMatch::ruleMatch() const {
     rewrite::Match m{rewrite::RuleId::S1, block, {conv.name}};
     if (!concat.empty())
         m.nodes.push_back(concat);
+    m.nodes.insert(m.nodes.end(), through.begin(), through.end());
     return m;
 }
 
@@ -83,8 +84,11 @@ std::vector<RewriteMatch> findRewrites(const ir::Graph& graph) {
             m.block = block;
             m.conv = *split.conv;
             m.concat = split.concat == nullptr ? std::string() : split.concat->name;
+            for (const ir::Node* n : split.through)
+                m.through.push_back(n->name);
             m.terms = split.terms;
             m.members = rewrite::partialConvNames(split, taken);
+            m.copies = rewrite::copyNames(split, taken);
             out.push_back(std::move(m));
         }
     }
@@ -107,7 +111,9 @@ GraphRewrite rewriteGraph(const ir::Graph& graph, const std::vector<RewriteMatch
     for (RewriteMatch& m : out.applied) {
         rewrite::Rewritten r = rewrite::applyMatch(out.graph, m.ruleMatch());
         // The names the engine gave (findRewrites' unless an earlier match freed one).
-        m.members.assign(r.provenance.created.begin(), r.provenance.created.end() - 1);
+        const auto k = static_cast<std::ptrdiff_t>(m.terms.size());
+        m.members.assign(r.provenance.created.begin(), r.provenance.created.begin() + k);
+        m.copies.assign(r.provenance.created.begin() + k, r.provenance.created.end() - 1);
         out.graph = std::move(r.graph);
         out.provenance.push_back(std::move(r.provenance));
     }

@@ -29,22 +29,25 @@ using RewriteKind = rewrite::PartialConvForm;
 using rewrite::toString; // "channel-wise", "kernel-wise"
 
 // One occurrence of rule S1: conv y over k ≥ 2 terms of one value each — its own input terms,
-// or those of an identity node (the concatenation) whose only reader is y.
+// or those of a node (the concatenation) read only by y, directly or through a chain of
+// element-wise nodes (identity_rule.h), whose relu/activation nodes are copied per term.
 struct RewriteMatch {
     RewriteKind kind = RewriteKind::ChannelWise;
     int block = -1;                   // block index
     ir::Node conv;                    // y as in the original graph (its name stays y's)
-    std::string concat;               // the identity node the rewrite removes; empty: none
+    std::string concat;               // the concatenating node the rewrite removes; empty: none
+    std::vector<std::string> through; // the element-wise chain it removes, concat to y
     std::vector<ir::ValueRef> terms;  // x_1, …, x_k
     std::vector<std::string> members; // the partial convs' names, one per term
+    std::vector<std::string> copies;  // the chain's per-term copies (copyNames' order)
 
     int64_t inChannels() const;       // Σ channels of the terms
     rewrite::Match ruleMatch() const; // the rewrite engine's match (rule S1)
 };
 
 // Every match of a validated graph (rewrite::findMatches with rule S1), block by block, convs
-// in file order. Member names are "<y>.part<i>" (i from 1), with '_' appended until no node of
-// the graph bears the name.
+// in file order. Member names are "<y>.part<i>" (i from 1), copies "<f>.part<i>", with '_'
+// appended until no node of the graph bears the name.
 std::vector<RewriteMatch> findRewrites(const ir::Graph& graph);
 
 struct GraphRewrite {

@@ -67,9 +67,17 @@ partitions(const ir::MemoryProblem& p, const std::vector<Segment>& segments,
     std::vector<char> joinNext(segments.size(), 0);
     for (int y : convOps) {
         int first = segmentOf[static_cast<size_t>(y)];
-        for (int q : p.preds[static_cast<size_t>(y)]) // removed preds: the concat, the assembly
-            if (inRewritten.count(p.ops[static_cast<size_t>(q)].name) == 0)
-                first = std::min(first, segmentOf[static_cast<size_t>(q)]);
+        // Removed preds, transitively: the chain, the concat, the assembly.
+        std::vector<int> removed{y};
+        while (!removed.empty()) {
+            const int r = removed.back();
+            removed.pop_back();
+            for (int q : p.preds[static_cast<size_t>(r)])
+                if (inRewritten.count(p.ops[static_cast<size_t>(q)].name) == 0) {
+                    first = std::min(first, segmentOf[static_cast<size_t>(q)]);
+                    removed.push_back(q);
+                }
+        }
         for (int s = first; s < segmentOf[static_cast<size_t>(y)]; ++s)
             joinNext[static_cast<size_t>(s)] = 1;
     }
@@ -132,8 +140,11 @@ ProblemChoice decide(const ir::MemoryProblem& p, const ir::MemoryProblem& rewrit
         for (size_t i = 0; i < matchIndices.size(); ++i)
             if (std::binary_search(part.ops.begin(), part.ops.end(), convOps[i])) {
                 here.push_back(matchIndices[i]);
-                for (const std::string& member : matches[matchIndices[i]].members)
+                const RewriteMatch& m = matches[matchIndices[i]];
+                for (const std::string& member : m.members)
                     partRewritten.ops.push_back(inRewritten.at(member));
+                for (const std::string& copy : m.copies)
+                    partRewritten.ops.push_back(inRewritten.at(copy));
             }
         std::sort(partRewritten.ops.begin(), partRewritten.ops.end());
 
