@@ -25,6 +25,13 @@ std::string v100With(const std::string& key, const std::string& value) {
     return text.replace(begin, end - begin, value);
 }
 
+// The V100 profile text with `"key": value` added.
+std::string v100Plus(const std::string& key, const std::string& value) {
+    std::string text = writeDeviceProfile(*findBundledDevice("V100"));
+    text.erase(text.find("\"sources\""), std::string::npos); // drop sources and what follows
+    return text + "\"" + key + "\": " + value + "}";
+}
+
 std::string v100Without(const std::string& key) {
     std::string text = writeDeviceProfile(*findBundledDevice("V100"));
     const auto at = text.find("\"" + key + "\"");
@@ -49,6 +56,11 @@ private slots:
         QTest::newRow("H100") << "H100" << 132 << 67.0 << 3350.0;
         QTest::newRow("RTX2080Ti") << "RTX2080Ti" << 68 << 13.4 << 616.0;
         QTest::newRow("K80") << "K80" << 13 << 2.8 << 240.0;
+        QTest::newRow("A10") << "A10" << 72 << 31.2 << 600.0;
+        QTest::newRow("L4") << "L4" << 58 << 30.3 << 300.0;
+        QTest::newRow("L40S") << "L40S" << 142 << 91.6 << 864.0;
+        QTest::newRow("RTX4090") << "RTX4090" << 128 << 82.6 << 1008.0;
+        QTest::newRow("H200") << "H200" << 132 << 67.0 << 4800.0;
     }
     void bundledDevicesLoad() {
         QFETCH(QString, name);
@@ -70,6 +82,33 @@ private slots:
         QCOMPARE(again.l2Bytes, d->l2Bytes);
         QCOMPARE(again.syncOverheadUs, d->syncOverheadUs);
         QCOMPARE(again.sm.computeEfficiency, d->sm.computeEfficiency);
+        QCOMPARE(again.warpSchedulersPerSm, d->warpSchedulersPerSm);
+        QCOMPARE(again.ffmaLatencyCycles, d->ffmaLatencyCycles);
+        QCOMPARE(again.concatInPlace, d->concatInPlace);
+        QCOMPARE(again.sources, d->sources);
+        QCOMPARE(again.validation, d->validation);
+        // Every bundled profile says where its figures come from.
+        QVERIFY(d->sources.size() >= 2);
+    }
+
+    void saturationFollowsSchedulersAndLatency() {
+        // The V100 calibration: 4 schedulers × 4-cycle FFMA = 16 warps (a quarter of 64).
+        QCOMPARE(findBundledDevice("V100")->computeSaturationWarps(), 16.0);
+        // Turing's SM holds half the warps but needs as many ready ones (the old occupancy
+        // fraction gave it 8, so it ran small kernels twice as fast as a V100).
+        QCOMPARE(findBundledDevice("RTX2080Ti")->maxWarpsPerSm(), 32);
+        QCOMPARE(findBundledDevice("RTX2080Ti")->computeSaturationWarps(), 16.0);
+        // Kepler's 9-cycle FFMA: 36 warps, more than half of its 64.
+        QCOMPARE(findBundledDevice("K80")->computeSaturationWarps(), 36.0);
+        QVERIFY(findBundledDevice("H100")->concatInPlace);
+        QVERIFY(!findBundledDevice("V100")->concatInPlace);
+    }
+
+    void validationMarksMeasuredProfiles() {
+        for (const char* measured : {"V100", "K80", "H100"})
+            QVERIFY2(!findBundledDevice(measured)->validation.empty(), measured);
+        for (const char* specOnly : {"A100", "RTX2080Ti", "A10", "L4", "L40S", "RTX4090", "H200"})
+            QVERIFY2(findBundledDevice(specOnly)->validation.empty(), specOnly);
     }
 
     void computeEfficiencyIsOptional() {
@@ -99,7 +138,7 @@ private slots:
 
     void defaultDeviceIsFirst() {
         QCOMPARE(bundledDevices().front().name, std::string(kDefaultDeviceName));
-        QCOMPARE(bundledDeviceNames().size(), size_t{5});
+        QCOMPARE(bundledDeviceNames().size(), size_t{10});
     }
 
     void userProfileFile() {
@@ -120,9 +159,8 @@ private slots:
                                << "must be a JSON object";
         QTest::newRow("wrong format")
             << QString::fromStdString(v100With("format", "\"other\"")) << "'format'";
-        QTest::newRow("future version")
-            << QString::fromStdString(v100With("version", "2"))
-            << "\"version\" must be the integer 1";
+        QTest::newRow("future version") << QString::fromStdString(v100With("version", "2"))
+                                        << "\"version\" must be the integer 1";
         QTest::newRow("missing sm_count")
             << QString::fromStdString(v100Without("sm_count")) << "'sm_count' is missing";
         QTest::newRow("string number")
@@ -137,6 +175,17 @@ private slots:
             << QString::fromStdString(v100With("launch_overhead_us", "1e9"))
             << "launch_overhead_us";
         QTest::newRow("empty name") << QString::fromStdString(v100With("name", "\"\"")) << "'name'";
+        QTest::newRow("fractional schedulers")
+            << QString::fromStdString(v100Plus("warp_schedulers_per_sm", "2.5"))
+            << "'warp_schedulers_per_sm' must be an integer";
+        QTest::newRow("absurd FFMA latency")
+            << QString::fromStdString(v100Plus("ffma_latency_cycles", "0"))
+            << "'ffma_latency_cycles' must be between";
+        QTest::newRow("sources not strings")
+            << QString::fromStdString(v100Plus("sources", "[1]")) << "'sources' must be an array";
+        QTest::newRow("concat_in_place not boolean")
+            << QString::fromStdString(v100Plus("concat_in_place", "1"))
+            << "'concat_in_place' must be true or false";
     }
     void malformed() {
         QFETCH(QString, text);

@@ -5,6 +5,7 @@
 #include "bundled_models.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "eval/evaluate.h"
+#include "io/model_file.h"
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
 
@@ -55,15 +56,26 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<double>("paperSpeedup"); // sequential / both, V100 ms
         QTest::addColumn<bool>("slow");
-        QTest::newRow("inception_v3") << "inception_v3" << 6.51 / 4.03 << false;
-        QTest::newRow("squeezenet") << "squeezenet" << 0.86 / 0.73 << false;
-        QTest::newRow("nasnet_large") << "nasnet_large" << 22.95 / 16.04 << true;
-        QTest::newRow("randwire_large") << "randwire_large" << 8.49 / 6.02 << true;
+        QTest::addColumn<double>("paperSequential"); // ms
+        QTest::addColumn<double>("paperBoth");
+        // Within 15 % of the paper's absolute latencies, except NasNet's sequential schedule,
+        // 16 % too fast (docs/cost-model.md "Devices against measurements").
+        QTest::addColumn<double>("sequentialTolerance");
+        QTest::newRow("inception_v3")
+            << "inception_v3" << 6.51 / 4.03 << false << 6.51 << 4.03 << 0.15;
+        QTest::newRow("squeezenet") << "squeezenet" << 0.86 / 0.73 << false << 0.86 << 0.73 << 0.15;
+        QTest::newRow("nasnet_large")
+            << "nasnet_large" << 22.95 / 16.04 << true << 22.95 << 16.04 << 0.17;
+        QTest::newRow("randwire_large")
+            << "randwire_large" << 8.49 / 6.02 << true << 8.49 << 6.02 << 0.15;
     }
     void figure6() {
         QFETCH(QString, model);
         QFETCH(double, paperSpeedup);
         QFETCH(bool, slow);
+        QFETCH(double, paperSequential);
+        QFETCH(double, paperBoth);
+        QFETCH(double, sequentialTolerance);
         if (slow && !optimisedBuild())
             QSKIP("minutes of DP in an unoptimised build; runs in Release (CI) or with "
                   "IOS_SLOW_TESTS=1");
@@ -89,6 +101,59 @@ private slots:
             qAbs(speedup / paperSpeedup - 1) <= 0.15,
             qPrintable(
                 QStringLiteral("IOS-both speedup %1 vs paper %2").arg(speedup).arg(paperSpeedup)));
+        QVERIFY2(qAbs(l.sequential / paperSequential - 1) <= sequentialTolerance,
+                 qPrintable(QStringLiteral("sequential %1 ms vs paper %2 ms")
+                                .arg(l.sequential)
+                                .arg(paperSequential)));
+        QVERIFY2(
+            qAbs(l.both / paperBoth - 1) <= 0.15,
+            qPrintable(QStringLiteral("IOS-both %1 ms vs paper %2 ms").arg(l.both).arg(paperBoth)));
+    }
+
+    // Table 3 (2): InceptionV3's IOS schedules on the K80 (paper: 13.87 ms optimised for the
+    // K80, 14.65 ms optimised for the V100), within 15 %.
+    void table3K80() {
+        const ir::Graph graph = samples::loadBundledModel("inception_v3");
+        const auto dags = ir::buildDags(graph);
+        const cost::SimulatedGpuCostModel k80(graph, *cost::findBundledDevice("K80"), 1);
+        const cost::SimulatedGpuCostModel v100(graph, *cost::findBundledDevice("V100"), 1);
+        const ir::PreparedModel prepared(graph);
+        const double own = schedulers::optimize(prepared, {}, k80).latencyMs;
+        const double foreign =
+            eval::totalLatencyMs(dags, schedulers::optimize(prepared, {}, v100).schedule, k80);
+        qInfo("K80: K80-optimised %.3f ms, V100-optimised %.3f ms", own, foreign);
+        QVERIFY2(qAbs(own / 13.87 - 1) <= 0.15, qPrintable(QString::number(own)));
+        QVERIFY2(qAbs(foreign / 14.65 - 1) <= 0.15, qPrintable(QString::number(foreign)));
+        QVERIFY(own <= foreign * (1 + 1e-12));
+    }
+
+    // Sequential batch 1 on the bundled devices, in the order of real hardware
+    // (docs/cost-model.md "Device ordering", with its references): the K80 slowest, the V100
+    // and the RTX 2080 Ti within 30 % of each other, the H100 faster than the three others.
+    void deviceOrdering_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("inception_v3") << "inception_v3";
+        QTest::newRow("resnet50") << IOS_SOURCE_DIR "/sample_models/onnx/resnet50.onnx";
+        QTest::newRow("nasnet_large") << "nasnet_large";
+    }
+    void deviceOrdering() {
+        QFETCH(QString, model);
+        const ir::Graph graph = model.endsWith(QStringLiteral(".onnx"))
+                                    ? io::loadModelFile(model.toStdString())
+                                    : samples::loadBundledModel(model.toStdString());
+        const auto dags = ir::buildDags(graph);
+        const schedule::Schedule order = schedulers::sequential(dags);
+        auto on = [&](const char* device) {
+            const cost::SimulatedGpuCostModel m(graph, *cost::findBundledDevice(device), 1);
+            return eval::totalLatencyMs(dags, order, m);
+        };
+        const double k80 = on("K80"), v100 = on("V100"), turing = on("RTX2080Ti"),
+                     a100 = on("A100"), h100 = on("H100");
+        qInfo("K80 %.3f V100 %.3f RTX2080Ti %.3f A100 %.3f H100 %.3f ms", k80, v100, turing, a100,
+              h100);
+        QVERIFY(k80 > std::max({v100, turing, a100, h100}));
+        QVERIFY(std::max(v100, turing) / std::min(v100, turing) <= 1.3);
+        QVERIFY(h100 < std::min({v100, turing, a100}));
     }
 
     // Figure 2: sequential slower than greedy slower than the IOS schedule.

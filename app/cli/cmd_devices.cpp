@@ -52,19 +52,17 @@ void printTable(const std::vector<cost::DeviceProfile>& devices) {
                 << util::formatNumber(static_cast<double>(d.l2Bytes) / (1024.0 * 1024.0))
                 << " MB L2";
         std::cout << d.name << std::string(width + 2 - d.name.size(), ' ') << d.fullName << " ("
-                  << figures.str() << ")" << (d.validation.empty() ? " [unvalidated]" : "")
-                  << "\n";
+                  << figures.str() << ")" << (d.validation.empty() ? " [unvalidated]" : "") << "\n";
     }
 }
 
 void printDetails(const cost::DeviceProfile& d) {
     std::cout << d.name << ": " << d.fullName << "\n  architecture: " << d.architecture << "\n"
               << "  " << d.smCount << " SMs, " << util::formatNumber(d.fp32PeakTflops)
-              << " TFLOP/s fp32, "
-              << util::formatNumber(d.dramBandwidthGBs) << " GB/s DRAM\n"
-              << "  fp32 pipelines saturate at "
-              << util::formatNumber(d.computeSaturationWarps()) << " resident warps per SM (of "
-              << d.maxWarpsPerSm() << ")\n  " << validationText(d) << "\n";
+              << " TFLOP/s fp32, " << util::formatNumber(d.dramBandwidthGBs) << " GB/s DRAM\n"
+              << "  fp32 pipelines saturate at " << util::formatNumber(d.computeSaturationWarps())
+              << " resident warps per SM (of " << d.maxWarpsPerSm() << ")\n  " << validationText(d)
+              << "\n";
     if (d.sources.empty())
         std::cout << "  sources: none given\n";
     for (const std::string& s : d.sources)
@@ -76,8 +74,7 @@ int runDevices(const std::vector<std::string>& args) {
                      "List the simulated devices: their published figures, the sources of "
                      "those figures and what each profile was validated against. Profiles "
                      "never checked against a measurement are marked unvalidated.");
-    parser.option("--device", "D",
-                  "Show one device: a bundled name or a device profile JSON file");
+    parser.option("--device", "D", "Show one device: a bundled name or a device profile JSON file");
     parser.flag("--sources", "Show every device's sources and validation, not one line each");
     parser.flag("--json", "Print a JSON array of the devices with their figures, sources and "
                           "validation");

@@ -11,8 +11,8 @@
 #include <cctype>
 #include <cmath>
 #include <span>
-#include <utility>
 #include <system_error>
+#include <utility>
 
 namespace ios::resources::embedded {
 // Every profile listed in resources/CMakeLists.txt, in menu order (file name, JSON text).
@@ -124,14 +124,31 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
     if (!doc.is_object())
         throw UserError("a device profile must be a JSON object", source);
     // Strict like the model formats: a misspelt field would silently keep its default.
-    util::refuseUnknownFields(
-        doc,
-        {"format", "version", "name", "full_name", "architecture", "sm_count", "max_ctas_per_sm",
-         "max_threads_per_sm", "max_registers_per_sm", "max_shared_memory_per_sm_kb",
-         "fp32_peak_tflops", "tensor_peak_tflops", "dram_bandwidth_gbs", "l2_cache_mb",
-         "launch_overhead_us", "launch_latency_us", "sync_overhead_us", "compute_efficiency",
-         "warp_schedulers_per_sm", "ffma_latency_cycles", "sources", "validation", "concat_in_place"},
-        "the device profile", source);
+    util::refuseUnknownFields(doc,
+                              {"format",
+                               "version",
+                               "name",
+                               "full_name",
+                               "architecture",
+                               "sm_count",
+                               "max_ctas_per_sm",
+                               "max_threads_per_sm",
+                               "max_registers_per_sm",
+                               "max_shared_memory_per_sm_kb",
+                               "fp32_peak_tflops",
+                               "tensor_peak_tflops",
+                               "dram_bandwidth_gbs",
+                               "l2_cache_mb",
+                               "launch_overhead_us",
+                               "launch_latency_us",
+                               "sync_overhead_us",
+                               "compute_efficiency",
+                               "warp_schedulers_per_sm",
+                               "ffma_latency_cycles",
+                               "sources",
+                               "validation",
+                               "concat_in_place"},
+                              "the device profile", source);
     const FieldReader f(doc, source);
     if (f.text("format", true) != kFormat)
         f.fail("format", "must be \"" + std::string(kFormat) + "\"");

@@ -58,7 +58,7 @@ struct DeviceProfile {
     bool concatInPlace = false;
     std::vector<std::string> sources; // where the figures come from (shown by `devices`)
     std::string validation;           // what it was checked against; empty = unvalidated
-    SmModel sm;                  // kernel-model constants (defaults unless the profile sets them)
+    SmModel sm; // kernel-model constants (defaults unless the profile sets them)
 
     int maxWarpsPerSm() const { return maxThreadsPerSm / 32; }
     // Resident warps per SM at which its fp32 pipelines saturate: a pipeline stays busy when
