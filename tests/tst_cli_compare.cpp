@@ -13,6 +13,7 @@
 #include "eval/evaluate.h"
 #include "eval/program_eval.h"
 #include "ir/prepared_model.h"
+#include "json_object.h"
 #include "schedulers/scheduler.h"
 
 #include <QJsonArray>
@@ -26,15 +27,10 @@ using namespace ios;
 
 namespace {
 
+using testing::jsonObject;
 using testing::runCli;
 
 const std::string kCache = IOS_SOURCE_DIR "/sample_models/measured/h100_measured_cache.json";
-
-QJsonObject jsonObject(const std::string& text) {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
-    return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
-}
 
 // Block `block`'s latency in `scheduler`'s whole-model schedule under `cost` (searched under
 // `searchCost`): its stages' sum, or its stream program's for a RAF policy.

@@ -11,6 +11,7 @@
 #include "cost/simulated_gpu_cost_model.h"
 #include "io/schedule_file.h"
 #include "ir/prepared_model.h"
+#include "json_object.h"
 #include "schedulers/scheduler.h"
 
 #include <QJsonArray>
@@ -23,15 +24,10 @@ using namespace ios;
 
 namespace {
 
+using testing::jsonObject;
 using testing::runCli;
 
 const std::string kCache = IOS_SOURCE_DIR "/sample_models/measured/h100_measured_cache.json";
-
-QJsonObject jsonObject(const std::string& text) {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
-    return error.error == QJsonParseError::NoError && doc.isObject() ? doc.object() : QJsonObject();
-}
 
 int cachedStages(const std::string& model) {
     int n = 0;

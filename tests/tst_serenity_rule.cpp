@@ -22,11 +22,11 @@
 #include "util/error.h"
 
 #include <QTest>
-#include <regex>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -68,8 +68,8 @@ uint64_t digest(const sy::GraphRewrite& rw) {
     options.countWeights = true;
     // The digests were recorded before activation nodes carried "inplace" (written since the
     // IOS authors' loader requires it); a false one is the old meaning, so it is left out.
-    std::string text =
-        std::regex_replace(io::writeNativeJson(rw.graph), std::regex(R"(,\s*"inplace": false)"), "");
+    std::string text = std::regex_replace(io::writeNativeJson(rw.graph),
+                                          std::regex(R"(,\s*"inplace": false)"), "");
     text += std::to_string(rewrite::graphHash(rw.graph));
     for (const ir::MemoryProblem& p :
          sy::rewrittenMemoryProblems(rw, ir::buildDags(rw.graph), options))
