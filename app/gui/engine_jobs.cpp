@@ -15,6 +15,7 @@
 #include "schedulers/specialize.h"
 #include "util/error.h"
 
+#include <QFileInfo>
 #include <QObject>
 #include <chrono>
 #include <functional>
@@ -186,10 +187,17 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     std::vector<Setting> batches;
     for (int b : EngineJobs::kSpecializeBatches)
         batches.push_back({QObject::tr("batch %1").arg(b), settings.device, b});
+    // The devices validated against measurements (`ios-sched devices`) and the selected one:
+    // every bundled profile would make a matrix too wide to read and ten times the work.
     std::vector<Setting> devices;
-    for (const std::string& name : cost::bundledDeviceNames())
+    for (const cost::DeviceProfile& d : cost::bundledDevices()) {
+        const QString name = QString::fromStdString(d.name);
+        if (!d.validation.empty() || name.compare(settings.device, Qt::CaseInsensitive) == 0)
+            devices.push_back({name, name, settings.batch});
+    }
+    if (cost::findBundledDevice(settings.device.toStdString()) == nullptr) // a profile file
         devices.push_back(
-            {QString::fromStdString(name), QString::fromStdString(name), settings.batch});
+            {QFileInfo(settings.device).completeBaseName(), settings.device, settings.batch});
     const QString label = strategyLabel(
         QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
     const std::vector<Setting>* grids[] = {&batches, &devices};
