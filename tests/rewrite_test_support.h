@@ -7,6 +7,7 @@
 
 #include "cost/device_profile.h"
 #include "cost/simulated_gpu_cost_model.h"
+#include "ir/block_alone.h"
 #include "ir/validate.h"
 #include "ir_builders.h"
 #include "ref/reference_executor.h"
@@ -69,17 +70,13 @@ inline double substitutionError(const ir::Graph& g, const rewrite::Match& m, uin
     return relativeError(baseline != nullptr ? *baseline : exitOutputs(g, w0, seed), after);
 }
 
-// Block `b` of `g` alone, its enter node a placeholder of the same name and shape: the matched
-// region with random external inputs.
+// Block `b` of `g` alone (ir::blockAlone), named after it and its placeholder hint-named as
+// the builders name nodes: the matched region with random external inputs.
 inline ir::Graph blockAlone(const ir::Graph& g, size_t b) {
-    ir::Graph sub;
-    sub.name = g.name + "_block" + std::to_string(b);
-    const ir::Block& block = g.blocks[b];
-    sub.input = placeholder(block.enterName, block.enterNode.outputShape);
-    ir::Block copy = block;
-    copy.enterNode = sub.input;
-    sub.blocks.push_back(std::move(copy));
-    ir::validateAndInferShapes(sub);
+    ir::Graph sub = ir::blockAlone(g, static_cast<int>(b));
+    sub.name += "_block" + std::to_string(b);
+    sub.input.hintName = sub.input.name;
+    sub.blocks.front().enterNode.hintName = sub.input.name;
     return sub;
 }
 

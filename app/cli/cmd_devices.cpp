@@ -32,7 +32,7 @@ nlohmann::ordered_json deviceJson(const cost::DeviceProfile& d) {
             {"ffma_latency_cycles", d.ffmaLatencyCycles},
             {"fp32_peak_tflops", d.fp32PeakTflops},
             {"dram_bandwidth_gbs", d.dramBandwidthGBs},
-            {"l2_cache_mb", static_cast<double>(d.l2Bytes) / (1024.0 * 1024.0)},
+            {"l2_cache_mb", d.l2Megabytes()},
             {"max_warps_per_sm", d.maxWarpsPerSm()},
             {"compute_saturation_warps", d.computeSaturationWarps()},
             {"validated", !d.validation.empty()},
@@ -49,8 +49,7 @@ void printTable(const std::vector<cost::DeviceProfile>& devices) {
         std::ostringstream figures;
         figures << d.smCount << " SMs, " << util::formatNumber(d.fp32PeakTflops)
                 << " TFLOP/s fp32, " << util::formatNumber(d.dramBandwidthGBs) << " GB/s, "
-                << util::formatNumber(static_cast<double>(d.l2Bytes) / (1024.0 * 1024.0))
-                << " MB L2";
+                << util::formatNumber(d.l2Megabytes()) << " MB L2";
         std::cout << d.name << std::string(width + 2 - d.name.size(), ' ') << d.fullName << " ("
                   << figures.str() << ")" << (d.validation.empty() ? " [unvalidated]" : "") << "\n";
     }

@@ -203,7 +203,7 @@ std::string writeDeviceProfile(const DeviceProfile& p) {
     doc["fp32_peak_tflops"] = p.fp32PeakTflops;
     doc["tensor_peak_tflops"] = p.tensorPeakTflops;
     doc["dram_bandwidth_gbs"] = p.dramBandwidthGBs;
-    doc["l2_cache_mb"] = static_cast<double>(p.l2Bytes) / (1024.0 * 1024.0);
+    doc["l2_cache_mb"] = p.l2Megabytes();
     doc["launch_overhead_us"] = p.launchOverheadUs;
     doc["launch_latency_us"] = p.launchLatencyUs;
     doc["sync_overhead_us"] = p.syncOverheadUs;

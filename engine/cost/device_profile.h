@@ -70,6 +70,7 @@ struct DeviceProfile {
     // FP32 flop/s of one SM at full issue rate.
     double smPeakFlops() const { return fp32PeakTflops * 1e12 / smCount; }
     double dramBytesPerSecond() const { return dramBandwidthGBs * 1e9; }
+    double l2Megabytes() const { return static_cast<double>(l2Bytes) / (1024.0 * 1024.0); }
 };
 
 // Parses a profile ("format": "ios-explorer-device", "version": 1). Throws ios::UserError
