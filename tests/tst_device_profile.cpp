@@ -2,6 +2,8 @@
 // Device profiles: the bundled ones load with their spec figures, user files load, and
 // malformed profiles fail with an error naming the file and the field.
 #include "cost/device_profile.h"
+#include "cost/kernel_model.h"
+#include "ir_builders.h"
 #include "util/error.h"
 
 #include <QTemporaryDir>
@@ -136,6 +138,53 @@ private slots:
         }
     }
 
+    // Convolution math: TF32 by default where the device has TF32 tensor cores (cuDNN's and the
+    // frameworks' default), NAME@fp32 / NAME@tf32 to choose, a profile's "conv_math" field.
+    void convMathDefaultsAndChoice() {
+        QVERIFY(findBundledDevice("A100")->tf32Convolutions());
+        QVERIFY(findBundledDevice("H100")->tf32Convolutions());
+        QVERIFY(!findBundledDevice("V100")->tf32Convolutions());
+        QVERIFY(!findBundledDevice("RTX2080Ti")->tf32Convolutions()); // FP16 tensor cores only
+        const DeviceProfile strict = loadDevice("A100@fp32");
+        QVERIFY(!strict.tf32Convolutions());
+        QCOMPARE(strict.name, std::string("A100@fp32"));
+        QVERIFY(loadDevice("a100@tf32").tf32Convolutions());
+        QVERIFY(!withConvMath(*findBundledDevice("V100"), DeviceProfile::ConvMath::Tf32)
+                     .tf32Convolutions());
+        // The field round-trips; a strict-fp32 user profile of a TF32 device stays strict.
+        const DeviceProfile again = parseDeviceProfile(writeDeviceProfile(strict), "a.json");
+        QVERIFY(!again.tf32Convolutions());
+        QCOMPARE(again.tf32PeakTflops, 156.0);
+        try {
+            loadDevice("V100@tf32");
+            QFAIL("V100@tf32 was accepted");
+        } catch (const UserError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("no TF32")), e.what());
+        }
+    }
+
+    // TF32 tensor-core kernels are candidates only in TF32 math, and win on a large convolution.
+    void tf32KernelsOnlyInTf32Math() {
+        const ir::Node conv = ios::testing::conv("c", {{ios::testing::val("x", 0, 256)}}, 256,
+                                                 {3, 3}, {1, 1}, {1, 1});
+        ir::Node withShape = conv;
+        withShape.outputShape = {256, 28, 28};
+        const ir::TensorShape input{256, 28, 28};
+        const ir::ShapeLookup lookup = [&](const std::string&) { return &input; };
+        const auto kernelOf = [&](const char* device) {
+            return operatorKernels(withShape, lookup, 1, loadDevice(device)).front();
+        };
+        const KernelDesc tf32 = kernelOf("A100");
+        const KernelDesc fp32 = kernelOf("A100@fp32");
+        QVERIFY2(tf32.name.find("tf32") != std::string::npos, tf32.name.c_str());
+        QVERIFY(tf32.peakScale > 1);
+        QVERIFY2(fp32.name.find("tf32") == std::string::npos, fp32.name.c_str());
+        QCOMPARE(fp32.peakScale, 1.0);
+        QVERIFY(soloKernelUs(tf32, loadDevice("A100")) <
+                soloKernelUs(fp32, loadDevice("A100@fp32")));
+        QVERIFY(kernelOf("V100").name.find("tf32") == std::string::npos);
+    }
+
     void defaultDeviceIsFirst() {
         QCOMPARE(bundledDevices().front().name, std::string(kDefaultDeviceName));
         QCOMPARE(bundledDeviceNames().size(), size_t{10});
@@ -186,6 +235,12 @@ private slots:
         QTest::newRow("concat_in_place not boolean")
             << QString::fromStdString(v100Plus("concat_in_place", "1"))
             << "'concat_in_place' must be true or false";
+        QTest::newRow("unknown conv_math")
+            << QString::fromStdString(v100Plus("conv_math", "\"fp16\""))
+            << "'conv_math' must be \"fp32\" or \"tf32\"";
+        QTest::newRow("tf32 without tensor cores")
+            << QString::fromStdString(v100Plus("conv_math", "\"tf32\""))
+            << "'conv_math' is \"tf32\" but the device has no TF32";
     }
     void malformed() {
         QFETCH(QString, text);

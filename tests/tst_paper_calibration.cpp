@@ -129,7 +129,8 @@ private slots:
 
     // Sequential batch 1 on the bundled devices, in the order of real hardware
     // (docs/cost-model.md "Device ordering", with its references): the K80 slowest, the V100
-    // and the RTX 2080 Ti within 30 % of each other, the H100 faster than the three others.
+    // and the RTX 2080 Ti within 30 % of each other, the A100 (TF32 convolutions, cuDNN's and the
+    // frameworks' default math there) faster than both, the H100 faster than the three others.
     void deviceOrdering_data() {
         QTest::addColumn<QString>("model");
         QTest::newRow("inception_v3") << "inception_v3";
@@ -153,6 +154,7 @@ private slots:
               h100);
         QVERIFY(k80 > std::max({v100, turing, a100, h100}));
         QVERIFY(std::max(v100, turing) / std::min(v100, turing) <= 1.3);
+        QVERIFY(a100 < std::min(v100, turing));
         QVERIFY(h100 < std::min({v100, turing, a100}));
     }
 

@@ -23,6 +23,11 @@ std::string validationText(const cost::DeviceProfile& d) {
     return d.validation.empty() ? std::string(kUnvalidated) : "validated: " + d.validation;
 }
 
+// The convolution math the simulation models for this profile.
+std::string convMath(const cost::DeviceProfile& d) {
+    return d.tf32Convolutions() ? "tf32" : "fp32";
+}
+
 nlohmann::ordered_json deviceJson(const cost::DeviceProfile& d) {
     return {{"name", d.name},
             {"full_name", d.fullName},
@@ -31,6 +36,8 @@ nlohmann::ordered_json deviceJson(const cost::DeviceProfile& d) {
             {"warp_schedulers_per_sm", d.warpSchedulersPerSm},
             {"ffma_latency_cycles", d.ffmaLatencyCycles},
             {"fp32_peak_tflops", d.fp32PeakTflops},
+            {"tf32_peak_tflops", d.tf32PeakTflops},
+            {"conv_math", convMath(d)},
             {"dram_bandwidth_gbs", d.dramBandwidthGBs},
             {"l2_cache_mb", d.l2Megabytes()},
             {"max_warps_per_sm", d.maxWarpsPerSm()},
@@ -49,7 +56,8 @@ void printTable(const std::vector<cost::DeviceProfile>& devices) {
         std::ostringstream figures;
         figures << d.smCount << " SMs, " << util::formatNumber(d.fp32PeakTflops)
                 << " TFLOP/s fp32, " << util::formatNumber(d.dramBandwidthGBs) << " GB/s, "
-                << util::formatNumber(d.l2Megabytes()) << " MB L2";
+                << util::formatNumber(d.l2Megabytes()) << " MB L2, " << convMath(d)
+                << " convolutions";
         std::cout << d.name << std::string(width + 2 - d.name.size(), ' ') << d.fullName << " ("
                   << figures.str() << ")" << (d.validation.empty() ? " [unvalidated]" : "") << "\n";
     }
@@ -58,8 +66,12 @@ void printTable(const std::vector<cost::DeviceProfile>& devices) {
 void printDetails(const cost::DeviceProfile& d) {
     std::cout << d.name << ": " << d.fullName << "\n  architecture: " << d.architecture << "\n"
               << "  " << d.smCount << " SMs, " << util::formatNumber(d.fp32PeakTflops)
-              << " TFLOP/s fp32, " << util::formatNumber(d.dramBandwidthGBs) << " GB/s DRAM\n"
-              << "  fp32 pipelines saturate at " << util::formatNumber(d.computeSaturationWarps())
+              << " TFLOP/s fp32, " << util::formatNumber(d.dramBandwidthGBs) << " GB/s DRAM\n";
+    if (d.tf32PeakTflops > 0)
+        std::cout << "  " << util::formatNumber(d.tf32PeakTflops) << " TFLOP/s TF32 (dense); "
+                  << "convolutions modelled in " << convMath(d) << " (NAME@fp32 or NAME@tf32 "
+                  << "to choose)\n";
+    std::cout << "  fp32 pipelines saturate at " << util::formatNumber(d.computeSaturationWarps())
               << " resident warps per SM (of " << d.maxWarpsPerSm() << ")\n  " << validationText(d)
               << "\n";
     if (d.sources.empty())

@@ -156,7 +156,12 @@ int runFidelity(const std::vector<std::string>& args) {
                         parser.get("cost-model") + "'");
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const schedulers::Scheduler& scheduler = *search.schedulers.front();
-    const cost::DeviceProfile device = deviceOption(parser);
+    // A measurement cache does not record the convolution math; `profile` measures strict fp32
+    // unless told --tf32, so the device is simulated in fp32 unless the argument names the math.
+    const cost::DeviceProfile device =
+        parser.get("device").find('@') == std::string::npos
+            ? cost::withConvMath(deviceOption(parser), cost::DeviceProfile::ConvMath::Fp32)
+            : deviceOption(parser);
     const int batch = batchOption(parser);
     const auto worstCount = static_cast<size_t>(parser.getInt("worst", 0, 1000000));
 

@@ -37,7 +37,9 @@ void addCostOptions(ArgParser& parser) {
     parser.option("--batch", "N", "Batch size the stage latencies are estimated for",
                   std::to_string(schedulers::kDefaultBatch));
     parser.option("--device", "D",
-                  "Simulated device: " + deviceNames() + ", or a device profile JSON file",
+                  "Simulated device: " + deviceNames() +
+                      ", or a device profile JSON file; NAME@fp32 or NAME@tf32 picks the "
+                      "convolution math where the device has TF32 tensor cores",
                   std::string(cost::kDefaultDeviceName));
     parser.option("--cost-model, --cost", "M", costModelHelp(), cost::CostModelSpec{}.key);
     parser.option("--store-fallback", "F",

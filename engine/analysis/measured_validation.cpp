@@ -47,6 +47,9 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
             ? static_cast<int>(util::jsonInteger(run["batch"], 1, cost::kMaxBatch,
                                                  "run '" + name + "': \"batch\"", source))
             : 1;
+    if (run.contains("tf32") && !run["tf32"].is_boolean())
+        bad("run '" + name + "': \"tf32\" must be true or false");
+    const bool tf32 = run.contains("tf32") && run["tf32"].get<bool>();
     for (const Json& r : run["results"]) {
         if (!r.is_object() || !r.contains("strategy") || !r["strategy"].is_string())
             bad("run '" + name + "': every result needs a \"strategy\"");
@@ -55,6 +58,7 @@ void readRun(const Json& run, const std::string& source, std::vector<MeasuredSch
         m.model = model;
         m.strategy = r["strategy"].get<std::string>();
         m.batch = batch;
+        m.tf32 = tf32;
         m.source = source;
         m.stages = r.contains("stages")
                        ? static_cast<int>(util::jsonInteger(
@@ -137,7 +141,12 @@ validateSchedules(const std::vector<MeasuredSchedule>& measured,
         ValidationRow row;
         row.measured = m;
         try {
-            const cost::SimulatedGpuCostModel model(*graph, device, m.batch);
+            // Simulated in the math the measurement ran (strict fp32 unless it allowed TF32).
+            const cost::SimulatedGpuCostModel model(
+                *graph,
+                cost::withConvMath(device, m.tf32 ? cost::DeviceProfile::ConvMath::Tf32
+                                                  : cost::DeviceProfile::ConvMath::Fp32),
+                m.batch);
             row.simulatedMs = eval::totalLatencyMs(dags, s, model);
         } catch (const UserError& e) {
             throw inResults(e);

@@ -26,6 +26,7 @@ struct MeasuredSchedule {
     int stages = 0;         // stage count of the measured schedule
     double measuredMs = 0;  // CUDA-graph replay median, else the eager median
     bool cudaGraph = false; // which of the two measuredMs is
+    bool tf32 = false;      // the run's "tf32": its convolutions may have used TF32 math
     std::string source;     // the results file it was read from (for messages)
 };
 

@@ -112,6 +112,23 @@ private:
     const std::string& source_;
 };
 
+// "fp32" or "tf32"; TF32 needs a TF32 peak. `fail` throws with the reason.
+template <class Fail>
+DeviceProfile::ConvMath parseConvMath(const std::string& text, const DeviceProfile& p,
+                                      const Fail& fail) {
+    if (text == "fp32")
+        return DeviceProfile::ConvMath::Fp32;
+    if (text != "tf32")
+        fail("must be \"fp32\" or \"tf32\" (got \"" + text + "\")");
+    if (p.tf32PeakTflops <= 0)
+        fail("is \"tf32\" but the device has no TF32 tensor cores (tf32_peak_tflops)");
+    return DeviceProfile::ConvMath::Tf32;
+}
+
+const char* convMathName(DeviceProfile::ConvMath m) {
+    return m == DeviceProfile::ConvMath::Tf32 ? "tf32" : "fp32";
+}
+
 DeviceProfile parseBundled(std::string_view text, std::string_view file) {
     return parseDeviceProfile(text, "<bundled>/resources/devices/" + std::string(file));
 }
@@ -137,6 +154,8 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
                                "max_shared_memory_per_sm_kb",
                                "fp32_peak_tflops",
                                "tensor_peak_tflops",
+                               "tf32_peak_tflops",
+                               "conv_math",
                                "dram_bandwidth_gbs",
                                "l2_cache_mb",
                                "launch_overhead_us",
@@ -170,6 +189,12 @@ DeviceProfile parseDeviceProfile(std::string_view jsonText, const std::string& s
         static_cast<int64_t>(f.number("max_shared_memory_per_sm_kb", 1, 1'048'576) * 1024);
     p.fp32PeakTflops = f.number("fp32_peak_tflops", 0.01, 1e6);
     p.tensorPeakTflops = f.number("tensor_peak_tflops", 0, 1e7);
+    p.tf32PeakTflops = f.optionalNumber("tf32_peak_tflops", 0, 1e7, 0);
+    p.convMath =
+        p.tf32PeakTflops > 0 ? DeviceProfile::ConvMath::Tf32 : DeviceProfile::ConvMath::Fp32;
+    if (doc.contains("conv_math"))
+        p.convMath = parseConvMath(f.text("conv_math", true), p,
+                                   [&](const std::string& why) { f.fail("conv_math", why); });
     p.dramBandwidthGBs = f.number("dram_bandwidth_gbs", 1, 1e7);
     p.l2Bytes = static_cast<int64_t>(f.number("l2_cache_mb", 0, 1e6) * 1024 * 1024);
     p.launchOverheadUs = f.number("launch_overhead_us", 0, 1e4);
@@ -202,6 +227,10 @@ std::string writeDeviceProfile(const DeviceProfile& p) {
     doc["max_shared_memory_per_sm_kb"] = static_cast<double>(p.maxSharedMemPerSm) / 1024;
     doc["fp32_peak_tflops"] = p.fp32PeakTflops;
     doc["tensor_peak_tflops"] = p.tensorPeakTflops;
+    if (p.tf32PeakTflops > 0) {
+        doc["tf32_peak_tflops"] = p.tf32PeakTflops;
+        doc["conv_math"] = convMathName(p.convMath);
+    }
     doc["dram_bandwidth_gbs"] = p.dramBandwidthGBs;
     doc["l2_cache_mb"] = p.l2Megabytes();
     doc["launch_overhead_us"] = p.launchOverheadUs;
@@ -249,7 +278,14 @@ const DeviceProfile* findBundledDevice(std::string_view name) {
     return nullptr;
 }
 
-DeviceProfile loadDevice(const std::string& nameOrPath) {
+DeviceProfile withConvMath(DeviceProfile profile, DeviceProfile::ConvMath math) {
+    profile.convMath = profile.tf32PeakTflops > 0 ? math : DeviceProfile::ConvMath::Fp32;
+    return profile;
+}
+
+namespace {
+
+DeviceProfile loadDeviceProfile(const std::string& nameOrPath) {
     if (const DeviceProfile* d = findBundledDevice(nameOrPath))
         return *d;
     // Not a bundled name and nothing at that path: say both. Whatever is there (a FIFO, a
@@ -263,6 +299,22 @@ DeviceProfile loadDevice(const std::string& nameOrPath) {
     }
     return parseDeviceProfile(util::readInputFile(nameOrPath, util::InputKind::DeviceProfile),
                               nameOrPath);
+}
+
+} // namespace
+
+DeviceProfile loadDevice(const std::string& argument) {
+    const size_t at = argument.rfind('@');
+    const std::string suffix = at == std::string::npos ? "" : argument.substr(at + 1);
+    if (suffix != "fp32" && suffix != "tf32")
+        return loadDeviceProfile(argument);
+    DeviceProfile p = loadDeviceProfile(argument.substr(0, at));
+    p.convMath = parseConvMath(suffix, p, [&](const std::string& why) -> void {
+        throw UserError("device '" + argument + "': the math " + why);
+    });
+    p.name += "@" + suffix;
+    p.fullName += " (" + suffix + " convolutions)";
+    return p;
 }
 
 } // namespace ios::cost

@@ -42,7 +42,14 @@ struct DeviceProfile {
     int maxRegistersPerSm = 0;     // 32-bit registers
     int64_t maxSharedMemPerSm = 0; // bytes
     double fp32PeakTflops = 0;
-    double tensorPeakTflops = 0; // 0 = no tensor cores (informational: the model runs fp32)
+    double tensorPeakTflops = 0; // 0 = no tensor cores (informational)
+    // Dense TF32 tensor-core peak (Ampere and later; 0 = no TF32) and the math the modelled
+    // library uses for fp32 convolutions: TF32 tensor-core kernels among its candidates
+    // (cuDNN's default math on such GPUs, and PyTorch's and TensorFlow's defaults) or strict
+    // FFMA ("conv_math": "fp32"; IOS's runtime, this project's executor without --tf32).
+    double tf32PeakTflops = 0;
+    enum class ConvMath { Fp32, Tf32 };
+    ConvMath convMath = ConvMath::Fp32;
     double dramBandwidthGBs = 0;
     int64_t l2Bytes = 0;
     double launchOverheadUs = 0; // host time to issue one kernel (library call + launch)
@@ -69,6 +76,8 @@ struct DeviceProfile {
     }
     // FP32 flop/s of one SM at full issue rate.
     double smPeakFlops() const { return fp32PeakTflops * 1e12 / smCount; }
+    // Convolutions may use TF32 tensor-core kernels.
+    bool tf32Convolutions() const { return convMath == ConvMath::Tf32 && tf32PeakTflops > 0; }
     double dramBytesPerSecond() const { return dramBandwidthGBs * 1e9; }
     double l2Megabytes() const { return static_cast<double>(l2Bytes) / (1024.0 * 1024.0); }
 };
@@ -88,9 +97,15 @@ std::vector<std::string> bundledDeviceNames();
 // A bundled device by name, case-insensitive ("v100", "H100"); nullptr when unknown.
 const DeviceProfile* findBundledDevice(std::string_view name);
 
-// A CLI/GUI device argument: a bundled name, else a path to a profile JSON file. Throws
-// ios::UserError listing the bundled names when it is neither.
+// A CLI/GUI device argument: a bundled name, else a path to a profile JSON file; either may end
+// in "@fp32" or "@tf32" to choose the convolution math ("A100@fp32": strict fp32 on an A100;
+// the suffix joins the profile's name). Throws ios::UserError listing the bundled names when it
+// is neither, and for a math the device does not have.
 DeviceProfile loadDevice(const std::string& nameOrPath);
+
+// The profile with its convolutions in `math` where the device has it (TF32 on a device without
+// TF32 tensor cores stays fp32, as cuDNN's default math does there).
+DeviceProfile withConvMath(DeviceProfile profile, DeviceProfile::ConvMath math);
 
 inline constexpr std::string_view kDefaultDeviceName = "V100";
 

@@ -35,6 +35,17 @@ constexpr TileConfig kGemmTiles[] = {
 constexpr TileConfig kWinogradTile{64, 32, 256, 128, 48, 0.70};
 constexpr double kWinogradTransformOverhead = 1.25;
 
+// TF32 tensor-core implicit GEMM (cuDNN's default math on Ampere and later): CUTLASS-shaped
+// tiles of 4-8 warps. Efficiencies are fractions of the TF32 peak; they are lower than the
+// FFMA tiles' because at these sizes the operands' loads through shared memory, not the MMA
+// units, bound the inner loop.
+constexpr TileConfig kTf32Tiles[] = {
+    {128, 128, 256, 128, 64, 0.45},
+    {128, 64, 128, 128, 48, 0.40},
+    {64, 64, 128, 128, 32, 0.34},
+    {64, 32, 128, 96, 24, 0.26},
+};
+
 constexpr int kMaxSplitK = 4;
 constexpr int64_t kMinSplitKDepth = 128; // reduction depth per slice
 
@@ -102,10 +113,10 @@ KernelDesc convKernel(const ConvGeometry& g, const DeviceProfile& device) {
     }
     const int64_t n = g.batch * g.oh * g.ow;
     const int64_t k = cinPerGroup * g.kh * g.kw;
-    for (const TileConfig& t : kGemmTiles) {
-        const std::string name =
-            "conv_igemm_" + std::to_string(t.tileM) + "x" + std::to_string(t.tileN);
-        candidates.push_back(gemmConv(g, t, coutPerGroup, n, k, 1, 1.0, name));
+    const auto addGemm = [&](const TileConfig& t, const std::string& name, double peakScale) {
+        KernelDesc whole = gemmConv(g, t, coutPerGroup, n, k, 1, 1.0, name);
+        whole.peakScale = peakScale;
+        candidates.push_back(std::move(whole));
         // Split-K: slices of the reduction run in separate CTAs and add their partial sums
         // into the output, trading output traffic for parallelism on small grids.
         for (int split = 2; split <= kMaxSplitK && k / split >= kMinSplitKDepth; split *= 2) {
@@ -114,9 +125,16 @@ KernelDesc convKernel(const ConvGeometry& g, const DeviceProfile& device) {
             d.ctas *= split;
             d.flops *= split;
             d.dramBytes += 2.0 * (split - 1) * g.outputBytes();
+            d.peakScale = peakScale;
             candidates.push_back(std::move(d));
         }
-    }
+    };
+    for (const TileConfig& t : kGemmTiles)
+        addGemm(t, "conv_igemm_" + std::to_string(t.tileM) + "x" + std::to_string(t.tileN), 1.0);
+    if (device.tf32Convolutions())
+        for (const TileConfig& t : kTf32Tiles)
+            addGemm(t, "conv_tf32_igemm_" + std::to_string(t.tileM) + "x" + std::to_string(t.tileN),
+                    device.tf32PeakTflops / device.fp32PeakTflops);
     if (g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.groups == 1) {
         const int64_t tiles = g.batch * ceilDiv(g.oh, 2) * ceilDiv(g.ow, 2);
         candidates.push_back(gemmConv(g, kWinogradTile, g.cout, tiles, g.cin, 16,
@@ -305,7 +323,8 @@ CtaRateModel::Kernel CtaRateModel::prepare(const KernelDesc& k) const {
     p.workingSet = k.workingSetBytes;
     p.ctas = static_cast<double>(std::max<int64_t>(1, k.ctas));
     p.flopsPerCta = k.flops / p.ctas;
-    p.computeRate = std::min(w, satC_) / satC_ * smFlops_ * k.efficiency * computeEfficiency_;
+    p.computeRate =
+        std::min(w, satC_) / satC_ * smFlops_ * k.efficiency * k.peakScale * computeEfficiency_;
     p.computeWork = p.flopsPerCta > 0 ? p.flopsPerCta / p.computeRate : 0.0;
     p.dramBytes = k.dramBytes;
     p.reuseBytes = k.reuseBytes;

@@ -24,7 +24,8 @@ struct KernelDesc {
     int registersPerThread = 0;
     int64_t sharedMemPerCta = 0; // bytes
     double flops = 0;            // fp32 flops executed by all CTAs (tile padding included)
-    double efficiency = 1;       // fraction of an SM's fp32 peak the inner loop reaches
+    double efficiency = 1;       // fraction of an SM's peak (see peakScale) the inner loop reaches
+    double peakScale = 1;        // the kernel's peak over the fp32 peak (TF32 tensor cores: > 1)
     double dramBytes = 0;        // compulsory DRAM traffic: inputs, weights, outputs
     double reuseBytes = 0;       // re-reads served by L2 while the working set fits in it
     double workingSetBytes = 0;  // inputs + weights the CTAs share through L2
