@@ -24,8 +24,8 @@ ScheduleDocumentUi::ScheduleDocumentUi(MainWindow* window)
     banner_->setFloatable(false);
     label_->setObjectName(QStringLiteral("savedScheduleLabel"));
     label_->setTextFormat(Qt::PlainText);
-    label_->setMinimumWidth(0);
-    label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    label_->setMinimumWidth(200); // elided by the window's width, never hidden
+    label_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     banner_->addWidget(label_);
     auto* again = new QPushButton(tr("Search again"), banner_);
     again->setObjectName(QStringLiteral("searchAgain"));
