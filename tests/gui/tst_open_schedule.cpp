@@ -13,6 +13,7 @@
 #include "schedule/ios_stages.h"
 #include "schedule_document.h"
 #include "session.h"
+#include "window_menus.h"
 
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -101,6 +102,16 @@ private Q_SLOTS:
         }));
         QCOMPARE(w.lastResult()->runs.front().strategy, QStringLiteral("sequential"));
         QVERIFY(w.scheduleDocument()->bannerText().isEmpty());
+    }
+
+    // IOS JSON cannot hold explicit parts: for NasNet-A the export offers native JSON first.
+    void exportOffersNativeForExplicitParts() {
+        const views::LoadedModel nasnet(samples::loadBundledModel("nasnet_large"),
+                                        QStringLiteral("nasnet_large"));
+        const views::LoadedModel squeeze(samples::loadBundledModel("squeezenet"),
+                                         QStringLiteral("squeezenet"));
+        QVERIFY(scheduleExportFilters(&nasnet).startsWith(QStringLiteral("Native JSON")));
+        QVERIFY(scheduleExportFilters(&squeeze).startsWith(QStringLiteral("IOS JSON")));
     }
 
     void refusesAnotherModelsSchedule() {
