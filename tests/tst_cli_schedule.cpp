@@ -19,7 +19,9 @@ class TestCliSchedule : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-    std::string path(const char* name) const { return dir_.filePath(QLatin1String(name)).toStdString(); }
+    std::string path(const char* name) const {
+        return dir_.filePath(QLatin1String(name)).toStdString();
+    }
     static std::string read(const std::string& file) {
         std::ifstream in(file);
         std::stringstream s;
@@ -46,7 +48,8 @@ private Q_SLOTS:
         QCOMPARE(a["latency_ms"].get<double>(), b["latency_ms"].get<double>());
         QCOMPARE(a["peak_bytes"], b["peak_bytes"]);
         // Not what a search on the A100 finds, nor the V100 latency: the saved stages, priced.
-        const nlohmann::json v100 = total({"optimize", "squeezenet", "--schedule", saved, "--json"});
+        const nlohmann::json v100 =
+            total({"optimize", "squeezenet", "--schedule", saved, "--json"});
         QVERIFY(a["latency_ms"].get<double>() != v100["latency_ms"].get<double>());
         // Written back, it is the same schedule file (the stages did not move).
         const std::string again = path("again.json");
@@ -75,20 +78,25 @@ private Q_SLOTS:
     void refusesFilesThatDoNotFit_data() {
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown operator") << "unknown" << "no_such_op";
-        QTest::newRow("operator twice") << "twice" << "bad.json";
-        QTest::newRow("operator missing") << "missing" << "bad.json";
-        QTest::newRow("dependency order") << "order" << "bad.json";
-        QTest::newRow("another model") << "model" << "inception_v3";
+        QTest::newRow("unknown operator") << "unknown"
+                                          << "no_such_op";
+        QTest::newRow("operator twice") << "twice"
+                                        << "bad.json";
+        QTest::newRow("operator missing") << "missing"
+                                          << "bad.json";
+        QTest::newRow("dependency order") << "order"
+                                          << "bad.json";
+        QTest::newRow("another model") << "model"
+                                       << "inception_v3";
     }
     void refusesFilesThatDoNotFit() {
         QFETCH(QString, edit);
         QFETCH(QString, expected);
         const std::string seq = path("seq.json");
-        QCOMPARE(runCli({"optimize", "squeezenet", "--strategy", "sequential", "--save-schedule",
-                         seq})
-                     .code,
-                 0);
+        QCOMPARE(
+            runCli({"optimize", "squeezenet", "--strategy", "sequential", "--save-schedule", seq})
+                .code,
+            0);
         nlohmann::ordered_json doc = nlohmann::ordered_json::parse(read(seq));
         auto& stages = doc["blocks"][0]["stages"];
         if (edit == QLatin1String("unknown"))
@@ -111,8 +119,8 @@ private Q_SLOTS:
     }
 
     void refusesAStrategyBesideASchedule() {
-        const testing::CliRun r =
-            runCli({"optimize", "squeezenet", "--strategy", "greedy", "--schedule", path("x.json")});
+        const testing::CliRun r = runCli(
+            {"optimize", "squeezenet", "--strategy", "greedy", "--schedule", path("x.json")});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("--strategy or --schedule") != std::string::npos, r.err.c_str());
     }

@@ -41,8 +41,8 @@ schedule::Schedule canonical(schedule::Schedule s) {
 
 ir::Graph loadModel(const QString& model) {
     if (model.endsWith(QLatin1String(".onnx")))
-        return io::loadModelFile((QStringLiteral(IOS_SOURCE_DIR "/sample_models/onnx/") + model)
-                                     .toStdString());
+        return io::loadModelFile(
+            (QStringLiteral(IOS_SOURCE_DIR "/sample_models/onnx/") + model).toStdString());
     return samples::loadBundledModel(model.toStdString());
 }
 
@@ -104,13 +104,13 @@ private slots:
             const std::vector<ir::BlockDag>& dags = prepared.dags();
             std::vector<std::pair<std::string, std::string>> files;
             if (o.programs.empty()) {
-                files = {{"s.ios.json", io::writeIosJson(schedule::optimizedGraph(
-                                            graph, dags, o.schedule))},
+                files = {{"s.ios.json",
+                          io::writeIosJson(schedule::optimizedGraph(graph, dags, o.schedule))},
                          {"s.json", io::writeNativeSchedule(graph, dags, o.schedule)},
                          {"s.schedule.json", io::writeScheduleFile(graph, dags, o.schedule)}};
             } else {
-                files = {{"p.json", io::programFileText(graph.name, key, o.latencyMs, dags,
-                                                        o.programs)}};
+                files = {{"p.json",
+                          io::programFileText(graph.name, key, o.latencyMs, dags, o.programs)}};
             }
             for (const auto& [name, text] : files) {
                 const std::string what = key + " as " + name;
@@ -157,7 +157,8 @@ private slots:
         const ir::PreparedModel prepared(graph);
         const schedule::Schedule seq = [&] {
             const cost::SimulatedGpuCostModel cost(graph, *cost::findBundledDevice("V100"));
-            return schedulers::schedulerByName("sequential").run(prepared, {}, cost, nullptr)
+            return schedulers::schedulerByName("sequential")
+                .run(prepared, {}, cost, nullptr)
                 .schedule;
         }();
         const auto fileWith = [&](auto edit) {
@@ -169,7 +170,8 @@ private slots:
         const std::string second = prepared.dags()[0].ops[1]->name;
 
         std::string m = refusal(fileWith([](auto& st) { st[0][0][0] = "no_such_op"; }), prepared);
-        QVERIFY2(m.find("bad.json") != std::string::npos && m.find("no_such_op") != std::string::npos,
+        QVERIFY2(m.find("bad.json") != std::string::npos &&
+                     m.find("no_such_op") != std::string::npos,
                  m.c_str());
         m = refusal(fileWith([](auto& st) { st.pop_back(); }), prepared);
         QVERIFY2(m.find("bad.json") != std::string::npos, m.c_str());

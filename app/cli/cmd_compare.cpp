@@ -89,14 +89,15 @@ std::string rowText(const Row& row, const std::optional<double>& sequentialMs) {
 }
 
 int runCompare(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched compare MODEL [--block B] [--device D] [--batch N] [-r N] [-s N] "
-                     "[--schedule SAVED] [--json]",
-                     "Schedule MODEL (or one block of it) with every registered scheduler (" +
-                         schedulers::schedulerKeyList() +
-                         ") and compare their latencies under the cost model (default: simulated "
-                         "V100). A scheduler that cannot run under it gets a row saying why; "
-                         "the exit status is 0 when at least one ran. --schedule adds a saved schedule's "
-                         "row.");
+    ArgParser parser(
+        "ios-sched compare MODEL [--block B] [--device D] [--batch N] [-r N] [-s N] "
+        "[--schedule SAVED] [--json]",
+        "Schedule MODEL (or one block of it) with every registered scheduler (" +
+            schedulers::schedulerKeyList() +
+            ") and compare their latencies under the cost model (default: simulated "
+            "V100). A scheduler that cannot run under it gets a row saying why; "
+            "the exit status is 0 when at least one ran. --schedule adds a saved schedule's "
+            "row.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addBlockOption(parser);
     addSearchOptions(parser, StrategyArg::None);

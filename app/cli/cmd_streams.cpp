@@ -87,7 +87,6 @@ struct Shown {
     double latencyMs = 0;
 };
 
-
 int runStreams(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched streams MODEL [--policy P | --schedule FILE] [--raf-tuples on|off] "

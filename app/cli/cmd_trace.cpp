@@ -77,13 +77,14 @@ void printStages(const eval::Timeline& timeline) {
 }
 
 int runTrace(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched trace MODEL --strategy S [--device D] [--batch N] [-r N] [-s N] "
-                     "[--schedule SAVED] -o TRACE.json|TRACE.csv",
-                     "Schedule MODEL with strategy S and write the kernel timeline the cost "
-                     "model describes (simulated device or analytic roofline): Chrome trace JSON "
-                     "(one track per stream, SM "
-                     "utilisation counters) or CSV (by the extension). With --schedule, the timeline of a "
-                     "saved schedule instead of a search.");
+    ArgParser parser(
+        "ios-sched trace MODEL --strategy S [--device D] [--batch N] [-r N] [-s N] "
+        "[--schedule SAVED] -o TRACE.json|TRACE.csv",
+        "Schedule MODEL with strategy S and write the kernel timeline the cost "
+        "model describes (simulated device or analytic roofline): Chrome trace JSON "
+        "(one track per stream, SM "
+        "utilisation counters) or CSV (by the extension). With --schedule, the timeline of a "
+        "saved schedule instead of a search.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::One);
     parser.option("-o, --output", "OUT", "Trace file to write (.json or .csv)");

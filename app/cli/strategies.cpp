@@ -139,9 +139,8 @@ std::optional<io::ScheduleDocument> scheduleOption(const ArgParser& parser,
     return io::readScheduleDocument(*file, model);
 }
 
-StrategyRun savedScheduleRun(const io::ScheduleDocument& document,
-                             const ir::PreparedModel& model, const schedulers::Params& params,
-                             const cost::CostModel& cost) {
+StrategyRun savedScheduleRun(const io::ScheduleDocument& document, const ir::PreparedModel& model,
+                             const schedulers::Params& params, const cost::CostModel& cost) {
     StrategyRun run;
     run.outcome = io::pricedScheduleDocument(document, model, cost, params);
     run.latencyMs = run.outcome.latencyMs;

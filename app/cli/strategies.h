@@ -71,9 +71,8 @@ std::optional<io::ScheduleDocument> scheduleOption(const ArgParser& parser,
                                                    const ir::PreparedModel& model);
 
 // A saved schedule priced under `cost` (no search; outcome.searchSeconds 0).
-StrategyRun savedScheduleRun(const io::ScheduleDocument& document,
-                             const ir::PreparedModel& model, const schedulers::Params& params,
-                             const cost::CostModel& cost);
+StrategyRun savedScheduleRun(const io::ScheduleDocument& document, const ir::PreparedModel& model,
+                             const schedulers::Params& params, const cost::CostModel& cost);
 
 // How outputs name a saved schedule: "schedule FILE" or "schedule FILE (ios-both)".
 std::string scheduleLabel(const io::ScheduleDocument& document);

@@ -367,7 +367,8 @@ Job<SearchResult> savedScheduleJob(JobSettings settings,
                                           [&](const schedulers::Outcome& outcome, RunResult& run) {
                                               addOptimizeDetails(p.model, *p.cost, outcome, run);
                                           }));
-        result.runs.front().strategy = QFileInfo(QString::fromStdString(document->source)).fileName();
+        result.runs.front().strategy =
+            QFileInfo(QString::fromStdString(document->source)).fileName();
         result.scheduleFile = QString::fromStdString(document->source);
         finishSearch(p, settings, control, result);
         return result;

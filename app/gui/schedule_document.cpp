@@ -80,8 +80,8 @@ bool ScheduleDocumentUi::isScheduleForOpenModel(const QString& path) const {
             doc.contains("policy"))
             return true;
         // A model file: a schedule when it names the open model (else it is another model).
-        const util::Json* m = doc.contains("model") && doc["model"].is_object() ? &doc["model"]
-                                                                                : &doc;
+        const util::Json* m =
+            doc.contains("model") && doc["model"].is_object() ? &doc["model"] : &doc;
         return m->contains("name") && (*m)["name"] == util::Json(model->graph().name);
     } catch (const UserError&) {
         return false; // not JSON we can read: the model loader says why
@@ -97,13 +97,14 @@ void ScheduleDocumentUi::update() {
     banner_->setVisible(saved != nullptr);
     if (!saved)
         return;
-    QString text = tr("Saved schedule %1 (%2%3), shown exactly as saved — nothing is searched")
-                       .arg(QFileInfo(QString::fromStdString(saved->source)).fileName(),
-                            QString::fromUtf8(io::toString(saved->kind).data(),
-                                              static_cast<qsizetype>(io::toString(saved->kind).size())),
-                            saved->origin.empty() || saved->origin.size() > 40
-                                ? QString()
-                                : QStringLiteral(" · ") + QString::fromStdString(saved->origin));
+    QString text =
+        tr("Saved schedule %1 (%2%3), shown exactly as saved — nothing is searched")
+            .arg(QFileInfo(QString::fromStdString(saved->source)).fileName(),
+                 QString::fromUtf8(io::toString(saved->kind).data(),
+                                   static_cast<qsizetype>(io::toString(saved->kind).size())),
+                 saved->origin.empty() || saved->origin.size() > 40
+                     ? QString()
+                     : QStringLiteral(" · ") + QString::fromStdString(saved->origin));
     const SearchResultPtr& result = window_->lastResult();
     if (result && result->scheduleFile == QString::fromStdString(saved->source) &&
         !result->runs.empty()) {

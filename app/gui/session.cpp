@@ -123,9 +123,7 @@ void Session::settingsEdited() {
         return;
     JobSettings current = panel_->settings();
     current.model = model_;
-    const bool shown = lastResult_ && lastResult_->matches(model_, current) &&
-                       lastResult_->scheduleFile ==
-                           (saved_ ? QString::fromStdString(saved_->source) : QString());
+    const bool shown = lastResult_ && lastResult_->matches(model_, current) && showsSavedFile();
     if (saved_ && !shown) { // pricing a saved schedule takes milliseconds: no estimate
         runOptimize();
         return;
@@ -173,9 +171,9 @@ void Session::runOptimize() {
     jobs_->start(saved_ ? savedScheduleJob(runningSettings_, saved_)
                         : optimizeJob(runningSettings_),
                  [this](const SearchResultPtr& result) {
-        panel_->setRunning(false);
-        showResult(result);
-    });
+                     panel_->setRunning(false);
+                     showResult(result);
+                 });
     Q_EMIT searchStarted();
 }
 
@@ -188,8 +186,13 @@ void Session::setSavedSchedule(std::shared_ptr<const io::ScheduleDocument> docum
         settingsEdited(); // back to searching: estimate, and run when quick
 }
 
+bool Session::showsSavedFile() const {
+    return lastResult_ && lastResult_->scheduleFile ==
+                              (saved_ ? QString::fromStdString(saved_->source) : QString());
+}
+
 bool Session::isResultCurrent() const {
-    return lastResult_ && lastResult_->matches(model_, panel_->settings());
+    return lastResult_ && lastResult_->matches(model_, panel_->settings()) && showsSavedFile();
 }
 
 QString Session::staleMessage() const {

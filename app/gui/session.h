@@ -88,6 +88,8 @@ private:
     void showEstimate(const std::shared_ptr<const EstimateResult>& result);
     void describeResult(const RunResult& run);
     void describeRewritten(const RunResult& run);
+    // The shown result is of the open saved schedule, or of a search when none is open.
+    bool showsSavedFile() const;
 
     SettingsPanel* panel_;
     Selection* selection_;
@@ -97,7 +99,7 @@ private:
     JobSettings runningSettings_; // the Optimize job in flight (jobs_->isRunning())
     SearchResultPtr lastResult_;
     std::shared_ptr<const io::ScheduleDocument> saved_; // shown instead of searching
-    QString resultText_; // the shown result's summary
+    QString resultText_;                                // the shown result's summary
 };
 
 } // namespace ios::gui

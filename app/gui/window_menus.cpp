@@ -32,9 +32,9 @@ constexpr auto kStateVersionKey = "window/stateVersion";
 } // namespace
 
 QString scheduleExportFilters(const views::LoadedModel* model) {
-    const bool parts = model != nullptr &&
-                       std::any_of(model->graph().blocks.begin(), model->graph().blocks.end(),
-                                   [](const ir::Block& b) { return !b.parts.empty(); });
+    const bool parts =
+        model != nullptr && std::any_of(model->graph().blocks.begin(), model->graph().blocks.end(),
+                                        [](const ir::Block& b) { return !b.parts.empty(); });
     // IOS JSON cannot hold explicit parts (docs/formats.md): offer native first for such models.
     return parts ? MainWindow::tr("Native JSON (*.json);;IOS JSON, without the explicit parts "
                                   "(*.ios.json)")
@@ -67,13 +67,14 @@ void addExportMenu(MainWindow& window, QMenu* menu) {
         MainWindow::tr("Schedule…"), QKeySequence(MainWindow::tr("Ctrl+E")),
         [w] { return scheduleExportFilters(w->model().get()); },
         [w](const QString& path) { exportSchedule(*w->lastResult(), path, w->exportWarnings()); });
-    addExport(MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
-              [] { return MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"); },
-              [w](const QString& path) { exportTrace(*w->lastResult(), path); });
-    addExport(MainWindow::tr("Picture of Current View…"),
-              QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
-              [] { return MainWindow::tr("SVG (*.svg);;PNG (*.png)"); },
-              [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
+    addExport(
+        MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
+        [] { return MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"); },
+        [w](const QString& path) { exportTrace(*w->lastResult(), path); });
+    addExport(
+        MainWindow::tr("Picture of Current View…"), QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
+        [] { return MainWindow::tr("SVG (*.svg);;PNG (*.png)"); },
+        [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
 }
 
 void addModelsMenu(MainWindow& window, QMenu* menu) {

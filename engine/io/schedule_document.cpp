@@ -136,8 +136,8 @@ schedule::BlockSchedule iosBlockSchedule(const ir::Block& fileBlock, const ir::B
             for (const std::string& name : ng) {
                 const auto it = index.find(name);
                 if (it == index.end())
-                    throw UserError(blockLabel(b) + ": the model has no operator of this name",
-                                    {}, name);
+                    throw UserError(blockLabel(b) + ": the model has no operator of this name", {},
+                                    name);
                 const ir::Node& fileNode = *fileNodes.at(name);
                 if (ns.size() == 1 && ng.size() == 1 &&
                     isMergedNode(fileNode, *dag.ops[static_cast<size_t>(it->second)])) {
@@ -268,8 +268,7 @@ ScheduleDocument parseScheduleDocument(std::string_view text, const std::string&
             out.outcome.schedule = nativeSchedule(doc, source, model);
         } else if (isProgramDocument(doc)) {
             out.kind = ScheduleDocumentKind::Program;
-            out.outcome.programs =
-                programFromJson(doc, model.dags(), source, model.graph().name);
+            out.outcome.programs = programFromJson(doc, model.dags(), source, model.graph().name);
             for (const schedule::StreamProgram& p : out.outcome.programs)
                 out.outcome.schedule.blocks.push_back(schedulers::raf::issueOrder(p));
             if (out.origin.empty() && doc["policy"].is_string())

@@ -69,8 +69,7 @@ private Q_SLOTS:
 
         QVERIFY(w.openSchedule(path));
         QVERIFY(waitFor([&] {
-            return !w.jobs()->isRunning() && w.lastResult() &&
-                   w.lastResult()->scheduleFile == path;
+            return !w.jobs()->isRunning() && w.lastResult() && w.lastResult()->scheduleFile == path;
         }));
         const RunResult& run = w.lastResult()->runs.front();
         QCOMPARE(run.latencyMs, schedulers::outcomeLatencyMs(prepared.dags(), o, v100));
@@ -83,9 +82,8 @@ private Q_SLOTS:
 
         // Batch 8 re-prices the same stages: nothing is searched.
         w.settingsPanel()->batchBox()->setValue(8);
-        QVERIFY(waitFor([&] {
-            return !w.jobs()->isRunning() && w.lastResult()->settings.batch == 8;
-        }));
+        QVERIFY(
+            waitFor([&] { return !w.jobs()->isRunning() && w.lastResult()->settings.batch == 8; }));
         const cost::SimulatedGpuCostModel batch8(graph, *cost::findBundledDevice("V100"), 8);
         QCOMPARE(w.lastResult()->scheduleFile, path);
         QCOMPARE(w.lastResult()->runs.front().latencyMs,
@@ -93,13 +91,12 @@ private Q_SLOTS:
         QCOMPARE(static_cast<size_t>(shownStages(w.stageTree())), fileStages);
 
         // Search again: the panel's strategy (sequential) searches; the banner goes.
-        auto* again = w.scheduleDocument()->banner()->findChild<QPushButton*>(
-            QStringLiteral("searchAgain"));
+        auto* again =
+            w.scheduleDocument()->banner()->findChild<QPushButton*>(QStringLiteral("searchAgain"));
         QVERIFY(again);
         again->click();
-        QVERIFY(waitFor([&] {
-            return !w.jobs()->isRunning() && w.lastResult()->scheduleFile.isEmpty();
-        }));
+        QVERIFY(waitFor(
+            [&] { return !w.jobs()->isRunning() && w.lastResult()->scheduleFile.isEmpty(); }));
         QCOMPARE(w.lastResult()->runs.front().strategy, QStringLiteral("sequential"));
         QVERIFY(w.scheduleDocument()->bannerText().isEmpty());
     }
