@@ -125,7 +125,8 @@ int runStreams(const std::vector<std::string>& args) {
         parser.has("load") ? parser.value("load") : parser.value("schedule");
     const bool load = loadPath.has_value();
     if (load && parser.has("policy"))
-        throw UserError("give --policy or --schedule, not both");
+        throw UserError(std::string("give --policy or ") +
+                        (parser.has("load") ? "--load" : "--schedule") + ", not both");
     SearchOptions search = searchOptions(parser, StrategyArg::None);
     search.params.rafTuples = tuplesOption(parser);
     const schedulers::Scheduler* scheduler =
