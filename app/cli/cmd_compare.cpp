@@ -89,19 +89,22 @@ std::string rowText(const Row& row, const std::optional<double>& sequentialMs) {
 }
 
 int runCompare(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched compare MODEL [--block B] [--device D] [--batch N] [-r N] [-s N] "
-                     "[--json]",
-                     "Schedule MODEL (or one block of it) with every registered scheduler (" +
-                         schedulers::schedulerKeyList() +
-                         ") and compare their latencies under the cost model (default: simulated "
-                         "V100). A scheduler that cannot run under it gets a row saying why; "
-                         "the exit status is 0 when at least one ran.");
+    ArgParser parser(
+        "ios-sched compare MODEL [--block B] [--device D] [--batch N] [-r N] [-s N] "
+        "[--schedule SAVED] [--json]",
+        "Schedule MODEL (or one block of it) with every registered scheduler (" +
+            schedulers::schedulerKeyList() +
+            ") and compare their latencies under the cost model (default: simulated "
+            "V100). A scheduler that cannot run under it gets a row saying why; "
+            "the exit status is 0 when at least one ran. --schedule adds a saved schedule's "
+            "row.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addBlockOption(parser);
     addSearchOptions(parser, StrategyArg::None);
     parser.flag("--json", "Print {model, [block,] strategies: [{strategy, status, latency_ms, "
                           "speedup, peak_bytes, search_seconds} or {strategy, status: \"not "
                           "applicable\", reason}], provenance} as JSON");
+    addScheduleOption(parser);
     addCostOptions(parser);
     addModelOptions(parser);
     addUsageFlag(parser);
@@ -112,6 +115,9 @@ int runCompare(const std::vector<std::string>& args) {
     // The plan of the files it touches: --measure-cache is written, the model file read.
     util::OutputTransaction files;
     planCostModelFiles(parser, files);
+    planScheduleInput(parser, files, {});
+    if (parser.has("schedule") && parser.has("block"))
+        throw UserError("--schedule is a schedule of the whole model: give it without --block");
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), files);
     const ModelScope scope(parser, graph, search.params.maxPartSize);
     const auto wholeCost = makeCostModel(parser, graph);
@@ -121,6 +127,10 @@ int runCompare(const std::vector<std::string>& args) {
     std::vector<Row> rows = compareRows(scope.prepared(), search, cost, scope.title());
     const Row baseline = std::move(rows.back());
     rows.pop_back();
+    if (const std::optional<io::ScheduleDocument> saved = scheduleOption(parser, scope.prepared()))
+        rows.push_back({scheduleLabel(*saved),
+                        savedScheduleRun(*saved, scope.prepared(), search.params, cost),
+                        {}});
     const std::optional<double> sequentialMs =
         baseline.run ? std::optional<double>(baseline.run->latencyMs) : std::nullopt;
 

@@ -56,9 +56,10 @@ int runOptimize(const std::vector<std::string>& args) {
     ArgParser parser(
         "ios-sched optimize MODEL [--strategy S] [-r N] [-s N] [--max-part-size N] "
         "[--endings reference|all] [--memory-budget BYTES] [--stats] [--json] [-o OUT.ios.json] "
-        "[--save-schedule FILE] [--usage]",
+        "[--save-schedule FILE] [--schedule SAVED] [--usage]",
         "Find a schedule with the IOS dynamic program (or a baseline) and report its "
-        "latency under the cost model; -o writes the optimised model with its stages.");
+        "latency under the cost model; -o writes the optimised model with its stages. With "
+        "--schedule, a saved schedule is priced instead (another device or batch).");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::One);
     parser.flag("--stats", "Report states, transitions and schedules, in total and per part");
@@ -67,6 +68,7 @@ int runOptimize(const std::vector<std::string>& args) {
     parser.option("--save-schedule", "FILE",
                   "Write the schedule alone as a schedule file (docs/formats.md; read back by "
                   "validate)");
+    addScheduleOption(parser);
     addCostOptions(parser);
     addModelOptions(parser);
     addUsageFlag(parser);
@@ -76,7 +78,7 @@ int runOptimize(const std::vector<std::string>& args) {
 
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
     const schedulers::Scheduler& scheduler = *search.schedulers.front();
-    const std::string strategy(scheduler.key());
+    std::string strategy(scheduler.key());
     const schedulers::Params& params = search.params;
     if (params.memoryBudget > 0 && !scheduler.reads(schedulers::Knob::MemoryBudget))
         throw UserError("--memory-budget applies to the IOS strategies (ios-both, ios-parallel, "
@@ -94,15 +96,20 @@ int runOptimize(const std::vector<std::string>& args) {
     }
     if (auto out = parser.value("save-schedule"))
         outputs.check(*out, "the schedule (--save-schedule)");
+    planScheduleInput(parser, outputs);
 
     const std::string modelArg = parser.positionals().front();
     const ir::Graph graph = loadModelArg(parser, modelArg, outputs);
     const auto cost = makeCostModel(parser, graph);
     const ir::PreparedModel prepared(graph, search.params.maxPartSize);
 
+    const std::optional<io::ScheduleDocument> saved = scheduleOption(parser, prepared);
     schedulers::SearchControl control;
     schedulers::Outcome outcome;
-    {
+    if (saved) {
+        outcome = savedScheduleRun(*saved, prepared, params, *cost).outcome;
+        strategy = scheduleLabel(*saved);
+    } else {
         SearchProgress progress(control, "optimize " + graph.name);
         outcome = scheduler.run(prepared, params, *cost, &control);
     }
@@ -182,7 +189,7 @@ int runOptimize(const std::vector<std::string>& args) {
     for (const auto& b : sched.blocks)
         stageCount += b.stages.size();
     std::cout << graph.name << ": " << strategy;
-    if (scheduler.reads(schedulers::Knob::MaxGroupSize))
+    if (!saved && scheduler.reads(schedulers::Knob::MaxGroupSize))
         std::cout << " (r " << params.r << ", s " << params.s << ", endings "
                   << schedulers::toString(params.endings) << ")";
     if (outcome.programs.empty()) {

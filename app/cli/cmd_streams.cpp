@@ -87,22 +87,9 @@ struct Shown {
     double latencyMs = 0;
 };
 
-Shown loadProgram(const std::string& path, const ir::Graph& graph,
-                  const std::vector<ir::BlockDag>& dags, const cost::CostModel& cost) {
-    const util::JsonDocument doc =
-        util::parseJsonDocument(util::readInputFile(path, util::InputKind::Schedule), path);
-    Shown shown;
-    io::checkProvenanceModel(doc.root(), graph, path);
-    shown.outcome.programs = io::programFromJson(doc.root(), dags, path, graph.name);
-    const auto policy = doc.root().find("policy");
-    shown.policy = policy != doc.root().end() ? policy->get<std::string>() : "loaded";
-    shown.latencyMs = eval::programLatencyMs(dags, shown.outcome.programs, cost);
-    return shown;
-}
-
 int runStreams(const std::vector<std::string>& args) {
     ArgParser parser(
-        "ios-sched streams MODEL [--policy P | --load PROGRAM.json] [--raf-tuples on|off] "
+        "ios-sched streams MODEL [--policy P | --schedule FILE] [--raf-tuples on|off] "
         "[--json] [-o PROGRAM.json] [--trace TRACE.json]",
         "Show the stream program of a scheduler's result: per block the kernel launches on "
         "numbered streams, event records and waits, barriers and syncs in issue order, and "
@@ -115,9 +102,10 @@ int runStreams(const std::vector<std::string>& args) {
                   "registered key (" +
                       schedulers::schedulerKeyList() + ")",
                   kDefaultPolicy);
+    addScheduleOption(parser);
     parser.option("--load", "PROGRAM.json",
-                  "Read a program file (written by -o) instead of running a policy; it is "
-                  "verified against the model and simulated");
+                  "The older name of --schedule (a program file written by -o, or any saved "
+                  "schedule): verified against the model and simulated");
     parser.option("--raf-tuples", "on|off",
                   "RAF's policies: a synthetic tuple launch before every concatenation", "on");
     parser.flag("--json", "Print the program as one JSON object (the program file's content)");
@@ -131,9 +119,14 @@ int runStreams(const std::vector<std::string>& args) {
     if (!parser.parse(args))
         return kExitOk;
 
-    const bool load = parser.has("load");
+    if (parser.has("load") && parser.has("schedule"))
+        throw UserError("give --schedule or --load (its older name), not both");
+    const std::optional<std::string> loadPath =
+        parser.has("load") ? parser.value("load") : parser.value("schedule");
+    const bool load = loadPath.has_value();
     if (load && parser.has("policy"))
-        throw UserError("give --policy or --load, not both");
+        throw UserError(std::string("give --policy or ") +
+                        (parser.has("load") ? "--load" : "--schedule") + ", not both");
     SearchOptions search = searchOptions(parser, StrategyArg::None);
     search.params.rafTuples = tuplesOption(parser);
     const schedulers::Scheduler* scheduler =
@@ -159,7 +152,7 @@ int runStreams(const std::vector<std::string>& args) {
     }
 
     if (load)
-        outputs.input(parser.get("load"), "the program of --load");
+        outputs.input(*loadPath, "the saved schedule (--schedule)");
     planCostModelFiles(parser, outputs);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), outputs);
     const auto cost = makeCostModel(parser, graph);
@@ -168,7 +161,10 @@ int runStreams(const std::vector<std::string>& args) {
 
     Shown shown;
     if (load) {
-        shown = loadProgram(parser.get("load"), graph, dags, *cost);
+        const io::ScheduleDocument saved = io::readScheduleDocument(*loadPath, prepared);
+        shown.outcome = io::pricedScheduleDocument(saved, prepared, *cost, search.params);
+        shown.policy = saved.origin.empty() ? "loaded" : saved.origin;
+        shown.latencyMs = shown.outcome.latencyMs;
     } else {
         StrategyRun run = runStrategy(prepared, *scheduler, search.params, *cost);
         shown.policy = std::string(scheduler->key());
@@ -200,7 +196,7 @@ int runStreams(const std::vector<std::string>& args) {
     }
     const std::string title =
         graph.name + ": " +
-        (load ? "program " + parser.get("load") + " (" + shown.policy + ")" : shown.policy);
+        (load ? "program " + *loadPath + " (" + shown.policy + ")" : shown.policy);
     printProgram(title, dags, program, shown.latencyMs, *cost);
     if (programOut)
         std::cout << "program -> " << *programOut << "\n";

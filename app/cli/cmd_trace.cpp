@@ -77,12 +77,14 @@ void printStages(const eval::Timeline& timeline) {
 }
 
 int runTrace(const std::vector<std::string>& args) {
-    ArgParser parser("ios-sched trace MODEL --strategy S [--device D] [--batch N] [-r N] [-s N] "
-                     "-o TRACE.json|TRACE.csv",
-                     "Schedule MODEL with strategy S and write the kernel timeline the cost "
-                     "model describes (simulated device or analytic roofline): Chrome trace JSON "
-                     "(one track per stream, SM "
-                     "utilisation counters) or CSV (by the extension).");
+    ArgParser parser(
+        "ios-sched trace MODEL --strategy S [--device D] [--batch N] [-r N] [-s N] "
+        "[--schedule SAVED] -o TRACE.json|TRACE.csv",
+        "Schedule MODEL with strategy S and write the kernel timeline the cost "
+        "model describes (simulated device or analytic roofline): Chrome trace JSON "
+        "(one track per stream, SM "
+        "utilisation counters) or CSV (by the extension). With --schedule, the timeline of a "
+        "saved schedule instead of a search.");
     parser.positional("MODEL", "a model file (.ios.json, .json) or a bundled name (see models)");
     addSearchOptions(parser, StrategyArg::One);
     parser.option("-o, --output", "OUT", "Trace file to write (.json or .csv)");
@@ -92,6 +94,7 @@ int runTrace(const std::vector<std::string>& args) {
                          "and active warps (PM sampling) instead of the simulation");
     parser.flag("--cuda-graph", "With --gpu: trace CUDA-graph replays (captured once, the middle "
                                 "of 20 back-to-back replays) instead of one eager run");
+    addScheduleOption(parser);
     addCostOptions(parser);
     if (!parser.parse(args))
         return kExitOk;
@@ -108,10 +111,14 @@ int runTrace(const std::vector<std::string>& args) {
                         outPath.string());
     if (parser.has("cuda-graph") && !parser.has("gpu"))
         throw UserError("--cuda-graph traces CUDA-graph replays on the GPU: give it with --gpu");
+    if (parser.has("gpu") && parser.has("schedule"))
+        throw UserError("--schedule traces a saved schedule on the simulated device; run it on "
+                        "the GPU with `ios-sched measure`, not --gpu");
     if (parser.has("gpu"))
         return traceOnGpu(parser, output);
     const SearchOptions search = searchOptions(parser, StrategyArg::One);
-    const std::string strategy(search.schedulers.front()->key());
+    std::string strategy(search.schedulers.front()->key());
+    planScheduleInput(parser, output);
     planCostModelFiles(parser, output);
     const ir::Graph graph = loadModelArg(parser, parser.positionals().front(), output);
     const auto model = makeCostModel(parser, graph);
@@ -122,8 +129,12 @@ int runTrace(const std::vector<std::string>& args) {
                         costModelOption(parser));
     const ir::PreparedModel prepared(graph, search.params.maxPartSize);
     const std::vector<ir::BlockDag>& dags = prepared.dags();
+    const std::optional<io::ScheduleDocument> saved = scheduleOption(parser, prepared);
+    if (saved)
+        strategy = scheduleLabel(*saved);
     const StrategyRun run =
-        runStrategy(prepared, *search.schedulers.front(), search.params, *model);
+        saved ? savedScheduleRun(*saved, prepared, search.params, *model)
+              : runStrategy(prepared, *search.schedulers.front(), search.params, *model);
     const eval::Timeline timeline = schedulers::outcomeTimeline(dags, run.outcome, *model);
     // The dependency arrows the explorer's timeline draws, between the scheduled model's kernels.
     const std::vector<io::TraceFlow> flows = io::traceFlows(

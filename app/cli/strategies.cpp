@@ -114,4 +114,44 @@ StrategyRun runStrategy(const ir::PreparedModel& model, const schedulers::Schedu
     return run;
 }
 
+void addScheduleOption(ArgParser& parser) {
+    parser.option("--schedule", "FILE",
+                  "Show a saved schedule instead of searching: an IOS JSON or native model with "
+                  "stages, a schedule file or a stream program made for MODEL, priced under "
+                  "this command's device, batch and cost model (docs/formats.md)");
+}
+
+void planScheduleInput(const ArgParser& parser, util::OutputTransaction& outputs,
+                       const std::string& strategyOption) {
+    const std::optional<std::string> file = parser.value("schedule");
+    if (!file)
+        return;
+    if (!strategyOption.empty() && parser.has(strategyOption))
+        throw UserError("give --" + strategyOption + " or --schedule, not both");
+    outputs.input(*file, "the saved schedule (--schedule)");
+}
+
+std::optional<io::ScheduleDocument> scheduleOption(const ArgParser& parser,
+                                                   const ir::PreparedModel& model) {
+    const std::optional<std::string> file = parser.value("schedule");
+    if (!file)
+        return std::nullopt;
+    return io::readScheduleDocument(*file, model);
+}
+
+StrategyRun savedScheduleRun(const io::ScheduleDocument& document, const ir::PreparedModel& model,
+                             const schedulers::Params& params, const cost::CostModel& cost) {
+    StrategyRun run;
+    run.outcome = io::pricedScheduleDocument(document, model, cost, params);
+    run.latencyMs = run.outcome.latencyMs;
+    return run;
+}
+
+std::string scheduleLabel(const io::ScheduleDocument& document) {
+    std::string label = "schedule " + document.source;
+    if (!document.origin.empty() && document.origin.find(' ') == std::string::npos)
+        label += " (" + document.origin + ")";
+    return label;
+}
+
 } // namespace ios::cli

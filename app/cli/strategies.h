@@ -6,10 +6,13 @@
 
 #include "args.h"
 #include "cost/cost_model.h"
+#include "io/schedule_document.h"
 #include "ir/prepared_model.h"
 #include "schedule/schedule.h"
 #include "schedulers/scheduler.h"
+#include "util/output_file.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,5 +55,26 @@ struct StrategyRun {
 StrategyRun runStrategy(const ir::PreparedModel& model, const schedulers::Scheduler& scheduler,
                         const schedulers::Params& params, const cost::CostModel& cost,
                         schedulers::SearchControl* control = nullptr);
+
+// --schedule FILE: a saved schedule (io/schedule_document.h: IOS JSON or native model with
+// stages, schedule file, stream program) shown instead of a search; declared by optimize,
+// trace, streams and compare.
+void addScheduleOption(ArgParser& parser);
+
+// Declares --schedule's file as an input of `outputs` (so no output may overwrite it); call
+// before loading the model. Refuses --schedule together with an explicit `--<strategyOption>`.
+void planScheduleInput(const ArgParser& parser, util::OutputTransaction& outputs,
+                       const std::string& strategyOption = "strategy");
+
+// The saved schedule of --schedule read against `model`, or nullopt without the option.
+std::optional<io::ScheduleDocument> scheduleOption(const ArgParser& parser,
+                                                   const ir::PreparedModel& model);
+
+// A saved schedule priced under `cost` (no search; outcome.searchSeconds 0).
+StrategyRun savedScheduleRun(const io::ScheduleDocument& document, const ir::PreparedModel& model,
+                             const schedulers::Params& params, const cost::CostModel& cost);
+
+// How outputs name a saved schedule: "schedule FILE" or "schedule FILE (ios-both)".
+std::string scheduleLabel(const io::ScheduleDocument& document);
 
 } // namespace ios::cli

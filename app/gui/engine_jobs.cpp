@@ -330,6 +330,51 @@ Job<SearchResult> optimizeJob(JobSettings settings) {
     }};
 }
 
+namespace {
+
+// A saved schedule as a scheduler that searches nothing: its outcome is the document's, priced.
+class SavedSchedule final : public schedulers::Scheduler {
+public:
+    explicit SavedSchedule(const io::ScheduleDocument& document) : document_(document) {}
+    std::string_view key() const override { return "saved"; }
+    std::string_view label() const override { return "Saved schedule"; }
+    std::string_view description() const override { return "a schedule read from a file"; }
+    std::vector<schedulers::Knob> knobs() const override {
+        return {schedulers::Knob::Batch, schedulers::Knob::Device};
+    }
+
+protected:
+    schedulers::Outcome search(const ir::PreparedModel& model, const schedulers::Params& params,
+                               const cost::CostModel& cost,
+                               schedulers::SearchControl*) const override {
+        return io::pricedScheduleDocument(document_, model, cost, params);
+    }
+
+private:
+    const io::ScheduleDocument& document_;
+};
+
+} // namespace
+
+Job<SearchResult> savedScheduleJob(JobSettings settings,
+                                   std::shared_ptr<const io::ScheduleDocument> document) {
+    return {[settings, document](JobControl& control) {
+        const Prepared p = prepare(settings);
+        const SavedSchedule saved(*document);
+        SearchResult result;
+        result.runs.push_back(runStrategy(p.model, settings, saved, 0, 0, false, *p.cost,
+                                          {control, 0.0, 1.0},
+                                          [&](const schedulers::Outcome& outcome, RunResult& run) {
+                                              addOptimizeDetails(p.model, *p.cost, outcome, run);
+                                          }));
+        result.runs.front().strategy =
+            QFileInfo(QString::fromStdString(document->source)).fileName();
+        result.scheduleFile = QString::fromStdString(document->source);
+        finishSearch(p, settings, control, result);
+        return result;
+    }};
+}
+
 Job<SearchResult> compareJob(JobSettings settings) {
     return {[settings](JobControl& control) {
         const Prepared p = prepare(settings);

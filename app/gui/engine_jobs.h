@@ -6,6 +6,7 @@
 
 #include "cost/cost_model.h"
 #include "cost/cost_model_factory.h"
+#include "io/schedule_document.h"
 #include "job.h"
 
 #include <memory>
@@ -15,6 +16,10 @@ namespace ios::gui {
 // One strategy, with state-space recording (settings.recordStateSpace), stage latencies,
 // timeline and program simulation: the main result.
 Job<SearchResult> optimizeJob(JobSettings settings);
+// A saved schedule (File ▸ Open Schedule) priced under the settings' cost model, with the
+// views optimizeJob's result has (stage latencies, timeline, program): no search.
+Job<SearchResult> savedScheduleJob(JobSettings settings,
+                                   std::shared_ptr<const io::ScheduleDocument> document);
 // Every registered scheduler.
 Job<SearchResult> compareJob(JobSettings settings);
 // The pruning grid r × s (IOS paper Figure 9).

@@ -3,6 +3,7 @@
 
 #include "eval/timeline_curves.h"
 #include "io/model_file.h"
+#include "io/schedule_document.h"
 #include "io/trace_export.h"
 #include "result_view.h"
 #include "schedule/ios_stages.h"
@@ -103,11 +104,24 @@ void exportSchedule(const SearchResult& result, const QString& path, QStringList
         throw UserError("this result schedules a rewritten graph (MetaFlow), not the open model: "
                         "write it with `ios-sched optimize MODEL --strategy metaflow -o FILE`");
     const views::LoadedModel& model = *result.settings.model;
+    if (run.ownProgram && warnings) // RAF's policies: the file holds stages, not the program
+        warnings->append(
+            QObject::tr(
+                "%1's result is a stream program: the file holds its stages (its launches in issue "
+                "order where it has no stage form), which reopen at their own latency; `ios-sched "
+                "streams MODEL --policy %2 -o FILE` writes the program itself")
+                .arg(strategyLabel(run.strategy), run.strategy));
     const std::filesystem::path target = path.toStdString();
     const bool ios = path.endsWith(QLatin1String(".ios.json"), Qt::CaseInsensitive);
-    const ir::Graph graph =
-        ios ? schedule::optimizedGraph(model.graph(), model.dags(), run.schedule)
-            : schedule::withStages(model.graph(), model.dags(), run.schedule);
+    if (!ios) { // native JSON with merge_stages: File ▸ Open Schedule gives exactly it back
+        const io::Provenance provenance =
+            exportProvenance(result.settings, QStringLiteral("export schedule"), model.graph());
+        util::checkOutputPath(target);
+        util::writeFileAtomically(target, io::writeNativeSchedule(model.graph(), model.dags(),
+                                                                  run.schedule, &provenance));
+        return;
+    }
+    const ir::Graph graph = schedule::optimizedGraph(model.graph(), model.dags(), run.schedule);
     std::vector<std::string> dropped;
     const io::Provenance provenance =
         exportProvenance(result.settings, QStringLiteral("export schedule"), graph);

@@ -30,8 +30,9 @@ QString withFilterSuffix(const QString& path, const QString& selectedFilter);
 io::Provenance exportProvenance(const JobSettings& settings, const QString& action,
                                 const ir::Graph& graph);
 
-// By extension: ".ios.json" → IOS JSON, ".json" → native. Throws ios::UserError. What the
-// format could not express (in-place terms in IOS JSON) is appended to `warnings`.
+// By extension: ".ios.json" → IOS JSON (merges as merged nodes), ".json" → native with
+// merge_stages (io::writeNativeSchedule). Throws ios::UserError. What the format could not
+// express (in-place terms, explicit parts in IOS JSON) is appended to `warnings`.
 void exportSchedule(const SearchResult& result, const QString& path,
                     QStringList* warnings = nullptr);
 // By extension: ".csv" → CSV, else Chrome trace JSON. Throws ios::UserError.

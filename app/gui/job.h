@@ -128,6 +128,9 @@ struct SearchResult {
     QString costModel; // CostModel::describe()
     std::vector<RunResult> runs;
     double sequentialLatencyMs = 0; // for speedups
+    // Optimize: the saved schedule shown instead of a search (savedScheduleJob), its file;
+    // empty for a search.
+    QString scheduleFile;
 
     // True when this result is what the current model and settings would give.
     bool matches(const views::LoadedModelPtr& model, const JobSettings& current) const {

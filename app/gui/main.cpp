@@ -36,6 +36,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption measure(
         QStringLiteral("measure-startup"),
         QStringLiteral("Print the time from window shown to schedule displayed, then quit"));
+    const QCommandLineOption schedule(
+        QStringLiteral("schedule"),
+        QStringLiteral("Show this saved schedule of MODEL exactly instead of searching (IOS JSON "
+                       "or native model with stages, schedule file, stream program)"),
+        QStringLiteral("FILE"));
+    parser.addOption(schedule);
     parser.addOption(screenshots);
     parser.addOption(measure);
     parser.process(app);
@@ -54,8 +60,12 @@ int main(int argc, char** argv) {
     QTimer::singleShot(0, &window, [&] {
         if (!window.openModel(model) && batch)
             return; // exitOnError has said why
-        if (batch)
+        if (parser.isSet(schedule)) {
+            if (!window.openSchedule(parser.value(schedule)) && batch)
+                return;
+        } else if (batch) {
             window.runOptimize(); // F5 at once: the run must not wait for the estimate
+        }
         if (parser.isSet(measure))
             ios::gui::whenResultShown(window, [&sinceShown] {
                 std::printf("window shown -> schedule displayed: %lld ms\n",

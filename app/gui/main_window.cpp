@@ -10,6 +10,7 @@
 #include "metaflow_panel.h"
 #include "operator_dock.h"
 #include "recent_files.h"
+#include "schedule_document.h"
 #include "session.h"
 #include "settings_panel.h"
 #include "stage_dock.h"
@@ -55,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createTabs();
     addHelpMenu(*this, menuBar()->addMenu(tr("&Help")));
     connectSession();
+    scheduleDocument_ = new ScheduleDocumentUi(this);
     modelLabel_ = shrinkableStatusLabel(this);
     resultLabel_ = shrinkableStatusLabel(this);
     statusBar()->addWidget(modelLabel_);
@@ -88,6 +90,12 @@ void MainWindow::createMenus() {
     });
     trace->setToolTip(tr("Show a measured run in the timeline: a trace of ios-sched, a PyTorch "
                          "profiler (Kineto) trace or an Nsight Systems SQLite export"));
+    QAction* schedule = file->addAction(tr("Open &Schedule…"), this,
+                                        [this] { scheduleDocument_->chooseAndOpen(); });
+    schedule->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    schedule->setToolTip(tr("Show a saved schedule of the open model exactly, priced on the "
+                            "panel's device and batch (IOS JSON, native JSON, schedule file or "
+                            "stream program)"));
     simulatedTimelineAction_ =
         file->addAction(tr("Show &Simulated Timeline"), this, &MainWindow::showSimulatedTimeline);
     simulatedTimelineAction_->setEnabled(false);
@@ -309,7 +317,9 @@ void MainWindow::dropEvent(QDropEvent* event) {
         return;
     event->acceptProposedAction();
     const QString path = urls.first().toLocalFile();
-    if (looksLikeChromeTrace(path))
+    if (scheduleDocument_->isScheduleForOpenModel(path))
+        openSchedule(path);
+    else if (looksLikeChromeTrace(path))
         openMeasuredTrace(path);
     else
         openModel(path);
@@ -339,6 +349,9 @@ QString MainWindow::staleMessage() const {
 }
 QString MainWindow::rewrittenNote() const {
     return session_->rewrittenNote();
+}
+bool MainWindow::openSchedule(const QString& path) {
+    return scheduleDocument_->open(path);
 }
 void MainWindow::runOptimize() {
     session_->runOptimize();

@@ -33,6 +33,7 @@ namespace ios::gui {
 class JobController;
 class MetaflowPanel;
 class RecentFiles;
+class ScheduleDocumentUi;
 class Session;
 class SettingsPanel;
 class StageDock;
@@ -81,6 +82,11 @@ public:
     bool openMeasuredTrace(const QString& path);
     void showSimulatedTimeline();
     bool showsMeasuredTrace() const;
+
+    // A saved schedule of the open model, shown exactly instead of searching
+    // (schedule_document.h); errors reported like openModel's.
+    bool openSchedule(const QString& path);
+    ScheduleDocumentUi* scheduleDocument() const { return scheduleDocument_; }
 
     // Runs an export of the last result; errors go to a message box (or lastError()).
     bool exportTo(const QString& path, const std::function<void(const QString&)>& write);
@@ -142,6 +148,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     TimelineTab* timeline_ = nullptr;
     RecentFiles* recent_ = nullptr;
+    ScheduleDocumentUi* scheduleDocument_ = nullptr;
     // Over the views that show the search's result: stale notes and rewritten-graph notes.
     std::vector<StaleOverlay*> staleNotes_, rewrittenNotes_;
     std::vector<int> graphHighlight_;

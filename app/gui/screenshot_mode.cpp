@@ -8,6 +8,7 @@
 #include "memory_view.h"
 #include "metaflow_panel.h"
 #include "pareto_chart.h"
+#include "session.h"
 #include "settings_panel.h"
 #include "streams_view.h"
 #include "timeline_view.h"
@@ -84,7 +85,8 @@ const QString kStreamsStrategy = QStringLiteral("raf-asap");
 QString showStrategy(MainWindow& window, const QString& key) {
     QComboBox* box = window.settingsPanel()->strategyBox();
     const int row = box->findData(key);
-    if (row < 0 || row == box->currentIndex())
+    // A saved schedule (--schedule) is shot as it is: the strategy does not choose it.
+    if (row < 0 || row == box->currentIndex() || window.session()->savedSchedule())
         return {};
     const QString before = box->currentData().toString();
     box->setCurrentIndex(row);

@@ -65,6 +65,10 @@ void Session::connectJobs() {
 void Session::setModel(views::LoadedModelPtr model) {
     jobs_->cancel(); // a search of the old model is moot
     model_ = std::move(model);
+    if (saved_) { // a saved schedule is of the model it was opened against
+        saved_.reset();
+        Q_EMIT savedScheduleChanged();
+    }
     lastResult_.reset();
     resultText_.clear();
     selection_->clear();
@@ -119,7 +123,11 @@ void Session::settingsEdited() {
         return;
     JobSettings current = panel_->settings();
     current.model = model_;
-    const bool shown = lastResult_ && lastResult_->matches(model_, current);
+    const bool shown = lastResult_ && lastResult_->matches(model_, current) && showsSavedFile();
+    if (saved_ && !shown) { // pricing a saved schedule takes milliseconds: no estimate
+        runOptimize();
+        return;
+    }
     const bool searching = jobs_->isRunning() && runningSettings_.model == model_ &&
                            sameSearch(runningSettings_, current);
     if (shown || searching) { // back to what is on screen, or on its way: nothing to start
@@ -160,15 +168,31 @@ void Session::runOptimize() {
         panel_->setEstimateText({});
     }
     runningSettings_ = currentSettings();
-    jobs_->start(optimizeJob(runningSettings_), [this](const SearchResultPtr& result) {
-        panel_->setRunning(false);
-        showResult(result);
-    });
+    jobs_->start(saved_ ? savedScheduleJob(runningSettings_, saved_)
+                        : optimizeJob(runningSettings_),
+                 [this](const SearchResultPtr& result) {
+                     panel_->setRunning(false);
+                     showResult(result);
+                 });
     Q_EMIT searchStarted();
 }
 
+void Session::setSavedSchedule(std::shared_ptr<const io::ScheduleDocument> document) {
+    saved_ = std::move(document);
+    Q_EMIT savedScheduleChanged();
+    if (saved_)
+        runOptimize();
+    else
+        settingsEdited(); // back to searching: estimate, and run when quick
+}
+
+bool Session::showsSavedFile() const {
+    return lastResult_ && lastResult_->scheduleFile ==
+                              (saved_ ? QString::fromStdString(saved_->source) : QString());
+}
+
 bool Session::isResultCurrent() const {
-    return lastResult_ && lastResult_->matches(model_, panel_->settings());
+    return lastResult_ && lastResult_->matches(model_, panel_->settings()) && showsSavedFile();
 }
 
 QString Session::staleMessage() const {

@@ -5,6 +5,7 @@
 // connect to its signals in their own code (view_registry.h); the main window only assembles.
 #pragma once
 
+#include "io/schedule_document.h"
 #include "job.h"
 #include "selection.h"
 
@@ -39,8 +40,13 @@ public:
     // What identifies a computation of `settings` on the open model (the analysis tabs').
     QString settingsKey(const JobSettings& settings) const;
 
-    // Starts the optimisation with the panel's settings (Run, F5).
+    // Starts the optimisation with the panel's settings (Run, F5); while a saved schedule is
+    // open, prices it under them instead (no search).
     void runOptimize();
+    // A saved schedule of the open model (schedule_document.h), shown instead of searching
+    // until cleared (nullptr: back to searching) or another model opens. Setting it prices it.
+    void setSavedSchedule(std::shared_ptr<const io::ScheduleDocument> document);
+    const std::shared_ptr<const io::ScheduleDocument>& savedSchedule() const { return saved_; }
     // A settings change or a new model: estimate, and run when the estimate is quick.
     void settingsEdited();
     JobController* jobs() const { return jobs_; }
@@ -70,6 +76,7 @@ Q_SIGNALS:
     void resultShown(); // the latest optimisation result is on screen
     void searchStarted();
     void stalenessChanged();
+    void savedScheduleChanged();
     // smallestPeak > 0: a memory budget below every schedule's peak (the panel says so).
     void searchFailed(const QString& message, qint64 smallestPeak);
     void errorRaised(const QString& title, const QString& message);
@@ -81,6 +88,8 @@ private:
     void showEstimate(const std::shared_ptr<const EstimateResult>& result);
     void describeResult(const RunResult& run);
     void describeRewritten(const RunResult& run);
+    // The shown result is of the open saved schedule, or of a search when none is open.
+    bool showsSavedFile() const;
 
     SettingsPanel* panel_;
     Selection* selection_;
@@ -89,7 +98,8 @@ private:
     views::LoadedModelPtr model_;
     JobSettings runningSettings_; // the Optimize job in flight (jobs_->isRunning())
     SearchResultPtr lastResult_;
-    QString resultText_; // the shown result's summary
+    std::shared_ptr<const io::ScheduleDocument> saved_; // shown instead of searching
+    QString resultText_;                                // the shown result's summary
 };
 
 } // namespace ios::gui

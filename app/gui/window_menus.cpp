@@ -3,6 +3,7 @@
 
 #include "bundled_models.h"
 #include "exports.h"
+#include "loaded_model.h"
 #include "main_window.h"
 #include "util/error.h"
 #include "util/input_file.h"
@@ -19,6 +20,8 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
+#include <algorithm>
+#include <functional>
 
 namespace ios::gui {
 
@@ -28,11 +31,24 @@ constexpr auto kStateKey = "window/state";
 constexpr auto kStateVersionKey = "window/stateVersion";
 } // namespace
 
+QString scheduleExportFilters(const views::LoadedModel* model) {
+    const bool parts =
+        model != nullptr && std::any_of(model->graph().blocks.begin(), model->graph().blocks.end(),
+                                        [](const ir::Block& b) { return !b.parts.empty(); });
+    // IOS JSON cannot hold explicit parts (docs/formats.md): offer native first for such models.
+    return parts ? MainWindow::tr("Native JSON (*.json);;IOS JSON, without the explicit parts "
+                                  "(*.ios.json)")
+                 : MainWindow::tr("IOS JSON (*.ios.json);;Native JSON (*.json)");
+}
+
 void addExportMenu(MainWindow& window, QMenu* menu) {
     MainWindow* w = &window;
-    auto addExport = [w, menu](const QString& text, const QKeySequence& key, const QString& filters,
-                               auto write) {
-        QAction* a = menu->addAction(text, w, [w, text, filters, write] {
+    // `filters` is asked when the dialog opens: the schedule's default format depends on the
+    // open model.
+    auto addExport = [w, menu](const QString& text, const QKeySequence& key,
+                               std::function<QString()> filtersNow, auto write) {
+        QAction* a = menu->addAction(text, w, [w, text, filtersNow, write] {
+            const QString filters = filtersNow();
             // Suggest the model's name with the first format's suffix; a bare name typed in
             // the dialog gets the suffix of the format chosen there.
             QString selected = filters.section(QStringLiteral(";;"), 0, 0);
@@ -49,15 +65,16 @@ void addExportMenu(MainWindow& window, QMenu* menu) {
     };
     addExport(
         MainWindow::tr("Schedule…"), QKeySequence(MainWindow::tr("Ctrl+E")),
-        MainWindow::tr("IOS JSON (*.ios.json);;Native JSON (*.json)"),
+        [w] { return scheduleExportFilters(w->model().get()); },
         [w](const QString& path) { exportSchedule(*w->lastResult(), path, w->exportWarnings()); });
-    addExport(MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
-              MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"),
-              [w](const QString& path) { exportTrace(*w->lastResult(), path); });
-    addExport(MainWindow::tr("Picture of Current View…"),
-              QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
-              MainWindow::tr("SVG (*.svg);;PNG (*.png)"),
-              [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
+    addExport(
+        MainWindow::tr("Trace…"), QKeySequence(MainWindow::tr("Ctrl+Shift+T")),
+        [] { return MainWindow::tr("Chrome trace / Perfetto (*.json);;CSV (*.csv)"); },
+        [w](const QString& path) { exportTrace(*w->lastResult(), path); });
+    addExport(
+        MainWindow::tr("Picture of Current View…"), QKeySequence(MainWindow::tr("Ctrl+Shift+P")),
+        [] { return MainWindow::tr("SVG (*.svg);;PNG (*.png)"); },
+        [w](const QString& path) { exportPicture(w->tabs()->currentWidget(), path); });
 }
 
 void addModelsMenu(MainWindow& window, QMenu* menu) {

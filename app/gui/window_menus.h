@@ -10,9 +10,17 @@ class QMainWindow;
 class QMenu;
 class QWidget;
 
+namespace ios::views {
+class LoadedModel;
+}
+
 namespace ios::gui {
 
 class MainWindow;
+
+// The schedule export's dialog filters: IOS JSON first, or native JSON first for a model with
+// explicit DP parts (IOS JSON cannot hold them; the IOS JSON entry then says so).
+QString scheduleExportFilters(const views::LoadedModel* model);
 
 // Schedule…, Trace…, Picture of Current View… (through MainWindow::exportTo).
 void addExportMenu(MainWindow& window, QMenu* menu);

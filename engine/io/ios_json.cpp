@@ -69,6 +69,13 @@ std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warni
             warnings->push_back("activation act_type 'identity' at " + list +
                                 ": the IOS authors' loader reads it, but their runtimes run "
                                 "only relu, tanh and sigmoid activations");
+        for (size_t b = 0; b < graph.blocks.size(); ++b)
+            if (!graph.blocks[b].parts.empty())
+                warnings->push_back(
+                    "IOS JSON cannot hold explicit DP parts: block " + std::to_string(b + 1) +
+                    "'s " + std::to_string(graph.blocks[b].parts.size()) +
+                    " parts are left out (the file reopened as a model is cut by max part "
+                    "size); the native format (.json) keeps them");
     }
     return dumpPythonStyle(detail::graphToJson(graph, detail::Dialect::Ios));
 }

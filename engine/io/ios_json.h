@@ -22,6 +22,9 @@ ir::Graph parseIosJson(std::string_view text, const std::string& source);
 // concatenation terms (ir::ValueRef::inPlace) are written as ordinary ones, which compute
 // the same values (the native format keeps them). Activations of act_type "identity" are
 // written, with a warning: the IOS authors' loader reads them but their runtimes refuse them.
+// A block's explicit DP parts are left out, with a warning naming the block: the IOS authors'
+// Block.from_config has no such key and this reader refuses unknown keys (a parts file beside
+// the model, or the native format, carries them).
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings = nullptr);
 
 // Applies a parts file (reference_models/nasnet_large.parts.json) to the graph's block.

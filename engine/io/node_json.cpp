@@ -284,7 +284,8 @@ ir::Block readBlock(const Json& j, size_t index, Dialect dialect) {
     const std::string path = "blocks[" + std::to_string(index) + "]";
     ObjectReader r(j, path);
     if (dialect == Dialect::Native)
-        r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages", "parts"});
+        r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages",
+                     "merge_stages", "parts"});
     else
         r.allowOnly({"enter_name", "enter_node", "inner_nodes", "exit_node", "stages"});
     ir::Block b;
@@ -305,6 +306,12 @@ ir::Block readBlock(const Json& j, size_t index, Dialect dialect) {
             r.failField("stages", "must hold stages, each an array of groups of operator names");
         b.stages.push_back(readNameLists(stage, r, "stages"));
     }
+    // Which stages are merges: checked here, read by io/schedule_document.h (a model keeps
+    // names only, so a model load reads a merge stage as one group run in order).
+    if (dialect == Dialect::Native && j.contains("merge_stages"))
+        for (const Json& i : r.array("merge_stages"))
+            if (!i.is_number_unsigned() || i.get<uint64_t>() >= b.stages.size())
+                r.failField("merge_stages", "must hold indices of stages");
     if (dialect == Dialect::Native)
         b.parts = readNameLists(r.array("parts"), r, "parts");
 
