@@ -5,7 +5,6 @@
 #include "job_controller.h"
 #include "main_window.h"
 #include "session.h"
-#include "settings_panel.h"
 #include "timeline_canvas.h"
 #include "units.h"
 #include "view_registry.h"
@@ -20,6 +19,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ios::gui {
 
@@ -217,8 +217,8 @@ void DiffTab::showResult(const std::shared_ptr<const DiffJobResult>& result) {
     bView_->setTimeline(result->settings.model, result->b.timeline, tr("B: %1").arg(b));
     // One time axis: both from 0 to the slower one's end.
     const double end = std::max(d.aLatencyUs, d.bLatencyUs);
-    aView_->setVisibleRange(0, end);
-    bView_->setVisibleRange(0, end);
+    aView_->setAxisSpanUs(end);
+    bView_->setAxisSpanUs(end);
     fillTables(d);
     fillBreakdown(d);
     sentences_->setText(sentences());
