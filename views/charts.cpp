@@ -294,7 +294,7 @@ int ComparisonChart::fastestRow() const {
     int best = -1;
     for (size_t i = 0; i < entries_.size(); ++i) {
         const ComparisonEntry& e = entries_[i];
-        if (e.notApplicable.isEmpty() && e.latencyMs > 0 &&
+        if (e.notApplicable.isEmpty() && !e.rewritten && e.latencyMs > 0 &&
             (best < 0 || e.latencyMs < entries_[static_cast<size_t>(best)].latencyMs))
             best = static_cast<int>(i);
     }

@@ -57,6 +57,7 @@ struct ComparisonEntry {
     QString key{};
     int stages{};
     double meanConcurrency{};
+    bool rewritten{}; // its schedule is of a rewritten graph (MetaFlow): not diffable
 };
 
 class ComparisonChart : public ChartWidget {
@@ -71,7 +72,8 @@ public:
     const std::vector<ComparisonEntry>& entries() const { return entries_; }
     // The entry whose bars are under `pos` as last painted, or -1.
     int rowAt(const QPointF& pos) const;
-    // The entry that ran with the least latency, or -1.
+    // The entry that ran with the least latency among those scheduling the open graph (not
+    // rewritten: only those can be diffed against another), or -1.
     int fastestRow() const;
     QString tooltipAt(const QPointF& pos) const override;
 

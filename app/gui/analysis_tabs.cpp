@@ -43,7 +43,7 @@ void ComparisonTab::startJob(const JobSettings& settings) {
                                run.stats ? static_cast<double>(run.stats->states) : 0.0,
                                run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
                                static_cast<double>(run.peakBytes), run.notApplicable, run.strategy,
-                               stages, concurrency});
+                               stages, concurrency, run.rewritten});
         }
         const JobSettings& s = result->settings;
         const int64_t budget = s.memoryBudget;

@@ -134,8 +134,12 @@ DiffTab::DiffTab(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(timelines);
     split->addWidget(tables_);
+    // Room for the tables too at 1280×800: the canvases scroll their lanes.
+    for (views::TimelineCanvas* canvas : {aView_, bView_})
+        canvas->setMinimumHeight(120);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({360, 240});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);

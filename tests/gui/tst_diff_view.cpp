@@ -102,8 +102,9 @@ private Q_SLOTS:
         QVERIFY2(text.contains(fastest.label + QStringLiteral(" is ")) &&
                      text.contains(QStringLiteral("faster than Sequential")),
                  qPrintable(text));
-        QVERIFY2(text.contains(QRegularExpression(QStringLiteral("saves [0-9.]+ m?s in block \\d+"))),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QRegularExpression(QStringLiteral("saves [0-9.]+ m?s in block \\d+"))),
+            qPrintable(text));
         QVERIFY2(namesMechanism(text), qPrintable(text));
         // The rest of the tab: both timelines on one axis, every block in the table.
         QVERIFY(diff->timeline(0)->timeline() != nullptr && diff->timeline(1)->timeline());
