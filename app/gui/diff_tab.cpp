@@ -37,6 +37,7 @@ QTableWidget* makeTable(const QString& name, const QStringList& headers, QWidget
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setAlternatingRowColors(true);
     t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->horizontalHeader()->setStretchLastSection(true);
     return t;
 }
@@ -275,6 +276,9 @@ void DiffTab::fillBreakdown(const eval::ScheduleDiff& d) {
         };
     };
     breakdown_->setRowCount(0);
+    breakdown_->setHorizontalHeaderLabels({tr("Where time goes"),
+                                           tr("A: %1").arg(QString::fromStdString(d.aLabel)),
+                                           tr("B: %1").arg(QString::fromStdString(d.bLabel))});
     row(tr("Latency"), [](const eval::TimeBreakdown& t) { return us(t.spanUs); });
     row(tr("Compute-bound kernels"), part(&eval::TimeBreakdown::computeUs));
     row(tr("Memory-bound kernels"), part(&eval::TimeBreakdown::memoryUs));
