@@ -28,6 +28,11 @@ namespace {
 // At most this many sentences on top (the largest gains); the Blocks table has every block.
 constexpr int kShownSentences = 6;
 
+QString chooseHint() {
+    return DiffTab::tr("Choose A and B and press Compare (or Ctrl+click a bar in the "
+                       "Comparison tab).");
+}
+
 QTableWidget* makeTable(const QString& name, const QStringList& headers, QWidget* parent) {
     auto* t = new QTableWidget(parent);
     t->setObjectName(name);
@@ -101,8 +106,7 @@ DiffTab::DiffTab(QWidget* parent)
     sentences_->setObjectName(QStringLiteral("diffSentences"));
     sentences_->setWordWrap(true);
     sentences_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    sentences_->setText(tr("Choose A and B and press Compare (or Ctrl+click a bar in the "
-                           "Comparison tab)."));
+    sentences_->setText(chooseHint());
     fillSources();
     blocks_ = makeTable(QStringLiteral("diffBlocks"),
                         {tr("Block"), tr("A"), tr("B"), tr("Gain"), tr("Speed-up")}, this);
@@ -208,6 +212,16 @@ void DiffTab::compareChosen() {
                  });
 }
 
+void DiffTab::clear() {
+    jobs_->cancel();
+    result_.reset();
+    aView_->clear();
+    bView_->clear();
+    for (QTableWidget* t : {blocks_, stages_, moved_, breakdown_})
+        t->setRowCount(0);
+    sentences_->setText(chooseHint());
+}
+
 void DiffTab::setRunning(bool running) {
     progress_->setVisible(running);
     progress_->setValue(0);
@@ -307,6 +321,11 @@ views::ResultView* DiffTab::create(MainWindow& window, QWidget* parent) {
     Session* session = window.session();
     // The window's current model and settings whenever a comparison starts.
     tab->setSettingsSource([session] { return session->currentSettings(); });
+    // Another model: the comparison shown (or running) is of the one before.
+    connect(session, &Session::modelChanged, tab, [tab, session] {
+        if (tab->result_ && tab->result_->settings.model != session->model())
+            tab->clear();
+    });
     return tab;
 }
 

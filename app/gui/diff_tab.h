@@ -46,6 +46,8 @@ public:
     void compare(const DiffSource& a, const DiffSource& b);
     // Starts the comparison of the chosen A and B.
     void compareChosen();
+    // Cancels a running comparison and empties the tab.
+    void clear();
     // Shows a finished comparison (the job's callback; tests).
     void showResult(const std::shared_ptr<const DiffJobResult>& result);
 

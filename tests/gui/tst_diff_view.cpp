@@ -3,7 +3,8 @@
 // InceptionV3 and NasNet-A, in at most three actions after opening the model (here two: the
 // Comparison tab, a Ctrl+click on the sequential bar). The Diff tab then names the faster
 // scheduler, and its sentences name blocks and the mechanism; the bar's tooltip carries the
-// figures, and a plain click shows that scheduler's timeline.
+// figures, a plain click shows that scheduler's timeline, and opening another model empties
+// the tab.
 #include "charts.h"
 #include "diff_tab.h"
 #include "job_controller.h"
@@ -123,6 +124,11 @@ private Q_SLOTS:
                  QStringLiteral("greedy"));
         QVERIFY(test::waitForResult(w));
         QCOMPARE(w.lastResult()->runs.front().strategy, QStringLiteral("greedy"));
+        // Another model: the comparison of the one before is gone.
+        QVERIFY(w.openModel(QStringLiteral("squeezenet")));
+        QVERIFY(diff->result() == nullptr);
+        QVERIFY(diff->timeline(0)->timeline() == nullptr);
+        QCOMPARE(diff->blockTable()->rowCount(), 0);
     }
 };
 
