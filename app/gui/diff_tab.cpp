@@ -5,6 +5,7 @@
 #include "job_controller.h"
 #include "main_window.h"
 #include "session.h"
+#include "settings_panel.h"
 #include "timeline_canvas.h"
 #include "units.h"
 #include "view_registry.h"
@@ -321,6 +322,12 @@ views::ResultView* DiffTab::create(MainWindow& window, QWidget* parent) {
     Session* session = window.session();
     // The window's current model and settings whenever a comparison starts.
     tab->setSettingsSource([session] { return session->currentSettings(); });
+    // Out of date once the settings that decide a search differ from the comparison's.
+    tab->setCurrentCheck([tab, session] {
+        return !tab->result_ ||
+               (tab->result_->settings.model == session->model() &&
+                sameSearch(tab->result_->settings, session->settingsPanel()->settings()));
+    });
     // Another model: the comparison shown (or running) is of the one before.
     connect(session, &Session::modelChanged, tab, [tab, session] {
         if (tab->result_ && tab->result_->settings.model != session->model())
