@@ -11,6 +11,7 @@
 #include "view_registry.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -141,8 +142,10 @@ DiffTab::DiffTab(QWidget* parent)
     split->addWidget(timelines);
     split->addWidget(tables_);
     // Room for the tables too at 1280×800: the canvases scroll their lanes.
-    for (views::TimelineCanvas* canvas : {aView_, bView_})
+    for (views::TimelineCanvas* canvas : {aView_, bView_}) {
         canvas->setMinimumHeight(120);
+        canvas->installEventFilter(this); // one time axis: zoom and pan follow each other
+    }
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({360, 240});
@@ -165,6 +168,19 @@ DiffTab::DiffTab(QWidget* parent)
         setRunning(false);
         sentences_->setText(tr("The comparison failed: %1").arg(message));
     });
+}
+
+bool DiffTab::eventFilter(QObject* watched, QEvent* event) {
+    // A canvas about to paint another window than the one both last showed was zoomed or
+    // panned: the other follows.
+    if (event->type() == QEvent::Paint && result_ && (watched == aView_ || watched == bView_)) {
+        const views::TimeAxis& axis = (watched == aView_ ? aView_ : bView_)->axis();
+        if (axis.visibleStart() != shownUs_.first || axis.visibleEnd() != shownUs_.second) {
+            shownUs_ = {axis.visibleStart(), axis.visibleEnd()};
+            (watched == aView_ ? bView_ : aView_)->setVisibleRange(shownUs_.first, shownUs_.second);
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void DiffTab::fillSources() {
@@ -239,6 +255,7 @@ void DiffTab::showResult(const std::shared_ptr<const DiffJobResult>& result) {
     const double end = std::max(d.aLatencyUs, d.bLatencyUs);
     aView_->setAxisSpanUs(end);
     bView_->setAxisSpanUs(end);
+    shownUs_ = {aView_->axis().visibleStart(), aView_->axis().visibleEnd()};
     fillTables(d);
     fillBreakdown(d);
     sentences_->setText(sentences());

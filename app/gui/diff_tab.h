@@ -13,6 +13,7 @@
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -69,6 +70,9 @@ public:
 Q_SIGNALS:
     void shown(); // a comparison is on screen
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void fillSources();
     void setRunning(bool running);
@@ -77,6 +81,7 @@ private:
 
     JobSettings settings_;
     std::function<JobSettings()> settingsSource_;
+    std::pair<double, double> shownUs_; // the window both timelines show (µs)
     std::shared_ptr<const DiffJobResult> result_;
     JobController* jobs_;
     QComboBox* a_;

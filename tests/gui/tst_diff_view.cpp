@@ -110,6 +110,13 @@ private Q_SLOTS:
         // The rest of the tab: both timelines on one axis, every block in the table.
         QVERIFY(diff->timeline(0)->timeline() != nullptr && diff->timeline(1)->timeline());
         QCOMPARE(diff->timeline(0)->axis().visibleEnd(), diff->timeline(1)->axis().visibleEnd());
+        // Zooming one zooms the other.
+        diff->timeline(1)->setVisibleRange(0, diff->timeline(1)->axis().visibleEnd() / 2);
+        diff->timeline(1)->repaint();
+        QVERIFY(waitFor([&] {
+            return diff->timeline(0)->axis().visibleEnd() == diff->timeline(1)->axis().visibleEnd();
+        }));
+        QVERIFY(diff->timeline(0)->axis().visibleEnd() < diff->timeline(0)->axis().totalUs());
         QCOMPARE(diff->blockTable()->rowCount(),
                  static_cast<int>(w.lastResult()->runs.front().schedule.blocks.size()));
         QVERIFY(diff->breakdownTable()->rowCount() > 5);
