@@ -7,6 +7,7 @@
 #include "units.h"
 
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
@@ -27,10 +28,11 @@ struct BarPanel {
     std::function<AxisUnit(double)> unitFor; // the axis unit for the largest value
     QString tickPrefix;                      // "×" for ratios
     QString note;                            // after the title: "lower is better"
-    bool bytes = false; // a binary-unit axis (BytesScale, the unit in every tick) instead
-    bool names = true;  // the row labels left of the bars
-    double marker = 0;  // > 0: a dashed vertical line at that value (named in the note)
+    bool bytes = false;   // a binary-unit axis (BytesScale, the unit in every tick) instead
+    bool names = true;    // the row labels left of the bars
+    double marker = 0;    // > 0: a dashed vertical line at that value (named in the note)
     QStringList rowNotes; // per row, when not empty: drawn instead of its bar and value
+    std::vector<QRectF>* rowRects = nullptr; // when set: each row's band is appended
 };
 
 constexpr int kPanelTitlePx = 13;
@@ -102,6 +104,8 @@ void barPanel(QPainter& p, ChartLabels& labels, const QRect& area, const BarPane
     for (int i = 0; i < n; ++i) {
         const auto k = static_cast<size_t>(i);
         const double y = plot.top() + i * rowH;
+        if (panel.rowRects != nullptr)
+            panel.rowRects->push_back(QRectF(area.left(), y, area.width(), rowH));
         if (i < panel.rowNotes.size() && !panel.rowNotes[i].isEmpty()) {
             p.setPen(kChartText);
             if (panel.names)
@@ -214,6 +218,10 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
     const QRect body = area.adjusted(0, headingH, 0, 0);
     const int h = body.height() / 2 - 10;
     const int gap = 24;
+    // Rows as the widget paints them (the tooltips and clicks); an export's render is elsewhere.
+    const bool onScreen = area == chartArea();
+    if (onScreen)
+        rows_.clear();
     const auto rowOfPanels = [&](int top, std::vector<BarPanel> panels,
                                  const std::vector<const std::vector<double>*>& values) {
         const int nameW = namesWidth(names);
@@ -222,6 +230,7 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
         for (int i = 0; i < n; ++i) {
             const auto k = static_cast<size_t>(i);
             panels[k].names = i == 0;
+            panels[k].rowRects = onScreen ? &rows_ : nullptr;
             const int x = body.left() + (i == 0 ? 0 : nameW + i * (w + gap));
             barPanel(p, labels, QRect(x, top, i == 0 ? nameW + w : w, h), panels[k], names,
                      *values[k], colors);
@@ -252,6 +261,55 @@ void ComparisonChart::render(QPainter& p, const QRect& area) const {
     searchPanel.rowNotes = transitionsPanel.rowNotes = notes;
     rowOfPanels(body.top() + h + 20, {speedupPanel, searchPanel, transitionsPanel},
                 {&speedup, &seconds, &transitions});
+}
+
+int ComparisonChart::rowAt(const QPointF& pos) const {
+    const size_t n = entries_.size();
+    for (size_t i = 0; i < rows_.size() && n > 0; ++i)
+        if (rows_[i].contains(pos))
+            return static_cast<int>(i % n);
+    return -1;
+}
+
+QString ComparisonChart::tooltipAt(const QPointF& pos) const {
+    const int row = rowAt(pos);
+    if (row < 0)
+        return {};
+    const ComparisonEntry& e = entries_[static_cast<size_t>(row)];
+    if (!e.notApplicable.isEmpty())
+        return tr("%1: not applicable — %2").arg(e.label, e.notApplicable);
+    QStringList lines{QStringLiteral("<b>%1</b>").arg(e.label.toHtmlEscaped()),
+                      tr("Latency: %1").arg(formatMs(e.latencyMs))};
+    if (sequentialMs_ > 0 && e.latencyMs > 0)
+        lines << tr("Speed-up vs sequential: ×%1").arg(sequentialMs_ / e.latencyMs, 0, 'f', 2);
+    if (e.stages > 0)
+        lines << tr("Stages: %1").arg(e.stages);
+    if (e.meanConcurrency > 0)
+        lines << tr("Mean concurrency: %1 kernels in flight").arg(e.meanConcurrency, 0, 'f', 2);
+    lines << tr("Click: its timeline · Ctrl+click: diff against the fastest");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+int ComparisonChart::fastestRow() const {
+    int best = -1;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const ComparisonEntry& e = entries_[i];
+        if (e.notApplicable.isEmpty() && !e.rewritten && e.latencyMs > 0 &&
+            (best < 0 || e.latencyMs < entries_[static_cast<size_t>(best)].latencyMs))
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+void ComparisonChart::mousePressEvent(QMouseEvent* event) {
+    const int row = rowAt(event->position());
+    if (event->button() == Qt::LeftButton && row >= 0 &&
+        entries_[static_cast<size_t>(row)].notApplicable.isEmpty()) {
+        Q_EMIT barClicked(row, event->modifiers());
+        event->accept();
+        return;
+    }
+    ChartWidget::mousePressEvent(event);
 }
 
 SweepChart::SweepChart(QWidget* parent) : ChartWidget(parent) {

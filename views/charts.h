@@ -52,6 +52,12 @@ struct ComparisonEntry {
     // Why it could not run under the cost model or settings (schedulers/not_applicable.h);
     // empty when it ran. Its row then says "not applicable" and the heading says why.
     QString notApplicable{};
+    // For the bar's tooltip and click (0 / empty: unknown): the scheduler's registry key, its
+    // schedule's stages, and its mean kernels in flight over the whole run.
+    QString key{};
+    int stages{};
+    double meanConcurrency{};
+    bool rewritten{}; // its schedule is of a rewritten graph (MetaFlow): not diffable
 };
 
 class ComparisonChart : public ChartWidget {
@@ -64,10 +70,24 @@ public:
                  double budgetBytes = 0);
     void render(QPainter& painter, const QRect& area) const override;
     const std::vector<ComparisonEntry>& entries() const { return entries_; }
+    // The entry whose bars are under `pos` as last painted, or -1.
+    int rowAt(const QPointF& pos) const;
+    // The entry that ran with the least latency among those scheduling the open graph (not
+    // rewritten: only those can be diffed against another), or -1.
+    int fastestRow() const;
+    QString tooltipAt(const QPointF& pos) const override;
+
+Q_SIGNALS:
+    // A left click on a row that ran: its entry and the keyboard modifiers held.
+    void barClicked(int row, Qt::KeyboardModifiers modifiers);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     QString title_;
     std::vector<ComparisonEntry> entries_;
+    mutable std::vector<QRectF> rows_; // every panel's row bands, panel by panel
     double sequentialMs_ = 0;
     double budgetBytes_ = 0;
 };

@@ -182,6 +182,12 @@ void TimelineCanvas::setVisibleRange(double startUs, double endUs) {
     update();
 }
 
+void TimelineCanvas::setAxisSpanUs(double us) {
+    const double end = timeline_ ? eval::timelineEndUs(*timeline_) : 1.0;
+    axis_ = TimeAxis(std::max(us, end), kLabelWidth, width() - kLabelWidth - kRightMargin);
+    update();
+}
+
 void TimelineCanvas::fit() {
     axis_.reset();
     update();

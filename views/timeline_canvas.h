@@ -54,6 +54,9 @@ public:
     void zoomToGap(const eval::IdleGap& gap);
 
     void setVisibleRange(double startUs, double endUs);
+    // The axis spans [0, max(us, the timeline's end)] and shows all of it: two timelines drawn
+    // on one time axis (the Diff tab) get the longer one's span. setTimeline resets it.
+    void setAxisSpanUs(double us);
     void fit();
     void zoomAround(double pixel, double factor);
     void panFraction(double fraction); // of the visible window; positive = later

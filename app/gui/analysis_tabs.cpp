@@ -3,7 +3,9 @@
 // typed job (engine_jobs.h) and drawing its result; their factories wire them to the Session.
 #include "analysis_tab.h"
 #include "charts.h"
+#include "diff_tab.h"
 #include "engine_jobs.h"
+#include "eval/timeline_stats.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "session.h"
@@ -28,11 +30,21 @@ void ComparisonTab::startJob(const JobSettings& settings) {
         if (!accept(result->settings))
             return;
         std::vector<views::ComparisonEntry> entries;
-        for (const RunResult& run : result->runs)
+        for (const RunResult& run : result->runs) {
+            int stages = 0;
+            for (const schedule::BlockSchedule& block : run.schedule.blocks)
+                stages += static_cast<int>(block.stages.size());
+            const double concurrency =
+                run.timeline
+                    ? eval::timeBreakdown(*run.timeline, {}, 0, eval::timelineEndUs(*run.timeline))
+                          .meanKernelsInFlight
+                    : 0.0;
             entries.push_back({strategyLabel(run.strategy), run.latencyMs, run.searchSeconds,
                                run.stats ? static_cast<double>(run.stats->states) : 0.0,
                                run.stats ? static_cast<double>(run.stats->transitions) : 0.0,
-                               static_cast<double>(run.peakBytes), run.notApplicable});
+                               static_cast<double>(run.peakBytes), run.notApplicable, run.strategy,
+                               stages, concurrency, run.rewritten});
+        }
         const JobSettings& s = result->settings;
         const int64_t budget = s.memoryBudget;
         static_cast<views::ComparisonChart*>(chart())->setData(
@@ -157,8 +169,43 @@ template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWid
 
 } // namespace
 
+// A bar's click shows that scheduler's schedule (the main search with it, on the Timeline
+// tab); with Ctrl, the Diff tab compares it with the fastest (the sequential one with itself).
+static void openBar(MainWindow& window, const views::ComparisonChart& chart, int row,
+                    Qt::KeyboardModifiers modifiers) {
+    const QString key = chart.entries()[static_cast<size_t>(row)].key;
+    if (modifiers & (Qt::ControlModifier | Qt::MetaModifier)) {
+        auto* diff = window.findChild<DiffTab*>();
+        const int fastest = chart.fastestRow();
+        if (diff == nullptr || fastest < 0)
+            return;
+        QString a = key, b = chart.entries()[static_cast<size_t>(fastest)].key;
+        if (a == b)
+            a = QStringLiteral("sequential");
+        window.tabs()->setCurrentWidget(diff);
+        diff->compare({DiffSource::Kind::Scheduler, a}, {DiffSource::Kind::Scheduler, b});
+        return;
+    }
+    QComboBox* strategy = window.settingsPanel()->strategyBox();
+    const int index = strategy->findData(key);
+    if (index < 0)
+        return;
+    strategy->setCurrentIndex(index);
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        if (window.tabs()->widget(i)->objectName() == QLatin1String("timelineView"))
+            window.tabs()->setCurrentIndex(i);
+    window.session()->runOptimize();
+}
+
 static views::ResultView* makeComparisonTab(MainWindow& window, QWidget* parent) {
-    return makeAnalysisTab<ComparisonTab>(window, parent);
+    auto* view = makeAnalysisTab<ComparisonTab>(window, parent);
+    auto* tab = static_cast<ComparisonTab*>(view);
+    auto* chart = static_cast<views::ComparisonChart*>(tab->chart());
+    QObject::connect(chart, &views::ComparisonChart::barClicked, tab,
+                     [&window, chart](int row, Qt::KeyboardModifiers modifiers) {
+                         openBar(window, *chart, row, modifiers);
+                     });
+    return view;
 }
 
 static views::ResultView* makeSweepTab(MainWindow& window, QWidget* parent) {

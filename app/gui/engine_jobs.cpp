@@ -380,6 +380,12 @@ Job<SearchResult> compareJob(JobSettings settings) {
         const Prepared p = prepare(settings);
         SearchResult result;
         const auto all = schedulers::registeredSchedulers();
+        // Each outcome in time, when the cost model can say (the bars' concurrency, stages).
+        const OutcomeDetails timelineOf = [&](const schedulers::Outcome& outcome, RunResult& run) {
+            if (!outcome.programs.empty() || p.cost->kernelTimeline() != nullptr)
+                run.timeline = std::make_shared<const eval::Timeline>(
+                    schedulers::outcomeTimeline(p.model.dags(), outcome, *p.cost));
+        };
         // A scheduler the cost model or settings refuse gets a row saying why; the rest run.
         result.runs =
             runAll(all.size(), settings, {control, 0.0, 1.0},
@@ -387,7 +393,7 @@ Job<SearchResult> compareJob(JobSettings settings) {
                        RunResult run;
                        const auto refused = schedulers::runOrNotApplicable([&] {
                            run = runOn(p.model, settings, *all[i], settings.r, settings.s, false,
-                                       threads, *p.cost, job);
+                                       threads, *p.cost, job, timelineOf);
                        });
                        if (refused) {
                            run.strategy = QString::fromUtf8(
@@ -401,6 +407,46 @@ Job<SearchResult> compareJob(JobSettings settings) {
         // speed-ups (sequentialLatencyMs 0), but the rows that ran are still shown.
         if (schedulers::runOrNotApplicable([&] { finishSearch(p, settings, control, result); }))
             result.costModel = QString::fromStdString(p.cost->describe());
+        return result;
+    }};
+}
+
+Job<DiffJobResult> diffJob(JobSettings settings, DiffSource a, DiffSource b) {
+    return {[settings, a, b](JobControl& control) {
+        const Prepared p = prepare(settings);
+        if (p.cost->kernelTimeline() == nullptr)
+            throw UserError("the cost model " + p.cost->describe() +
+                            " gives no kernel timeline to compare: choose the simulated or "
+                            "analytic cost model");
+        DiffJobResult result;
+        result.settings = settings;
+        result.aSource = a;
+        result.bSource = b;
+        const DiffSource* sources[] = {&a, &b};
+        RunResult* runs[] = {&result.a, &result.b};
+        for (size_t i = 0; i < 2; ++i) {
+            const schedulers::Scheduler* scheduler = schedulerFor(sources[i]->key);
+            if (scheduler == nullptr)
+                throw UserError("unknown strategy '" + sources[i]->key.toStdString() + "'");
+            *runs[i] = runStrategy(
+                p.model, settings, *scheduler, settings.r, settings.s, false, *p.cost,
+                {control, 0.45 * static_cast<double>(i), 0.45 * static_cast<double>(i + 1)},
+                [&](const schedulers::Outcome& outcome, RunResult& run) {
+                    run.timeline = std::make_shared<const eval::Timeline>(
+                        schedulers::outcomeTimeline(p.model.dags(), outcome, *p.cost));
+                });
+            if (!runs[i]->timeline)
+                throw UserError(sources[i]->label().toStdString() +
+                                " rewrites the graph: its schedule is not of the open model");
+        }
+        const cost::DeviceProfile device = cost::loadDevice(settings.device.toStdString());
+        const eval::ComputeBound bound = eval::computeBoundOperators(
+            p.model.graph(), p.model.dags(), eval::ridgeFlopsPerByte(device));
+        result.diff = std::make_shared<const eval::ScheduleDiff>(
+            eval::diffSchedules(*result.a.timeline, *result.b.timeline, bound,
+                                a.label().toStdString(), b.label().toStdString()));
+        result.costModel = QString::fromStdString(p.cost->describe());
+        control.progress = 1.0;
         return result;
     }};
 }

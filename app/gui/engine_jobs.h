@@ -36,6 +36,10 @@ Job<EstimateResult> estimateJob(JobSettings settings);
 // The MetaFlow tab: rewrite, then compare schedulers on G0 and G*.
 Job<MetaflowJobResult> metaflowJob(JobSettings settings);
 
+// The Diff tab: A and B run (their timelines under the settings' cost model) and compared.
+// Throws ios::UserError when the cost model gives no kernel timeline.
+Job<DiffJobResult> diffJob(JobSettings settings, DiffSource a, DiffSource b);
+
 // The cost-model choices and the grids the jobs use.
 class EngineJobs final {
 public:

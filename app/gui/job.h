@@ -5,6 +5,7 @@
 
 #include "cost/cost_model_factory.h"
 #include "cost/program_simulator.h"
+#include "eval/schedule_diff.h"
 #include "eval/timeline.h"
 #include "loaded_model.h"
 #include "memory_report.h"
@@ -180,6 +181,27 @@ struct MetaflowJobResult {
     QString costModel; // CostModel::describe()
     std::shared_ptr<const MetaflowResult> metaflow;
     double sequentialLatencyMs = 0;
+};
+
+// One side of the Diff tab: what is compared. Today a registered scheduler run under the
+// job's settings; a saved schedule file or a measured trace is another kind here, and the diff
+// job turns each kind into a RunResult with a timeline.
+struct DiffSource {
+    enum class Kind { Scheduler };
+    Kind kind = Kind::Scheduler;
+    QString key; // the scheduler's registry key
+    QString label() const { return strategyLabel(key); }
+    friend bool operator==(const DiffSource&, const DiffSource&) = default;
+};
+
+// The Diff tab's job: both sides run and laid out in time, and the comparison
+// (eval/schedule_diff.h) of B against A.
+struct DiffJobResult {
+    JobSettings settings;
+    QString costModel; // CostModel::describe()
+    DiffSource aSource, bSource;
+    RunResult a, b;
+    std::shared_ptr<const eval::ScheduleDiff> diff;
 };
 
 // Progress and cancellation as the engine sees them (the DP's SearchControl is driven from it).
