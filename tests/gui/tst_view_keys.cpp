@@ -6,6 +6,7 @@
 #include "main_window_test_support.h"
 #include "timeline_view.h"
 
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
