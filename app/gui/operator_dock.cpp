@@ -56,6 +56,7 @@ OperatorDock::OperatorDock(Session* session, QWidget* parent)
     // Long paths ("features/denseblock3/denselayer12/conv2/Conv") elide from the left, so the
     // distinguishing tail and the other columns stay in view (the tooltip has the full name).
     table_->setTextElideMode(Qt::ElideLeft);
+    table_->setWordWrap(false); // a wrapped path broke at "/" and showed only "/features/…"
     connect(session_, &Session::modelChanged, this, [this] {
         model_->setModel(session_->model());
         fitColumns();
