@@ -397,7 +397,7 @@ std::vector<std::pair<QString, QString>> GraphView::shortcutHelp() {
             {tr("Wheel"), tr("Zoom around the cursor")},
             {tr("Drag"), tr("Pan")},
             {tr("Ctrl+F"), tr("Find operators by name, type or attribute, e.g. type:conv "
-                                "kernel:3x3 (Enter: next match)")},
+                              "kernel:3x3 (Enter: next match)")},
             {tr("L"), tr("Show or hide the legend")},
             {tr("Esc"), tr("Clear the selection")},
             {tr("Click"), tr("Select an operator in every view")}};
@@ -472,7 +472,8 @@ bool GraphView::findOperator(const QString& text) {
         return false;
     }
     const int flat = findHits_[findNext_ % findHits_.size()];
-    info_->setText(tr("Match %1 of %2 (Enter: next)").arg(findNext_ % findHits_.size() + 1)
+    info_->setText(tr("Match %1 of %2 (Enter: next)")
+                       .arg(findNext_ % findHits_.size() + 1)
                        .arg(findHits_.size()));
     ++findNext_;
     OperatorItem* hit = nullptr;
@@ -501,9 +502,8 @@ void GraphView::updateLegend() {
         const std::vector<int>& first = schedule_.blockFirstStage();
         int stages = 0;
         for (size_t b = 0; b < first.size(); ++b)
-            stages = std::max(stages, (b + 1 < first.size() ? first[b + 1]
-                                                             : schedule_.stageCount()) -
-                                          first[b]);
+            stages = std::max(
+                stages, (b + 1 < first.size() ? first[b + 1] : schedule_.stageCount()) - first[b]);
         for (int k = 0; k < std::min(stages, 10); ++k)
             entries.push_back({stageColor(k), tr("stage S%1 in block").arg(k)});
         if (stages > 10)

@@ -129,8 +129,8 @@ private:
     GraphLegend* legend_;
     QToolButton* legendButton_;
     std::vector<OperatorItem*> items_;
-    QString countsText_;       // what info_ says when no find message is due
-    QString findQuery_;        // the query findHits_ are of (empty: none yet)
+    QString countsText_;        // what info_ says when no find message is due
+    QString findQuery_;         // the query findHits_ are of (empty: none yet)
     std::vector<int> findHits_; // flat indices
     size_t findNext_ = 0;
     QFutureWatcher<std::shared_ptr<const GraphLayout>> watcher_;

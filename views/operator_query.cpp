@@ -12,8 +12,9 @@ namespace ios::views {
 namespace {
 
 QString normalised(QString text) {
-    return text.toLower().replace(QLatin1Char('x'), QChar(0x00d7)).replace(QLatin1Char('*'),
-                                                                           QChar(0x00d7));
+    return text.toLower()
+        .replace(QLatin1Char('x'), QChar(0x00d7))
+        .replace(QLatin1Char('*'), QChar(0x00d7));
 }
 
 // "3x3", "3×3", "1x7", "3" (square); nullopt when not a size.

@@ -43,9 +43,9 @@ private:
     enum class Field { Any, Type, Name, Kernel, Stride, Shape, Block, Stage };
     struct Term {
         Field field = Field::Any;
-        QString text;                  // lower case, × for x
-        std::optional<ir::Hw> size;    // kernel, stride
-        std::optional<int> number;     // block, stage
+        QString text;               // lower case, × for x
+        std::optional<ir::Hw> size; // kernel, stride
+        std::optional<int> number;  // block, stage
     };
     bool matches(const Term& term, const ir::Node& node, const Place& place) const;
 

@@ -54,9 +54,9 @@ QString chooseExportPath(QWidget* parent, const QString& title, const QString& b
     QString selected = filters.section(QStringLiteral(";;"), 0, 0);
     const QString suggested =
         QDir(exportDirectory()).filePath(baseName + filterSuffixes(selected).value(0));
-    const QString path = withFilterSuffix(
-        QFileDialog::getSaveFileName(parent, title, suggested, filters, &selected), selected,
-        filters);
+    const QString path =
+        withFilterSuffix(QFileDialog::getSaveFileName(parent, title, suggested, filters, &selected),
+                         selected, filters);
     if (!path.isEmpty())
         setExportDirectory(QFileInfo(path).absolutePath());
     return path;

@@ -163,12 +163,12 @@ void KernelsTab::exportCsv(const QString& path) const {
 }
 
 void KernelsTab::chooseCsvFile() {
-    const QString model = result_ ? QString::fromStdString(result_->settings.model->graph().name)
-                                  : QString();
-    const QString path =
-        chooseExportPath(this, tr("Export Kernel Summary"),
-                         model.isEmpty() ? QStringLiteral("kernels") : model + QStringLiteral("-kernels"),
-                         tr("CSV (*.csv)"));
+    const QString model =
+        result_ ? QString::fromStdString(result_->settings.model->graph().name) : QString();
+    const QString path = chooseExportPath(this, tr("Export Kernel Summary"),
+                                          model.isEmpty() ? QStringLiteral("kernels")
+                                                          : model + QStringLiteral("-kernels"),
+                                          tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     try {

@@ -45,8 +45,9 @@ int main(int argc, char** argv) {
     const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
     // Without MODEL: the last model on the last tab (remembered_state.h), except in batch modes.
     const QString fallback = QStringLiteral("inception_v3");
-    const QString model =
-        !args.isEmpty() ? args.first() : batch ? fallback : ios::gui::rememberedModel(fallback);
+    const QString model = !args.isEmpty() ? args.first()
+                          : batch         ? fallback
+                                          : ios::gui::rememberedModel(fallback);
 
     ios::gui::MainWindow window;
     if (!batch)

@@ -131,8 +131,9 @@ void MainWindow::createDocks() {
         session_, [this](int flat) { return graphView()->operatorToolTip(flat); }, this);
     tabifyDockWidget(operators, properties); // no wider at 1280×800
     operators->raise();
-    for (QDockWidget* d : {dock, static_cast<QDockWidget*>(stages_),
-                           static_cast<QDockWidget*>(operators), static_cast<QDockWidget*>(properties)})
+    for (QDockWidget* d :
+         {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators),
+          static_cast<QDockWidget*>(properties)})
         viewMenu_->addAction(d->toggleViewAction());
     // Notes over the docks' views: the stage tree shows the result, the table the model.
     staleNotes_.push_back(new StaleOverlay(stages_->tree(), StaleOverlay::Mode::Cover));
@@ -263,7 +264,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
     statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
     if (QFileInfo::exists(pathOrName))
         recent_->add(QFileInfo(pathOrName).absoluteFilePath());
-    rememberModel(pathOrName); // reopened at the next start (remembered_state.h)
+    rememberModel(pathOrName);             // reopened at the next start (remembered_state.h)
     session_->setModel(std::move(loaded)); // the views follow; estimated, run when quick
     return true;
 }

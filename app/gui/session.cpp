@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session.h"
 
-#include "error_hints.h"
-
 #include "engine_jobs.h"
+#include "error_hints.h"
 #include "job_controller.h"
 #include "settings_panel.h"
 #include "units.h"

@@ -71,8 +71,8 @@ void StageDock::showResult() {
         {views::StageTreeModel::Share, QStringLiteral("100.0 %")},
         {views::StageTreeModel::Utilization, QStringLiteral("100 %")}};
     for (const auto& [column, text] : widest)
-        tree_->setColumnWidth(column,
-                              std::max(tree_->columnWidth(column), fm.horizontalAdvance(text) + pad));
+        tree_->setColumnWidth(
+            column, std::max(tree_->columnWidth(column), fm.horizontalAdvance(text) + pad));
 }
 
 void StageDock::selectStage(int block, int stage) {

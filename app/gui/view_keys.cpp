@@ -45,7 +45,8 @@ bool ViewKeyRouter::eventFilter(QObject* watched, QEvent* event) {
     const auto* key = static_cast<QKeyEvent*>(event);
     const QString text = key->text();
     if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier) ||
-        text.size() != 1 || !(text.front().isLetterOrNumber() || QStringLiteral("+-=").contains(text)))
+        text.size() != 1 ||
+        !(text.front().isLetterOrNumber() || QStringLiteral("+-=").contains(text)))
         return false;
     if (takesText(QApplication::focusWidget()))
         return false;

@@ -140,8 +140,8 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
     if (a.contains(trace::kActiveWarpsPct)) { // measured: PM sampling of active warps only
         u.warpOccupancy = percent(trace::kActiveWarpsPct, false) / 100.0;
     } else {
-        u.activeSms = static_cast<int>(
-            std::lround(percent(trace::kActiveSmPct, false) / 100.0 * tl.smCount));
+        u.activeSms =
+            static_cast<int>(std::lround(percent(trace::kActiveSmPct, false) / 100.0 * tl.smCount));
         u.warpOccupancy = percent(trace::kWarpOccupancyPct, true) / 100.0;
         u.flopUtilisation = percent(trace::kFlopUtilisationPct, true) / 100.0;
     }

@@ -212,7 +212,8 @@ private Q_SLOTS:
     void selectionColoursAreNoStageColour() {
         const QColor selected = selectionColor(), context = stageContextColor();
         for (int k = 0; k < 20; ++k) {
-            QVERIFY2(stageColor(k) != selected && stageColor(k) != context, qPrintable(QString::number(k)));
+            QVERIFY2(stageColor(k) != selected && stageColor(k) != context,
+                     qPrintable(QString::number(k)));
             // Not merely different: far apart (the old amber was 16 away from S1's orange).
             const auto distance = [](QColor a, QColor b) {
                 return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +

@@ -55,10 +55,13 @@ private Q_SLOTS:
         const std::vector<int> concats = find(QStringLiteral("concat"));
         QVERIFY(!concats.empty());
         for (int flat : concats) // the title on the node says so (or its name does)
-            QVERIFY2(operatorTitle(node(flat)).contains(QLatin1String("concat"), Qt::CaseInsensitive) ||
-                         kindLabel(node(flat).kind).contains(QLatin1String("concat"), Qt::CaseInsensitive) ||
-                         QString::fromStdString(node(flat).name).contains(QLatin1String("concat"), Qt::CaseInsensitive),
-                     node(flat).name.c_str());
+            QVERIFY2(
+                operatorTitle(node(flat)).contains(QLatin1String("concat"), Qt::CaseInsensitive) ||
+                    kindLabel(node(flat).kind)
+                        .contains(QLatin1String("concat"), Qt::CaseInsensitive) ||
+                    QString::fromStdString(node(flat).name)
+                        .contains(QLatin1String("concat"), Qt::CaseInsensitive),
+                node(flat).name.c_str());
         // The name-only search of before found none of them.
         QVERIFY(find(QStringLiteral("name:concat")).size() < concats.size());
         QCOMPARE(find(QStringLiteral("type:concat")).size(), concats.size());
@@ -97,7 +100,8 @@ private Q_SLOTS:
     }
 
     void errorsNameTheField() {
-        QVERIFY(OperatorQuery(QStringLiteral("colour:red")).error().contains(QLatin1String("colour")));
+        QVERIFY(
+            OperatorQuery(QStringLiteral("colour:red")).error().contains(QLatin1String("colour")));
         QVERIFY(!OperatorQuery(QStringLiteral("kernel:big")).error().isEmpty());
         QVERIFY(!OperatorQuery(QStringLiteral("block:x")).error().isEmpty());
         QVERIFY(OperatorQuery(QStringLiteral("type:conv kernel:3")).error().isEmpty());

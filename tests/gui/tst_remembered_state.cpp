@@ -43,8 +43,9 @@ private Q_SLOTS:
     void aFileThatHasGoneIsNotReopened() {
         {
             QTemporaryDir dir;
-            QVERIFY(QFile::copy(QStringLiteral(IOS_SOURCE_DIR "/sample_models/onnx/squeezenet1_1.onnx"),
-                                dir.filePath(QStringLiteral("m.onnx"))));
+            QVERIFY(
+                QFile::copy(QStringLiteral(IOS_SOURCE_DIR "/sample_models/onnx/squeezenet1_1.onnx"),
+                            dir.filePath(QStringLiteral("m.onnx"))));
             rememberModel(dir.filePath(QStringLiteral("m.onnx")));
             QCOMPARE(rememberedModel(QStringLiteral("inception_v3")),
                      QFileInfo(dir.filePath(QStringLiteral("m.onnx"))).absoluteFilePath());
@@ -97,7 +98,8 @@ private Q_SLOTS:
                 QVERIFY(exportBaseName(w, {}) != name);
             }
         }
-        QCOMPARE(exportBaseName(w, QStringLiteral("ios-both")), model + QStringLiteral("-ios-both"));
+        QCOMPARE(exportBaseName(w, QStringLiteral("ios-both")),
+                 model + QStringLiteral("-ios-both"));
     }
 };
 

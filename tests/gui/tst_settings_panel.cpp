@@ -224,7 +224,9 @@ private Q_SLOTS:
         settings.model = views::loadModel(QStringLiteral("squeezenet"));
         // The comparison as a sweep without a grid, so both compare alike.
         const auto compareRuns = [](JobSettings s) {
-            return Job<SweepResult>{[s](JobControl& c) { return SweepResult{compareJob(s).run(c), {}, {}}; }};
+            return Job<SweepResult>{[s](JobControl& c) {
+                return SweepResult{compareJob(s).run(c), {}, {}};
+            }};
         };
         for (Job<SweepResult> (*kind)(JobSettings) : {+compareRuns, &sweepJob}) {
             std::vector<SweepResult> results;

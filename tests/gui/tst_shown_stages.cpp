@@ -70,9 +70,9 @@ private Q_SLOTS:
     void segmentsAsStagesCutsAtSyncs() {
         using schedule::Instruction;
         schedule::StreamProgram p;
-        p.instructions = {Instruction::launch(0, 0), Instruction::launch(1, 1),
-                          Instruction::record(0, 0),  Instruction::wait(0, 1),
-                          Instruction::launch(2, 1),  Instruction::sync(),
+        p.instructions = {Instruction::launch(0, 0),         Instruction::launch(1, 1),
+                          Instruction::record(0, 0),         Instruction::wait(0, 1),
+                          Instruction::launch(2, 1),         Instruction::sync(),
                           Instruction::launchAll({3, 4}, 2), Instruction::launchSynthetic("t", 0)};
         const schedule::Schedule s = segmentsAsStages({p});
         QCOMPARE(s.blocks.size(), size_t(1));
@@ -126,8 +126,9 @@ private Q_SLOTS:
             }
         QCOMPARE(lane, run.timeline->stages.size());
         QCOMPARE(treeOps, w.model()->operatorCount()); // every operator, once
-        QVERIFY2(std::abs(treeMs - run.latencyMs) <= 1e-6 * run.latencyMs,
-                 qPrintable(QStringLiteral("tree %1 ms, result %2 ms").arg(treeMs).arg(run.latencyMs)));
+        QVERIFY2(
+            std::abs(treeMs - run.latencyMs) <= 1e-6 * run.latencyMs,
+            qPrintable(QStringLiteral("tree %1 ms, result %2 ms").arg(treeMs).arg(run.latencyMs)));
         // The header and the status bar say the same latency.
         const QString latency = views::formatMs(run.latencyMs);
         QVERIFY2(w.timelineView()->canvas()->fullTitle().contains(latency),
@@ -135,9 +136,9 @@ private Q_SLOTS:
         const QString status = w.session()->resultSummary();
         QVERIFY2(status.contains(latency), qPrintable(status));
         // The tree names what its rows are.
-        QVERIFY2(blockName.contains(run.ownProgram ? QLatin1String("segment")
-                                                   : QLatin1String("stage")),
-                 qPrintable(blockName));
+        QVERIFY2(
+            blockName.contains(run.ownProgram ? QLatin1String("segment") : QLatin1String("stage")),
+            qPrintable(blockName));
         QCOMPARE(run.ownProgram, strategy == QLatin1String("raf-asap"));
     }
 

@@ -49,8 +49,8 @@ private Q_SLOTS:
         QVERIFY(w.operatorTable()->hasFocus()); // the focus stays where it was
 
         // A text field keeps its letters.
-        auto* filter = w.findChild<QDockWidget*>(QStringLiteral("operatorsDock"))
-                           ->findChild<QLineEdit*>();
+        auto* filter =
+            w.findChild<QDockWidget*>(QStringLiteral("operatorsDock"))->findChild<QLineEdit*>();
         QVERIFY(filter);
         filter->setFocus();
         const double zoomed = axis.visibleDuration();
