@@ -31,9 +31,8 @@ bool ViewKeyRouter::takesText(const QWidget* focus) {
         return !text->isReadOnly();
     if (const auto* text = qobject_cast<const QPlainTextEdit*>(focus))
         return !text->isReadOnly();
-    if (const auto* combo = qobject_cast<const QComboBox*>(focus))
-        return combo->isEditable();
-    return false;
+    // A combo box finds its items by their first letters.
+    return qobject_cast<const QComboBox*>(focus) != nullptr;
 }
 
 bool ViewKeyRouter::eventFilter(QObject* watched, QEvent* event) {

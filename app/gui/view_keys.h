@@ -3,8 +3,8 @@
 // nothing on the timeline until the chart was clicked). Installed on the application, it
 // sends a plain key (a letter, digit or + − =, without Ctrl, Alt or Meta) pressed anywhere in
 // the main window to the current tab's key target (views::ResultView::keyTarget) when it
-// handles it. Text fields keep their keys; keys with other meanings in the focused widget
-// (arrows, Tab, Enter, Esc) stay there.
+// handles it. Text fields and combo boxes keep their letters; keys with other meanings in the
+// focused widget (arrows, Tab, Enter, Esc) stay there.
 #pragma once
 
 #include <QObject>
@@ -21,7 +21,7 @@ public:
     explicit ViewKeyRouter(QTabWidget* tabs);
     ~ViewKeyRouter() override;
 
-    // Whether a key pressed in `focus` should reach the view instead (not a text field).
+    // Whether `focus` keeps its letters (a text field or combo box) rather than the view.
     static bool takesText(const QWidget* focus);
 
 protected:

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // A view's keys work while it is the visible tab, whatever has focus (issue 32 item 6: W/A/S/D
 // on the timeline did nothing until the chart was clicked): with the focus in the stage tree or
-// the operator table, W zooms and D pans the timeline; text fields keep their letters; keys
-// with Ctrl are not taken; another tab's keys do not move the timeline.
+// the operator table, W zooms and D pans the timeline; text fields and combo boxes keep their
+// letters; keys with Ctrl are not taken; another tab's keys do not move the timeline.
 #include "main_window_test_support.h"
+#include "settings_panel.h"
 #include "timeline_view.h"
 
 #include <QDockWidget>
@@ -58,6 +59,11 @@ private Q_SLOTS:
         QCOMPARE(filter->text(), QStringLiteral("w"));
         QCOMPARE(axis.visibleDuration(), zoomed);
         filter->clear();
+
+        // A combo box keeps its letters (it finds items by them).
+        w.settingsPanel()->strategyBox()->setFocus();
+        QTest::keyClick(w.settingsPanel()->strategyBox(), Qt::Key_W);
+        QCOMPARE(axis.visibleDuration(), zoomed);
 
         // Ctrl+W is not W.
         w.stageTree()->setFocus();
