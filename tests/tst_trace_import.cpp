@@ -75,8 +75,12 @@ private slots:
             QVERIFY(std::abs(back.stages[i].meanWarpOccupancy - tl.stages[i].meanWarpOccupancy) <
                     1e-3);
         }
+        // The device's SM count comes back (a V100 trace reads "80 = 100 %", not 1000).
+        QVERIFY(tl.smCount > 0 && tl.smCount != 1000);
+        QCOMPARE(back.smCount, tl.smCount);
         QCOMPARE(back.samples.size(), tl.samples.size());
         for (size_t i = 0; i < tl.samples.size(); ++i) {
+            QCOMPARE(back.samples[i].activeSms, tl.samples[i].activeSms);
             const double sm = static_cast<double>(tl.samples[i].activeSms) / tl.smCount;
             const double smBack = static_cast<double>(back.samples[i].activeSms) / back.smCount;
             QVERIFY(std::abs(sm - smBack) < 1e-3);

@@ -4,6 +4,7 @@
 #include "graph_labels.h"
 #include "graph_legend.h"
 #include "operator_item.h"
+#include "operator_query.h"
 #include "palette.h"
 #include "units.h"
 
@@ -25,6 +26,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <cmath>
 
 namespace ios::views {
@@ -116,7 +118,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     legend_ = new GraphLegend(this);
 
     search_ = new QLineEdit(this);
-    search_->setPlaceholderText(tr("Find operator… (Ctrl+F, Enter)"));
+    search_->setPlaceholderText(tr("Find: name, type:conv kernel:3x3… (Ctrl+F)"));
+    search_->setToolTip(
+        tr("Find operators (Enter: next match). Words match the name, the type on the node or "
+           "the kind; fields narrow it: type:concat, name:mixed_5b, kernel:3x3 (or k:3), "
+           "stride:2, shape:17x17, block:3, stage:2. All terms must match."));
     search_->setClearButtonEnabled(true);
     search_->setMinimumWidth(140);
     search_->setMaximumWidth(300);
@@ -173,6 +179,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     connect(view_, &ZoomableGraphicsView::zoomChanged, this, [this] { pendingFit_ = false; });
 
     connect(search_, &QLineEdit::returnPressed, this, [this] { findOperator(search_->text()); });
+    // An edited query starts over, and an old "no match" goes.
+    connect(search_, &QLineEdit::textEdited, this, [this] {
+        findQuery_.clear();
+        info_->setText(countsText_);
+    });
     connect(colorBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setColorMode(i == 0 ? ColorMode::Stage : ColorMode::Kind); });
     connect(fit, &QPushButton::clicked, view_, &ZoomableGraphicsView::fit);
@@ -288,7 +299,9 @@ void GraphView::buildScene(const std::shared_ptr<const GraphLayout>& layout) {
     scene_->setSceneRect(layout->bounds.adjusted(-40, -40, 40, 40));
     applyColors();
     layoutReady_ = true;
-    info_->setText(tr("%1 operators, %2 edges").arg(items_.size()).arg(layout->edgeSplines.size()));
+    countsText_ = tr("%1 operators, %2 edges").arg(items_.size()).arg(layout->edgeSplines.size());
+    info_->setText(countsText_);
+    findQuery_.clear();
     pendingFit_ = true;
     fitIfPending();
     Q_EMIT layoutReady();
@@ -383,7 +396,8 @@ std::vector<std::pair<QString, QString>> GraphView::shortcutHelp() {
             {tr("+ / −"), tr("Zoom in / out")},
             {tr("Wheel"), tr("Zoom around the cursor")},
             {tr("Drag"), tr("Pan")},
-            {tr("Ctrl+F"), tr("Find an operator by name (Enter: next match)")},
+            {tr("Ctrl+F"), tr("Find operators by name, type or attribute, e.g. type:conv "
+                              "kernel:3x3 (Enter: next match)")},
             {tr("L"), tr("Show or hide the legend")},
             {tr("Esc"), tr("Clear the selection")},
             {tr("Click"), tr("Select an operator in every view")}};
@@ -439,24 +453,37 @@ bool GraphView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 bool GraphView::findOperator(const QString& text) {
-    if (text.isEmpty())
+    const QString query = text.trimmed();
+    if (query.isEmpty() || !model_ || items_.empty())
         return false;
-    // Exact name first, then substring, so "12" finds node 12 rather than 112.
-    OperatorItem* hit = nullptr;
-    for (OperatorItem* item : items_)
-        if (item->name() == text) {
-            hit = item;
-            break;
+    // The same query again (Enter): the next match.
+    if (query != findQuery_) {
+        const OperatorQuery parsed(query);
+        if (!parsed.error().isEmpty()) {
+            info_->setText(parsed.error());
+            return false;
         }
-    for (OperatorItem* item : items_)
-        if (!hit && item->name().contains(text, Qt::CaseInsensitive))
-            hit = item;
-    if (!hit) {
-        info_->setText(tr("No operator matches '%1'").arg(text));
+        findQuery_ = query;
+        findHits_ = findOperators(*model_, schedule_, parsed, query);
+        findNext_ = 0;
+    }
+    if (findHits_.empty()) {
+        info_->setText(tr("No operator matches '%1'").arg(query));
         return false;
     }
+    const int flat = findHits_[findNext_ % findHits_.size()];
+    info_->setText(tr("Match %1 of %2 (Enter: next)")
+                       .arg(findNext_ % findHits_.size() + 1)
+                       .arg(findHits_.size()));
+    ++findNext_;
+    OperatorItem* hit = nullptr;
+    for (OperatorItem* item : items_)
+        if (item->flatIndex() == flat)
+            hit = item;
+    if (hit == nullptr)
+        return false;
     scene_->clearSelection();
-    hit->setSelected(true);
+    hit->setSelected(true); // selects it in every view (operatorSelected)
     pendingFit_ = false;
     if (view_->transform().m11() < 0.6)
         view_->setTransform(QTransform::fromScale(1.0, 1.0));
@@ -469,10 +496,21 @@ void GraphView::updateLegend() {
     if (!entries.empty())
         entries.push_back({Qt::transparent, QString()});
     if (mode_ == ColorMode::Stage && !schedule_.isEmpty()) {
-        // Short lines: the strip takes width from the graph (160 px at 1280×800).
-        for (int k = 0; k < 3; ++k)
+        // Short lines: the strip takes width from the graph (160 px at 1280×800). Every
+        // colour used, up to the ten strong ones; past those the palette's lighter variants
+        // and then repeats, which the node's badge tells apart.
+        const std::vector<int>& first = schedule_.blockFirstStage();
+        int stages = 0;
+        for (size_t b = 0; b < first.size(); ++b)
+            stages = std::max(
+                stages, (b + 1 < first.size() ? first[b + 1] : schedule_.stageCount()) - first[b]);
+        for (int k = 0; k < std::min(stages, 10); ++k)
             entries.push_back({stageColor(k), tr("stage S%1 in block").arg(k)});
-        entries.push_back({Qt::transparent, tr("…  M = merged")});
+        if (stages > 10)
+            entries.push_back({Qt::transparent, tr("S10–S19 lighter, then")});
+        if (stages > 10)
+            entries.push_back({Qt::transparent, tr("repeating (see badge)")});
+        entries.push_back({Qt::transparent, tr("M = merged")});
         entries.push_back({Qt::transparent, tr("left strip: kind")});
     }
     for (ir::NodeKind k :
@@ -480,8 +518,8 @@ void GraphView::updateLegend() {
           ir::NodeKind::Activation, ir::NodeKind::Element, ir::NodeKind::Sequential})
         entries.push_back({kindColor(k), kindLabel(k)});
     entries.push_back({Qt::transparent, QString()});
-    entries.push_back({QColor(0xff, 0x8f, 0x00), tr("selected")});
-    entries.push_back({QColor(0x15, 0x65, 0xc0), tr("in highlighted stage")});
+    entries.push_back({selectionColor(), tr("selected (outline)")});
+    entries.push_back({stageContextColor(), tr("rest of its stage")});
     legend_->setEntries(std::move(entries));
 }
 
@@ -492,6 +530,14 @@ void GraphView::renderPicture(QPainter& painter, const QRect& area) {
 QSize GraphView::pictureSize() {
     const QSizeF s = scene_->itemsBoundingRect().size();
     return s.isEmpty() ? ResultView::pictureSize() : s.toSize();
+}
+
+QWidget* GraphView::keyTarget() {
+    return view_;
+}
+
+QString GraphView::infoText() const {
+    return info_->text();
 }
 
 } // namespace ios::views

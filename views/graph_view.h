@@ -55,6 +55,7 @@ public:
     void renderPicture(QPainter& painter, const QRect& area) override;
     QSize pictureSize() override;
     ShortcutTable shortcuts() const override { return shortcutHelp(); }
+    QWidget* keyTarget() override;
 
     enum class ColorMode { Kind, Stage };
 
@@ -75,8 +76,12 @@ public:
                       bool center = true);
     // setSelection(flatIndices, {}, center), for callers that link a plain selection.
     void highlightOperators(const std::vector<int>& flatIndices, bool center = true);
-    // Selects and centres the first operator whose name contains `text`; false if none.
+    // Selects and centres the first operator the find query `text` matches (operator_query.h:
+    // name, type, kernel…); the same text again selects the next match. False if none.
     bool findOperator(const QString& text);
+    // The toolbar's note: the counts, a find's "Match 2 of 7" or "No operator matches …".
+    QString infoText() const;
+    QLineEdit* findBox() const { return search_; }
 
     // The operator's rich-text tooltip (built on demand: hundreds of them are never shown).
     QString operatorToolTip(int flatIndex) const;
@@ -124,6 +129,10 @@ private:
     GraphLegend* legend_;
     QToolButton* legendButton_;
     std::vector<OperatorItem*> items_;
+    QString countsText_;        // what info_ says when no find message is due
+    QString findQuery_;         // the query findHits_ are of (empty: none yet)
+    std::vector<int> findHits_; // flat indices
+    size_t findNext_ = 0;
     QFutureWatcher<std::shared_ptr<const GraphLayout>> watcher_;
     quint64 layoutJob_ = 0; // latest layout request; older results are dropped
     bool layoutReady_ = false;

@@ -539,4 +539,8 @@ ShortcutTable MemoryView::shortcuts() const {
             {tr("P"), tr("The peak step")}};
 }
 
+QWidget* MemoryView::keyTarget() {
+    return stepChart_;
+}
+
 } // namespace ios::views

@@ -41,6 +41,7 @@ public:
     QWidget* widget() override { return this; }
     void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
     ShortcutTable shortcuts() const override;
+    QWidget* keyTarget() override;
 
     enum class Order { File, Serenity, Schedule };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "operator_item.h"
 
+#include "palette.h"
 #include "units.h"
 
 #include <QPainter>
@@ -8,12 +9,9 @@
 
 namespace ios::views {
 
-namespace {
-// Selected: a thick amber outline; in the highlighted stage: a dashed blue one, so a stage
-// and the operator picked inside it read apart (issue 17 item 3).
-const QColor kSelectedColor(0xff, 0x8f, 0x00);
-const QColor kStageContextColor(0x15, 0x65, 0xc0);
-} // namespace
+// Selected: a thick black outline; in the highlighted stage: a dashed violet one (palette.h), so
+// a stage and the operator picked inside it read apart (issue 17 item 3), and neither reads as
+// a stage's fill (issue 32).
 
 OperatorItem::OperatorItem(int flatIndex, Label label, QColor kindColor, QSizeF size)
     : flatIndex_(flatIndex), label_(std::move(label)), kindColor_(kindColor), fill_(kindColor),
@@ -40,12 +38,12 @@ void OperatorItem::setEmphasis(Emphasis emphasis) {
 
 QPen OperatorItem::outlinePen(bool selectedInScene) const {
     if (selectedInScene || emphasis_ == Emphasis::Selected) {
-        QPen pen(kSelectedColor, 4.0);
+        QPen pen(selectionColor(), 4.0);
         pen.setCosmetic(true);
         return pen;
     }
     if (emphasis_ == Emphasis::StageContext) {
-        QPen pen(kStageContextColor, 2.5, Qt::DashLine);
+        QPen pen(stageContextColor(), 2.5, Qt::DashLine);
         pen.setCosmetic(true);
         return pen;
     }

@@ -45,6 +45,14 @@ QColor categoricalColor(int index) {
     return QColor(colors[static_cast<size_t>(((index % n) + n) % n)]);
 }
 
+QColor selectionColor() {
+    return QColor(0x11, 0x11, 0x11);
+}
+
+QColor stageContextColor() {
+    return QColor(0xaa, 0x00, 0xff);
+}
+
 QColor stageColor(int stageInBlock) {
     return categoricalColor(stageInBlock);
 }

@@ -19,6 +19,10 @@ QColor categoricalColor(int index);
 // The fill of a schedule stage, by its index within its block: the 20 categorical colours, so
 // the stages of a block (rarely more than 20) all differ and neighbours always do; views add
 // the stage number ("S12") where the colour alone could repeat across blocks (NasNet: 107).
+// The graph's selection outlines: black and thick for the selected operators, violet and dashed
+// for the rest of their stage; neither is a stage or kind fill (stageColor, kindColor).
+QColor selectionColor();
+QColor stageContextColor();
 QColor stageColor(int stageInBlock);
 
 // A colour per tensor of a memory problem (hundreds of them): hues a golden angle apart, so

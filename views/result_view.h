@@ -35,6 +35,10 @@ public:
     // The keys the view handles in its own event handlers (its buttons' and menus' shortcuts
     // are read from the widgets).
     virtual ShortcutTable shortcuts() const { return {}; }
+    // The widget whose key handlers implement those keys: the window sends it the view's keys
+    // while the view is the visible tab, whatever has focus (app/gui/view_keys.h). None by
+    // default.
+    virtual QWidget* keyTarget() { return nullptr; }
     // What the tab shows, for its tooltip.
     virtual QString description() const { return {}; }
 

@@ -38,9 +38,10 @@ void StageTreeModel::clear() {
 }
 
 void StageTreeModel::setSchedule(LoadedModelPtr model, const schedule::Schedule& schedule,
-                                 std::vector<std::vector<StageMetrics>> metrics) {
+                                 std::vector<std::vector<StageMetrics>> metrics, Unit unit) {
     beginResetModel();
     model_ = std::move(model);
+    unit_ = unit;
     items_.clear();
     roots_.clear();
     stageItems_.clear();
@@ -137,12 +138,22 @@ int StageTreeModel::columnCount(const QModelIndex&) const {
 
 QString StageTreeModel::name(const Item& item) const {
     switch (item.type) {
-    case NodeType::Block:
-        return tr("Block %1 (%2 stages)").arg(item.block).arg(item.children.size());
+    case NodeType::Block: {
+        const bool one = item.children.size() == 1;
+        const bool segments = unit_ == Unit::Segment;
+        if (one)
+            return (segments ? tr("Block %1 (1 segment)") : tr("Block %1 (1 stage)"))
+                .arg(item.block);
+        return (segments ? tr("Block %1 (%2 segments)") : tr("Block %1 (%2 stages)"))
+            .arg(item.block)
+            .arg(item.children.size());
+    }
     case NodeType::Stage:
-        return tr("Stage %1").arg(item.stage);
+        return (unit_ == Unit::Segment ? tr("Segment %1") : tr("Stage %1")).arg(item.stage);
     case NodeType::Group:
-        return tr("Group %1 (%2 ops)").arg(item.group).arg(item.children.size());
+        return (unit_ == Unit::Segment ? tr("Stream %1 (%2 ops)") : tr("Group %1 (%2 ops)"))
+            .arg(item.group)
+            .arg(item.children.size());
     case NodeType::Operator:
         return QString::fromStdString(
             model_->node(model_->operators()[static_cast<size_t>(item.flat)]).name);
@@ -181,7 +192,8 @@ QVariant StageTreeModel::data(const QModelIndex& index, int role) const {
             if (item.type == NodeType::Stage)
                 return item.kind == schedule::StageKind::Merge
                            ? tr("merge")
-                           : tr("parallel ×%1").arg(item.children.size());
+                           : (unit_ == Unit::Segment ? tr("streams ×%1") : tr("parallel ×%1"))
+                                 .arg(item.children.size());
             return {};
         case Latency:
             return item.latencyMs >= 0 ? formatMs(item.latencyMs) : QString();

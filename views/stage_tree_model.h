@@ -31,9 +31,13 @@ public:
 
     explicit StageTreeModel(QObject* parent = nullptr);
 
+    // What the rows below a block are: a schedule's stages, or a stream program's segments
+    // shown as stages (gui::segmentsAsStages: one group per stream).
+    enum class Unit { Stage, Segment };
     // metrics[block][stage]; may be empty (latency columns stay blank).
     void setSchedule(LoadedModelPtr model, const schedule::Schedule& schedule,
-                     std::vector<std::vector<StageMetrics>> metrics);
+                     std::vector<std::vector<StageMetrics>> metrics, Unit unit = Unit::Stage);
+    Unit unit() const { return unit_; }
     void clear();
     // The row of stage `stage` of block `block` (for linking a graph selection).
     QModelIndex stageIndex(int block, int stage) const;
@@ -68,6 +72,7 @@ private:
     QString name(const Item& it) const;
 
     LoadedModelPtr model_;
+    Unit unit_ = Unit::Stage;
     std::vector<Item> items_;
     std::vector<int> roots_;
     std::vector<std::vector<int>> stageItems_; // [block][stage] → item

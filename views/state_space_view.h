@@ -39,6 +39,7 @@ public:
     QWidget* widget() override { return this; }
     void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
     ShortcutTable shortcuts() const override { return shortcutHelp(); }
+    QWidget* keyTarget() override { return this; }
 
     explicit StateSpaceView(QWidget* parent = nullptr);
 

@@ -544,4 +544,8 @@ ShortcutTable StreamsView::shortcuts() const {
             {tr("Wheel, Shift+wheel"), tr("Scroll the lanes, pan in time")}};
 }
 
+QWidget* StreamsView::keyTarget() {
+    return canvas_;
+}
+
 } // namespace ios::views

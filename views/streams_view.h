@@ -33,6 +33,7 @@ public:
     QWidget* widget() override { return this; }
     void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
     ShortcutTable shortcuts() const override;
+    QWidget* keyTarget() override;
 
     explicit StreamsView(QWidget* parent = nullptr);
 

@@ -199,4 +199,8 @@ void TimelineView::showRange() {
                                   timelinePercent(r->meanWarpOccupancy)));
 }
 
+QWidget* TimelineView::keyTarget() {
+    return canvas_;
+}
+
 } // namespace ios::views

@@ -31,6 +31,7 @@ public:
     QWidget* widget() override { return this; }
     void renderPicture(QPainter& painter, const QRect& area) override { render(painter, area); }
     ShortcutTable shortcuts() const override { return shortcutHelp(); }
+    QWidget* keyTarget() override;
 
     explicit TimelineView(QWidget* parent = nullptr);
 

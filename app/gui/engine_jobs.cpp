@@ -13,6 +13,7 @@
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/rewritten_model.h"
 #include "schedulers/specialize.h"
+#include "shown_stages.h"
 #include "util/error.h"
 
 #include <QFileInfo>
@@ -107,12 +108,15 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
     const cost::CostModel& priced = schedulers::scheduledCost(outcome, cost, owned);
     const std::vector<ir::BlockDag>& dags =
         schedulers::scheduledModel(model.prepared(), outcome).dags();
-    for (size_t b = 0; b < outcome.schedule.blocks.size(); ++b) {
-        run.stageLatencyMs.emplace_back();
-        for (const schedule::Stage& stage : outcome.schedule.blocks[b].stages)
-            run.stageLatencyMs.back().push_back(
-                cost::checkedStageLatencyMs(priced, dags[b], stage));
-    }
+    if (run.ownProgram) // its segments' latencies come with the program's simulation below
+        run.segmentStages = segmentsAsStages(run.program);
+    else
+        for (size_t b = 0; b < outcome.schedule.blocks.size(); ++b) {
+            run.stageLatencyMs.emplace_back();
+            for (const schedule::Stage& stage : outcome.schedule.blocks[b].stages)
+                run.stageLatencyMs.back().push_back(
+                    cost::checkedStageLatencyMs(priced, dags[b], stage));
+        }
     if (!outcome.programs.empty() || cost.kernelTimeline() != nullptr)
         run.timeline = std::make_shared<const eval::Timeline>(
             schedulers::outcomeTimeline(model.dags(), outcome, cost));
@@ -123,6 +127,9 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
         for (size_t b = 0; b < run.program.size(); ++b)
             run.programRuns.push_back(
                 cost::simulateProgram(priced, dags[b], run.program[b], false));
+        if (run.ownProgram)
+            for (const cost::ProgramRun& r : run.programRuns)
+                run.stageLatencyMs.push_back(r.segmentMs);
     } catch (const UserError& e) {
         run.programRuns.clear();
         run.programNote = QString::fromUtf8(e.what());

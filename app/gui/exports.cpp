@@ -47,11 +47,15 @@ QStringList filterSuffixes(const QString& filter) {
     return out;
 }
 
-QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
+QString withFilterSuffix(const QString& path, const QString& selectedFilter,
+                         const QString& allFilters) {
     const QStringList suffixes = filterSuffixes(selectedFilter);
     if (path.isEmpty() || suffixes.isEmpty())
         return path;
-    for (const QString& suffix : suffixes)
+    QStringList kept = suffixes; // the typed suffix of any offered format wins
+    for (const QString& filter : allFilters.split(QStringLiteral(";;"), Qt::SkipEmptyParts))
+        kept << filterSuffixes(filter);
+    for (const QString& suffix : kept)
         if (path.endsWith(suffix, Qt::CaseInsensitive))
             return path;
     return path + suffixes.front();

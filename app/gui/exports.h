@@ -22,8 +22,10 @@ QStringList filterSuffixes(const QString& filter);
 
 // `path` as typed in a save dialog: when it ends in none of `selectedFilter`'s suffixes, the
 // filter's first suffix is appended ("schedule" with "IOS JSON (*.ios.json)" →
-// "schedule.ios.json").
-QString withFilterSuffix(const QString& path, const QString& selectedFilter);
+// "schedule.ios.json"). A suffix of any filter in `allFilters` (the dialog's ";;"-separated
+// list) is kept: "x.png" typed under "SVG (*.svg)" stays "x.png", never "x.png.svg".
+QString withFilterSuffix(const QString& path, const QString& selectedFilter,
+                         const QString& allFilters = {});
 
 // The provenance of what the explorer writes for `settings` (io/provenance.h): `action` names
 // the export ("ios-explorer: export schedule"), `graph` the model written.

@@ -17,7 +17,7 @@ static views::ResultView* makeGraphTab(MainWindow& window, QWidget* parent) {
     QObject::connect(session, &Session::modelRebuilt, graph, setModel);
     QObject::connect(session, &Session::resultChanged, graph, [graph, session] {
         const RunResult* run = session->shownRun();
-        graph->setSchedule(run ? views::ScheduleIndex(*session->model(), run->schedule)
+        graph->setSchedule(run ? views::ScheduleIndex(*session->model(), run->shownStages())
                                : views::ScheduleIndex());
     });
     QObject::connect(graph, &views::GraphView::operatorSelected, session, [session](int flat) {

@@ -97,7 +97,11 @@ struct RunResult {
     std::optional<schedulers::Statistics> stats; // searches that count (the IOS DP)
     double searchSeconds = 0;
     std::shared_ptr<const schedulers::StateSpaceIndex> stateSpace; // Optimize, recording on
-    std::vector<std::vector<double>> stageLatencyMs;               // Optimize: [block][stage]
+    // Optimize, a program of its own (ownProgram): its segments as stages (shown_stages.h).
+    schedule::Schedule segmentStages;
+    // Optimize: [block][stage] of shownStages(), under the job's cost model (a program's
+    // segments: their simulated latencies, which add up to latencyMs).
+    std::vector<std::vector<double>> stageLatencyMs;
     // Optimize: the outcome laid out in time (schedulers::outcomeTimeline: the program's own
     // timeline for RAF's policies), when the cost model can give one.
     std::shared_ptr<const eval::Timeline> timeline;
@@ -113,6 +117,12 @@ struct RunResult {
     // Compare: why this scheduler could not run under the cost model or settings
     // (schedulers::runOrNotApplicable, with the GUI's advice); empty when it ran.
     QString notApplicable;
+
+    // What the views show as this result's stages (the stage tree, the graph's stage colours,
+    // a selection's stage context): its program's segments when it has its own program (the
+    // timeline's stage lane draws those), else its stage schedule. One outcome, never a stale
+    // stage list beside a program's timeline.
+    const schedule::Schedule& shownStages() const { return ownProgram ? segmentStages : schedule; }
 };
 
 // IOS paper Table 3: one schedule optimised per setting (row), run at every setting (column).

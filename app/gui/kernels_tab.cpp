@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels_tab.h"
 
+#include "export_dialog.h"
 #include "exports.h"
 #include "main_window.h"
 #include "session.h"
@@ -10,7 +11,6 @@
 #include "view_registry.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -163,11 +163,12 @@ void KernelsTab::exportCsv(const QString& path) const {
 }
 
 void KernelsTab::chooseCsvFile() {
-    QString selected = tr("CSV (*.csv)");
-    const QString path =
-        withFilterSuffix(QFileDialog::getSaveFileName(this, tr("Export Kernel Summary"), QString(),
-                                                      selected, &selected),
-                         selected);
+    const QString model =
+        result_ ? QString::fromStdString(result_->settings.model->graph().name) : QString();
+    const QString path = chooseExportPath(this, tr("Export Kernel Summary"),
+                                          model.isEmpty() ? QStringLiteral("kernels")
+                                                          : model + QStringLiteral("-kernels"),
+                                          tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     try {

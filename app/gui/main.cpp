@@ -2,6 +2,7 @@
 // ios-explorer: the Qt Widgets front end over the engine (docs/architecture.md).
 #include "gpu_runs.h"
 #include "main_window.h"
+#include "remembered_state.h"
 #include "screenshot_mode.h"
 #include "util/version.h"
 
@@ -28,7 +29,8 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("MODEL"),
-        QStringLiteral("Model file or bundled name (default inception_v3)"));
+        QStringLiteral("Model file or bundled name (default: the last one opened, "
+                       "else inception_v3)"));
     const QCommandLineOption screenshots(
         QStringLiteral("screenshots"),
         QStringLiteral("Save PNGs of every view at 1920x1080 and 1280x800 into DIR, then quit"),
@@ -46,10 +48,16 @@ int main(int argc, char** argv) {
     parser.addOption(measure);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
-    const QString model = args.isEmpty() ? QStringLiteral("inception_v3") : args.first();
+    const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
+    // Without MODEL: the last model on the last tab (remembered_state.h), except in batch modes.
+    const QString fallback = QStringLiteral("inception_v3");
+    const QString model = !args.isEmpty() ? args.first()
+                          : batch         ? fallback
+                                          : ios::gui::rememberedModel(fallback);
 
     ios::gui::MainWindow window;
-    const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
+    if (!batch)
+        ios::gui::rememberTabs(window.tabs());
     window.setDialogsEnabled(!batch);
     if (batch)
         ios::gui::exitOnError(window); // one line on stderr, exit status 1

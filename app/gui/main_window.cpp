@@ -9,7 +9,9 @@
 #include "memory_view.h"
 #include "metaflow_panel.h"
 #include "operator_dock.h"
+#include "properties_dock.h"
 #include "recent_files.h"
+#include "remembered_state.h"
 #include "schedule_document.h"
 #include "session.h"
 #include "settings_panel.h"
@@ -21,6 +23,7 @@
 #include "util/error.h"
 #include "util/input_file.h"
 #include "util/message_text.h"
+#include "view_keys.h"
 #include "view_registry.h"
 #include "window_menus.h"
 
@@ -57,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addHelpMenu(*this, menuBar()->addMenu(tr("&Help")));
     connectSession();
     scheduleDocument_ = new ScheduleDocumentUi(this);
+    new ViewKeyRouter(tabs_); // a tab's keys work whatever has focus
     modelLabel_ = shrinkableStatusLabel(this);
     resultLabel_ = shrinkableStatusLabel(this);
     statusBar()->addWidget(modelLabel_);
@@ -131,8 +135,13 @@ void MainWindow::createDocks() {
     for (QDockWidget* d : {dock, static_cast<QDockWidget*>(stages_)})
         addDockWidget(Qt::LeftDockWidgetArea, d);
     addDockWidget(Qt::RightDockWidgetArea, operators);
+    auto* properties = new PropertiesDock( // the graph's tooltip text, in a panel
+        session_, [this](int flat) { return graphView()->operatorToolTip(flat); }, this);
+    tabifyDockWidget(operators, properties); // no wider at 1280×800
+    operators->raise();
     for (QDockWidget* d :
-         {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators)})
+         {dock, static_cast<QDockWidget*>(stages_), static_cast<QDockWidget*>(operators),
+          static_cast<QDockWidget*>(properties)})
         viewMenu_->addAction(d->toggleViewAction());
     // Notes over the docks' views: the stage tree shows the result, the table the model.
     staleNotes_.push_back(new StaleOverlay(stages_->tree(), StaleOverlay::Mode::Cover));
@@ -263,6 +272,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
     statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
     if (QFileInfo::exists(pathOrName))
         recent_->add(QFileInfo(pathOrName).absoluteFilePath());
+    rememberModel(pathOrName);             // reopened at the next start (remembered_state.h)
     session_->setModel(std::move(loaded)); // the views follow; estimated, run when quick
     return true;
 }

@@ -43,7 +43,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     // Bump when docks/toolbars change so an old saved layout is not restored onto new widgets.
-    static constexpr int kWindowStateVersion = 1;
+    static constexpr int kWindowStateVersion = 2; // 2: the Properties dock
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;

@@ -10,6 +10,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace ios::gui {
 
@@ -52,13 +53,35 @@ OperatorDock::OperatorDock(Session* session, QWidget* parent)
     layout->addWidget(filter);
     layout->addWidget(table_);
     setWidget(box);
+    // Long paths ("features/denseblock3/denselayer12/conv2/Conv") elide from the left, so the
+    // distinguishing tail and the other columns stay in view (the tooltip has the full name).
+    table_->setTextElideMode(Qt::ElideLeft);
+    table_->setWordWrap(false); // a wrapped path broke at "/" and showed only "/features/…"
     connect(session_, &Session::modelChanged, this, [this] {
         model_->setModel(session_->model());
-        table_->resizeColumnsToContents();
+        fitColumns();
     });
     connect(session_, &Session::modelRebuilt, this,
             [this] { model_->setModel(session_->model()); });
     connect(session_->selection(), &Selection::changed, this, &OperatorDock::showSelection);
+}
+
+void OperatorDock::fitColumns() {
+    table_->resizeColumnsToContents();
+    capNameColumn();
+}
+
+void OperatorDock::capNameColumn() {
+    // The name takes at most 40 % of the table, never the other columns' room.
+    auto* header = table_->horizontalHeader();
+    const int cap = std::max(120, table_->viewport()->width() * 2 / 5);
+    if (header->sectionSize(views::OperatorTableModel::Name) > cap)
+        header->resizeSection(views::OperatorTableModel::Name, cap);
+}
+
+void OperatorDock::resizeEvent(QResizeEvent* event) {
+    QDockWidget::resizeEvent(event);
+    capNameColumn();
 }
 
 void OperatorDock::selectRow(const QModelIndex& proxyIndex) {

@@ -24,7 +24,12 @@ public:
 
     QTableView* table() const { return table_; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitColumns();    // to their contents, the name capped
+    void capNameColumn(); // the name at most 40 % of the table
     void selectRow(const QModelIndex& proxyIndex);
     void showSelection();
 

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include "engine_jobs.h"
+#include "error_hints.h"
 #include "job_controller.h"
 #include "settings_panel.h"
 #include "units.h"
@@ -73,6 +74,10 @@ void Session::setModel(views::LoadedModelPtr model) {
     resultText_.clear();
     selection_->clear();
     panel_->setResultText({});
+    int explicitBlocks = 0; // blocks with their own parts, which Max part size does not cut
+    for (const ir::BlockDag& dag : model_ ? model_->dags() : std::vector<ir::BlockDag>{})
+        explicitBlocks += dag.explicitParts ? 1 : 0;
+    panel_->setExplicitParts(explicitBlocks, model_ ? static_cast<int>(model_->dags().size()) : 0);
     Q_EMIT modelChanged();
     Q_EMIT resultChanged();
     settingsEdited(); // runs when the estimate is under the auto-run limit
@@ -95,7 +100,7 @@ JobSettings Session::currentSettings() {
                                                                 settings.maxPartSize);
             Q_EMIT modelRebuilt();
         } catch (const UserError& e) {
-            Q_EMIT errorRaised(tr("Invalid settings"), QString::fromStdString(e.what()));
+            Q_EMIT errorRaised(tr("Invalid settings"), forGuiUsers(e)); // GUI words, no flags
         }
     }
     settings.model = model_;
@@ -308,9 +313,10 @@ std::vector<int> Session::stageContextOf(int flatIndex) const {
     if (run == nullptr || flatIndex < 0 || flatIndex >= model_->operatorCount())
         return {};
     const views::OperatorRef ref = model_->operators()[static_cast<size_t>(flatIndex)];
-    if (ref.block < 0 || static_cast<size_t>(ref.block) >= run->schedule.blocks.size())
+    const schedule::Schedule& shown = run->shownStages(); // as the stage tree shows them
+    if (ref.block < 0 || static_cast<size_t>(ref.block) >= shown.blocks.size())
         return {};
-    for (const schedule::Stage& stage : run->schedule.blocks[static_cast<size_t>(ref.block)].stages)
+    for (const schedule::Stage& stage : shown.blocks[static_cast<size_t>(ref.block)].stages)
         for (const auto& group : stage.groups)
             if (std::find(group.begin(), group.end(), ref.op) != group.end()) {
                 std::vector<int> out;

@@ -4,6 +4,7 @@
 #include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
 #include "cuda_backend.h"
+#include "schedulers/bits.h"
 #include "schedulers/parallel_jobs.h"
 #include "units.h"
 
@@ -57,7 +58,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
               QStringLiteral("r"));
     s_ = spin(this, 1, 100, tr("s: max groups per parallel stage (pruning); 100 = unpruned"),
               QStringLiteral("s"));
-    maxPart_ = spin(this, 1, 128, tr("Operators per DP part when a block has no explicit parts"),
+    maxPart_ = spin(this, 1, schedulers::detail::kMaxPartOperators, maxPartTip(),
                     QStringLiteral("maxPart"));
     batch_ = spin(this, 1, 4096, tr("Batch size the cost model assumes"), QStringLiteral("batch"));
     threads_ = spin(this, 1, schedulers::kMaxThreads,
@@ -138,7 +139,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Strategy"), strategy_);
     form->addRow(tr("Max group size r"), r_);
     form->addRow(tr("Max groups s"), s_);
-    form->addRow(tr("Max part size"), maxPart_);
+    // The limit in the label: a typed 200 cannot become 20 unnoticed.
+    form->addRow(tr("Max part size (≤ %1)").arg(schedulers::detail::kMaxPartOperators), maxPart_);
     form->addRow(tr("Batch size"), batch_);
     form->addRow(tr("Device"), device_);
     form->addRow(tr("Endings"), endings_);
@@ -291,6 +293,26 @@ void SettingsPanel::setSettings(const JobSettings& s) {
     Q_EMIT settingsChanged();
 }
 
+QString SettingsPanel::maxPartTip() const {
+    QString tip = tr("Operators per DP part (1–%1, the dynamic program's limit), for blocks "
+                     "without explicit parts")
+                      .arg(schedulers::detail::kMaxPartOperators);
+    if (explicitBlocks_ > 0 && explicitBlocks_ == blockCount_)
+        tip += tr(". This model's blocks all have explicit parts: it does not apply here");
+    else if (explicitBlocks_ > 0)
+        tip += tr(". Applies to %1 of this model's %2 blocks (the others have explicit parts)")
+                   .arg(blockCount_ - explicitBlocks_)
+                   .arg(blockCount_);
+    return tip;
+}
+
+void SettingsPanel::setExplicitParts(int explicitBlocks, int blocks) {
+    explicitBlocks_ = explicitBlocks;
+    blockCount_ = blocks;
+    maxPart_->setToolTip(maxPartTip());
+    updateEnabled();
+}
+
 void SettingsPanel::updateEnabled() {
     // A control is enabled when the chosen scheduler reads its knob (scheduler.h).
     const schedulers::Scheduler* sch = schedulerFor(strategy_->currentData().toString());
@@ -298,7 +320,9 @@ void SettingsPanel::updateEnabled() {
     r_->setEnabled(reads(schedulers::Knob::MaxGroupSize));
     s_->setEnabled(reads(schedulers::Knob::MaxNumGroups));
     endings_->setEnabled(reads(schedulers::Knob::Endings));
-    maxPart_->setEnabled(reads(schedulers::Knob::MaxPartSize));
+    // Blocks with explicit parts ignore it: off when every block has them (maxPartTip says).
+    maxPart_->setEnabled(reads(schedulers::Knob::MaxPartSize) &&
+                         (explicitBlocks_ == 0 || explicitBlocks_ < blockCount_));
     batch_->setEnabled(reads(schedulers::Knob::Batch));
     // The cost model's controls, as its registry entry says (cost_model_factory.h).
     const std::optional<cost::CostModelEntry> entry =

@@ -41,6 +41,9 @@ public:
     // Above the result: how the shown result differs from these settings ("showing batch 1 —
     // batch 1 → 16: press F5 to run"); empty hides it.
     void setStaleNote(const QString& text);
+    // The open model has `explicitBlocks` of `blocks` blocks with explicit parts, which Max
+    // part size does not cut: its tooltip says so, and it is off when all have them.
+    void setExplicitParts(int explicitBlocks, int blocks);
     QString staleNote() const;
     // "≈ 1.2 s · 1,206 states · 28,874 transitions", or what is known when counting stopped.
     static QString describeEstimate(const schedulers::SearchEstimate& e);
@@ -95,6 +98,7 @@ Q_SIGNALS:
 
 private:
     void updateEnabled();
+    QString maxPartTip() const; // its range, and whether the open model's parts are explicit
     void applyBudgetText();
     void showBudgetNote(const QString& text, int64_t suggestion);
 
@@ -124,6 +128,8 @@ private:
     QLabel* staleNote_;
     QLabel* result_;
     bool blockChanged_ = false;
+    int explicitBlocks_ = 0; // of the open model's blocks, those with explicit parts
+    int blockCount_ = 0;
 };
 
 } // namespace ios::gui

@@ -3,10 +3,13 @@
 
 #include "session.h"
 #include "stage_tree_model.h"
+#include "units.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QTreeView>
+#include <algorithm>
+#include <utility>
 
 namespace ios::gui {
 
@@ -51,10 +54,25 @@ void StageDock::showResult() {
             if (st.block < static_cast<int>(metrics.size()) &&
                 st.stage < static_cast<int>(metrics[st.block].size()))
                 metrics[st.block][st.stage].utilization = st.meanActiveSmFraction;
-    model_->setSchedule(session_->model(), run->schedule, std::move(metrics));
+    // The stages the timeline's stage lane draws: a program's segments when it has its own.
+    model_->setSchedule(session_->model(), run->shownStages(), std::move(metrics),
+                        run->ownProgram ? views::StageTreeModel::Unit::Segment
+                                        : views::StageTreeModel::Unit::Stage);
     tree_->expandToDepth(0);
     for (int c = 0; c < views::StageTreeModel::ColumnCount; ++c)
         tree_->resizeColumnToContents(c); // a horizontal scroll bar when the dock is narrow
+    // The figures are never cut ("7.6 µ"): the contents are measured over the rows on screen
+    // only, so the numeric columns take at least their widest possible text.
+    const QFontMetrics fm = tree_->fontMetrics();
+    const int pad = 3 * fm.averageCharWidth();
+    const std::pair<int, QString> widest[] = {
+        {views::StageTreeModel::Latency, views::formatMs(888.888)},
+        {views::StageTreeModel::Latency, views::formatMs(0.8888)},
+        {views::StageTreeModel::Share, QStringLiteral("100.0 %")},
+        {views::StageTreeModel::Utilization, QStringLiteral("100 %")}};
+    for (const auto& [column, text] : widest)
+        tree_->setColumnWidth(
+            column, std::max(tree_->columnWidth(column), fm.horizontalAdvance(text) + pad));
 }
 
 void StageDock::selectStage(int block, int stage) {
@@ -93,6 +111,7 @@ void StageDock::showSelection() {
     if (index.isValid()) {
         tree_->setCurrentIndex(index);
         tree_->scrollTo(index);
+        tree_->viewport()->update(); // the blocked model did not tell the view to repaint
         return;
     }
     tree_->clearSelection();
@@ -105,6 +124,7 @@ void StageDock::showSelection() {
         if (flat == ops.front())
             tree_->scrollTo(row);
     }
+    tree_->viewport()->update();
 }
 
 } // namespace ios::gui

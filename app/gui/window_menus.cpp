@@ -2,6 +2,7 @@
 #include "window_menus.h"
 
 #include "bundled_models.h"
+#include "export_dialog.h"
 #include "exports.h"
 #include "loaded_model.h"
 #include "main_window.h"
@@ -49,15 +50,16 @@ void addExportMenu(MainWindow& window, QMenu* menu) {
                                std::function<QString()> filtersNow, auto write) {
         QAction* a = menu->addAction(text, w, [w, text, filtersNow, write] {
             const QString filters = filtersNow();
-            // Suggest the model's name with the first format's suffix; a bare name typed in
-            // the dialog gets the suffix of the format chosen there.
-            QString selected = filters.section(QStringLiteral(";;"), 0, 0);
-            const QString suggested = w->model()
-                                          ? QString::fromStdString(w->model()->graph().name) +
-                                                filterSuffixes(selected).value(0)
-                                          : QString();
-            const QString path = withFilterSuffix(
-                QFileDialog::getSaveFileName(w, text, suggested, filters, &selected), selected);
+            // "<model>-<strategy>" for a schedule or trace, "<model>-<tab>" for a picture, in
+            // the last export folder (export_dialog.h).
+            const bool picture = filters.startsWith(QLatin1String("SVG"));
+            const QString what =
+                picture || !w->lastResult() || w->lastResult()->runs.empty()
+                    ? QString()
+                    : w->lastResult()->runs.front().strategy +
+                          (filters.contains(QLatin1String("trace")) ? QStringLiteral("-trace")
+                                                                    : QString());
+            const QString path = chooseExportPath(w, text, exportBaseName(*w, what), filters);
             if (!path.isEmpty())
                 w->exportTo(path, write);
         });

@@ -224,6 +224,8 @@ std::string chromeTraceJson(const eval::Timeline& tl, const TraceInfo& info,
                             {"device", tl.device},
                             {"batch", tl.batch},
                             {"latency_ms", roundUs(tl.latencyUs) / 1000.0}};
+    if (!measured && tl.smCount > 0)
+        doc["otherData"][trace::kSmCount] = tl.smCount;
     if (!info.mode.empty())
         doc["otherData"]["mode"] = info.mode;
     if (measured) {

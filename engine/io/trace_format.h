@@ -37,6 +37,12 @@ inline constexpr const char* kWarpOccupancyPct = "warp_occupancy_pct";
 inline constexpr const char* kFlopUtilisationPct = "flop_utilisation_pct";
 inline constexpr const char* kActiveWarpsPct = "active_warps_pct";
 
+// otherData of simulated traces: the device's SM count, so the active-SM percentages read
+// back as SMs (a re-opened V100 trace says "80 = 100 %"). Older traces lack it: SMs are then
+// counted in 0.1 % steps of the device (1000 = 100 %).
+inline constexpr const char* kSmCount = "sm_count";
+inline constexpr int kMaxSmCount = 1 << 20;
+
 inline constexpr const char* kMeasuredSource = "measured";
 // otherData of measured traces: the unit of the active-warps counter, and the run's mode.
 inline constexpr const char* kActiveWarpsUnit = "% of peak sustained active warps per SM";

@@ -140,7 +140,8 @@ void readCounter(const Reader& r, const Json& e, size_t i, eval::Timeline& tl) {
     if (a.contains(trace::kActiveWarpsPct)) { // measured: PM sampling of active warps only
         u.warpOccupancy = percent(trace::kActiveWarpsPct, false) / 100.0;
     } else {
-        u.activeSms = static_cast<int>(std::lround(percent(trace::kActiveSmPct, false) * 10.0));
+        u.activeSms =
+            static_cast<int>(std::lround(percent(trace::kActiveSmPct, false) / 100.0 * tl.smCount));
         u.warpOccupancy = percent(trace::kWarpOccupancyPct, true) / 100.0;
         u.flopUtilisation = percent(trace::kFlopUtilisationPct, true) / 100.0;
     }
@@ -198,6 +199,9 @@ eval::Timeline parseChromeTrace(std::string_view text, const std::string& source
                 util::jsonInteger(*b, 1, cost::kMaxBatch, "otherData.batch", source));
         if (const auto l = other->find("latency_ms"); l != other->end()) // any sum of stages
             tl.latencyUs = util::jsonNumber(*l, 0, 1e12, "otherData.latency_ms", source) * 1000.0;
+        if (const auto n = other->find(trace::kSmCount); n != other->end())
+            tl.smCount = static_cast<int>(util::jsonInteger(
+                *n, 1, trace::kMaxSmCount, std::string("otherData.") + trace::kSmCount, source));
     }
 
     const Json& events = doc["traceEvents"];

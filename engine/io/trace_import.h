@@ -17,8 +17,9 @@ namespace ios::io {
 // tid i + 1 "X" events (cat "kernel") → kernels of stream i, the device-wide "C" counters →
 // samples (per-stream counters are skipped); pid is not read (0 in older traces). What the
 // trace does not hold is approximated:
-//  - the SM count is not exported, only the active-SM percentage (0.1 % steps), so the
-//    imported timeline counts SMs in per-mille units: smCount = 1000, activeSms = 10 × pct;
+//  - the SM count comes from otherData.sm_count (simulated traces since issue 32), the
+//    active SMs from their percentage (0.1 % steps); a trace without it counts SMs in
+//    per-mille units: smCount = 1000, activeSms = 10 × pct;
 //  - kernels carry operator names but no op index: TimelineKernel::op is -1;
 //  - measured traces hold only the "active warps" counter (→ warpOccupancy).
 // Kernels are ordered by start time (then stream), stages by start time.

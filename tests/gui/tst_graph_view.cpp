@@ -8,6 +8,7 @@
 #include "graph_view.h"
 #include "model_graph.h"
 #include "operator_item.h"
+#include "palette.h"
 #include "units.h"
 
 #include <QApplication>
@@ -195,6 +196,43 @@ private Q_SLOTS:
             QVERIFY(items[i]->badge() != items[i + 1]->badge()); // "S12" tells repeats apart
         }
         QCOMPARE(items[5]->badge(), QStringLiteral("S%1").arg(index.at(5).stage));
+        // The legend lists the ten strong stage colours (not three) and says what follows.
+        int stageLines = 0;
+        bool repeats = false;
+        for (const GraphLegend::Entry& e : view.legend()->entries()) {
+            stageLines += e.second.startsWith(QLatin1String("stage S")) ? 1 : 0;
+            repeats |= e.second.contains(QLatin1String("repeating"));
+        }
+        QCOMPARE(stageLines, 10);
+        QVERIFY(repeats);
+    }
+
+    // The selection outlines share no colour with a stage fill or a kind (issue 32: "selected"
+    // was the orange of stage S1), and the legend shows the colours drawn.
+    void selectionColoursAreNoStageColour() {
+        const QColor selected = selectionColor(), context = stageContextColor();
+        for (int k = 0; k < 20; ++k) {
+            QVERIFY2(stageColor(k) != selected && stageColor(k) != context,
+                     qPrintable(QString::number(k)));
+            // Not merely different: far apart (the old amber was 16 away from S1's orange).
+            const auto distance = [](QColor a, QColor b) {
+                return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                       std::abs(a.blue() - b.blue());
+            };
+            QVERIFY(distance(stageColor(k), selected) > 120);
+            QVERIFY(distance(stageColor(k), context) > 120);
+        }
+        GraphView view;
+        QVERIFY(laidOut(view, loadModel(QStringLiteral("inception_v3"))));
+        view.setSelection({3}, {3, 4}, false);
+        QCOMPARE(view.operatorItems()[3]->outlinePen(false).color(), selected);
+        QCOMPARE(view.operatorItems()[4]->outlinePen(false).color(), context);
+        bool selectedLine = false, contextLine = false;
+        for (const GraphLegend::Entry& e : view.legend()->entries()) {
+            selectedLine |= e.first == selected;
+            contextLine |= e.first == context;
+        }
+        QVERIFY(selectedLine && contextLine);
     }
 
     void impliedEdgesAreTheShortcuts() {

@@ -95,6 +95,24 @@ private Q_SLOTS:
         QCOMPARE(panel.settings().strategy, QStringLiteral("ios-both"));
     }
 
+    // Max part size says its limit and whether the open model's parts are explicit.
+    void maxPartSizeSaysWhereItApplies() {
+        SettingsPanel panel;
+        choose(panel.strategyBox(), QStringLiteral("ios-both"));
+        QCOMPARE(panel.maxPartBox()->maximum(), 128);
+        QVERIFY(panel.maxPartBox()->isEnabled());
+        panel.setExplicitParts(2, 2); // every block has its own parts
+        QVERIFY(!panel.maxPartBox()->isEnabled());
+        QVERIFY(panel.maxPartBox()->toolTip().contains(QLatin1String("does not apply")));
+        panel.setExplicitParts(1, 3);
+        QVERIFY(panel.maxPartBox()->isEnabled());
+        QVERIFY2(panel.maxPartBox()->toolTip().contains(QLatin1String("2 of this model's 3")),
+                 qPrintable(panel.maxPartBox()->toolTip()));
+        panel.setExplicitParts(0, 3);
+        QVERIFY(panel.maxPartBox()->isEnabled());
+        QVERIFY(!panel.maxPartBox()->toolTip().contains(QLatin1String("explicit parts:")));
+    }
+
     void throwawaySchedulerAppears() {
         const testing::ThrowawayRegistration reg;
         SettingsPanel panel;
@@ -206,7 +224,9 @@ private Q_SLOTS:
         settings.model = views::loadModel(QStringLiteral("squeezenet"));
         // The comparison as a sweep without a grid, so both compare alike.
         const auto compareRuns = [](JobSettings s) {
-            return Job<SweepResult>{[s](JobControl& c) { return SweepResult{compareJob(s).run(c), {}, {}}; }};
+            return Job<SweepResult>{[s](JobControl& c) {
+                return SweepResult{compareJob(s).run(c), {}, {}};
+            }};
         };
         for (Job<SweepResult> (*kind)(JobSettings) : {+compareRuns, &sweepJob}) {
             std::vector<SweepResult> results;

@@ -93,6 +93,10 @@ private Q_SLOTS:
         for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
             if (dock->isHidden())
                 continue;
+            if (!w.tabifiedDockWidgets(dock).isEmpty()) { // tabbed (Operators | Properties)
+                dock->raise();
+                QTest::qWait(50);
+            }
             const QRect r(dock->mapTo(&w, QPoint(0, 0)), dock->size());
             QVERIFY2(inside(window, r), qPrintable(dock->windowTitle()));
             QVERIFY2(dock->width() >= dock->minimumSizeHint().width(),
