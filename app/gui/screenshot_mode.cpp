@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "screenshot_mode.h"
 
+#include "diff_tab.h"
 #include "graph_diff_view.h"
 #include "graph_view.h"
 #include "job_controller.h"
@@ -13,6 +14,7 @@
 #include "streams_view.h"
 #include "timeline_view.h"
 #include "util/message_text.h"
+#include "window_menus.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -197,12 +199,25 @@ void restoreAfterMemoryShot(MainWindow& window, const QString& model) {
     }
 }
 
+// The Diff tab with the default comparison (its chosen A and B) on screen.
+void showDiffShot(DiffTab& diff) {
+    bool shown = false;
+    const QMetaObject::Connection c =
+        QObject::connect(&diff, &DiffTab::shown, [&] { shown = true; });
+    diff.compareChosen();
+    waitUntil([&] { return shown || batchFailed(); });
+    QObject::disconnect(c);
+}
+
 } // namespace
 
 void takeScreenshots(MainWindow& window, const QString& directory, const QList<QSize>& sizes) {
     QDir().mkpath(directory);
     for (const QSize& size : sizes) {
         window.resize(size);
+        settle();
+        // Offscreen, the docks' widths set before the window was first laid out do not hold.
+        setDefaultDockWidths(window);
         settle();
         QTabWidget* tabs = window.tabs();
         for (int i = 0; i < tabs->count(); ++i) {
@@ -222,6 +237,9 @@ void takeScreenshots(MainWindow& window, const QString& directory, const QList<Q
                 restoreModel = showMemoryShot(window);
             if (tabs->widget(i) == window.metaflowPanel())
                 showMetaflowShot(window);
+            if (auto* diff = tabs->widget(i)->findChild<DiffTab*>();
+                diff || (diff = qobject_cast<DiffTab*>(tabs->widget(i))))
+                showDiffShot(*diff);
             if (tabs->widget(i) == window.timelineView()) {
                 // A measured range over the second quarter: duration, kernels, busy %.
                 views::TimelineCanvas* canvas = window.timelineView()->canvas();

@@ -125,13 +125,7 @@ QLabel* shrinkableStatusLabel(QWidget* parent) {
     return label;
 }
 
-void restoreWindowLayout(QMainWindow& window, int version) {
-    QSettings settings;
-    // 1400×900, or the screen's free area when smaller (a 1280×800 laptop).
-    QSize size(1400, 900);
-    if (const QScreen* screen = window.screen())
-        size = size.boundedTo(screen->availableGeometry().size());
-    window.resize(size);
+void setDefaultDockWidths(QMainWindow& window) {
     QList<QDockWidget*> docks;
     QList<int> widths;
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) { // settings/stages | operators
@@ -139,6 +133,16 @@ void restoreWindowLayout(QMainWindow& window, int version) {
         widths << (window.dockWidgetArea(dock) == Qt::LeftDockWidgetArea ? 340 : 200);
     }
     window.resizeDocks(docks, widths, Qt::Horizontal);
+}
+
+void restoreWindowLayout(QMainWindow& window, int version) {
+    QSettings settings;
+    // 1400×900, or the screen's free area when smaller (a 1280×800 laptop).
+    QSize size(1400, 900);
+    if (const QScreen* screen = window.screen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    window.resize(size);
+    setDefaultDockWidths(window);
     window.restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     if (settings.value(QLatin1String(kStateVersionKey)).toInt() == version)
         window.restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), version);

@@ -33,6 +33,8 @@ void addHelpMenu(MainWindow& window, QMenu* menu);
 // restored (its docks may differ). The first start takes 1400×900 or the screen's free area,
 // gives the left docks room for the stage table's latency columns and the right one 200 px.
 void restoreWindowLayout(QMainWindow& window, int version);
+// The docks' default widths (settings and stages 340 px, operators 200 px).
+void setDefaultDockWidths(QMainWindow& window);
 void saveWindowLayout(const QMainWindow& window, int version);
 
 // Small screens (1280×800 and less): `content` in a frameless scroll area that scrolls only when
