@@ -98,6 +98,17 @@ RunResult runStrategy(const views::LoadedModel& model, const JobSettings& settin
     return run;
 }
 
+// The outcome in time, when the cost model can say (a program, or a kernel timeline); null
+// otherwise.
+std::shared_ptr<const eval::Timeline> timelineIfAny(const views::LoadedModel& model,
+                                                    const cost::CostModel& cost,
+                                                    const schedulers::Outcome& outcome) {
+    if (outcome.programs.empty() && cost.kernelTimeline() == nullptr)
+        return nullptr;
+    return std::make_shared<const eval::Timeline>(
+        schedulers::outcomeTimeline(model.dags(), outcome, cost));
+}
+
 // The Optimize job's views of an outcome, on the worker thread: the stage latencies, the
 // timeline (schedulers::outcomeTimeline: a RAF program's own, not its issue-order stages) and
 // the program's instruction times per block (the Streams view).
@@ -117,9 +128,7 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
                 run.stageLatencyMs.back().push_back(
                     cost::checkedStageLatencyMs(priced, dags[b], stage));
         }
-    if (!outcome.programs.empty() || cost.kernelTimeline() != nullptr)
-        run.timeline = std::make_shared<const eval::Timeline>(
-            schedulers::outcomeTimeline(model.dags(), outcome, cost));
+    run.timeline = timelineIfAny(model, cost, outcome);
     // A model that knows stage latencies only prices a program launch by launch; one without
     // those (a cache holding whole stages) leaves the Streams view in issue order.
     try {
@@ -389,9 +398,7 @@ Job<SearchResult> compareJob(JobSettings settings) {
         const auto all = schedulers::registeredSchedulers();
         // Each outcome in time, when the cost model can say (the bars' concurrency, stages).
         const OutcomeDetails timelineOf = [&](const schedulers::Outcome& outcome, RunResult& run) {
-            if (!outcome.programs.empty() || p.cost->kernelTimeline() != nullptr)
-                run.timeline = std::make_shared<const eval::Timeline>(
-                    schedulers::outcomeTimeline(p.model.dags(), outcome, *p.cost));
+            run.timeline = timelineIfAny(p.model, *p.cost, outcome);
         };
         // A scheduler the cost model or settings refuse gets a row saying why; the rest run.
         result.runs =
@@ -439,8 +446,7 @@ Job<DiffJobResult> diffJob(JobSettings settings, DiffSource a, DiffSource b) {
                 p.model, settings, *scheduler, settings.r, settings.s, false, *p.cost,
                 {control, 0.45 * static_cast<double>(i), 0.45 * static_cast<double>(i + 1)},
                 [&](const schedulers::Outcome& outcome, RunResult& run) {
-                    run.timeline = std::make_shared<const eval::Timeline>(
-                        schedulers::outcomeTimeline(p.model.dags(), outcome, *p.cost));
+                    run.timeline = timelineIfAny(p.model, *p.cost, outcome); // checked above
                 });
             if (!runs[i]->timeline)
                 throw UserError(sources[i]->label().toStdString() +
