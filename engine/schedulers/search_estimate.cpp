@@ -183,11 +183,13 @@ SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& opt
     }
     out.countSeconds = secondsSince(t0);
     if (!out.complete) {
-        out.seconds = countLimitSeconds;
+        out.seconds = out.low = countLimitSeconds;
         return out;
     }
     out.secondsPerStage = secondsPerStage(cost, counter.samples(), control);
     out.seconds = out.countSeconds + static_cast<double>(out.stagesPriced) * out.secondsPerStage;
+    out.low = 0.6 * out.seconds;
+    out.high = 1.2 * out.seconds;
     return out;
 }
 

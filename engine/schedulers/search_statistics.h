@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace ios::schedulers {
@@ -100,6 +101,16 @@ struct SearchEstimate {
     // beyond `states`, and `seconds` (the limit) is a lower bound, since the search enumerates
     // everything the counting pass does and prices stages on top.
     bool complete = true;
+    // The range the search's seconds should fall in on this machine (docs/performance.md
+    // "Estimates"): [low, high] around `seconds`; high 0 when unknown (incomplete: `seconds`
+    // is a lower bound). The IOS DP: 0.6–1.2 × seconds, the spread measured against its
+    // searches (its pricing is an upper bound, its enumeration exact).
+    double low = 0;
+    double high = 0;
+    // What `states` and `transitions` count, for people: the IOS DP's "states" and
+    // "transitions", Serenity's "down-sets" and "expansions".
+    std::string_view statesUnit = "states";
+    std::string_view transitionsUnit = "transitions";
 
     static constexpr int kSampleStages = 32;
 };

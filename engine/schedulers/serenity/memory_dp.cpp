@@ -3,6 +3,7 @@
 // μ(S), their frontier z(S), the best peak reaching them and a Zobrist hash; only the current
 // and the next layer keep their sets, every entry keeps (parent, last op) for the order.
 #include "schedulers/serenity/memory_dp.h"
+#include "schedulers/serenity/dp_rate.h"
 
 #include "schedulers/serenity/segment_model.h"
 #include "util/error.h"
@@ -284,7 +285,9 @@ LayerCount countLayer(const SegmentModel& m, const Layer& cur, int64_t budget) {
 
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget,
                   const DpLimits& limits, SearchControl* control) {
-    return detail::memoryDp(SegmentModel(problem, segment), budget, limits, control);
+    DpResult result = detail::memoryDp(SegmentModel(problem, segment), budget, limits, control);
+    recordDpRun(result.expansions, result.seconds);
+    return result;
 }
 
 DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits& limits,
