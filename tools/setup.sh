@@ -17,7 +17,7 @@ packages=(cmake ninja-build g++ pkg-config git
           libgraphviz-dev nlohmann-json3-dev libsqlite3-dev libpqxx-dev postgresql
           python3-yaml lld python3-dev pybind11-dev python3-pybind11 python3-pytest
           help2man dpkg-dev
-          xvfb xauth)
+          xvfb xauth xdotool)
 
 install_missing() {
     local missing=()

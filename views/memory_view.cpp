@@ -257,8 +257,10 @@ void MemoryView::setRunning(bool running) {
     progress_->setValue(0);
 }
 
-void MemoryView::setProgress(double fraction) {
+void MemoryView::setProgress(double fraction, const QString& text) {
     progress_->setValue(static_cast<int>(fraction * 1000));
+    progress_->setTextVisible(!text.isEmpty());
+    progress_->setFormat(text);
 }
 
 void MemoryView::clear() {

@@ -57,7 +57,8 @@ public:
     void setPlaceholder(const QString& text);
     void setParetoPlaceholder(const QString& text);
     void setRunning(bool running);
-    void setProgress(double fraction);
+    // `text`: what the bar reads ("42 % · ETA 8 s"); empty: no text.
+    void setProgress(double fraction, const QString& text = {});
     void clear();
 
     const MemoryReport* report() const { return report_.get(); }

@@ -41,6 +41,10 @@ public:
     virtual QWidget* keyTarget() { return nullptr; }
     // What the tab shows, for its tooltip.
     virtual QString description() const { return {}; }
+    // Its answer in a line, for the window's title while it is the visible tab (the Diff tab:
+    // "IOS-Both is 1.65× faster than Sequential"); empty by default. A view whose answer
+    // changes asks the window to update its title (MainWindow::updateTitle).
+    virtual QString titleNote() const { return {}; }
 
     // Whether it shows what the current settings give (a tab computing on demand: its own
     // check, set by whoever wires it); true by default.

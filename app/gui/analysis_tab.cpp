@@ -46,9 +46,14 @@ AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description, 
     chart_->setPlaceholder(tr("Not computed yet."));
     connect(compute_, &QPushButton::clicked, this, &AnalysisTab::computeRequested);
     connect(cancel_, &QPushButton::clicked, jobs_, &JobController::cancel);
-    connect(
-        jobs_, &JobController::progressDetail, this,
-        [this](quint64, double f, quint64, quint64, double elapsed) { setProgress(f, elapsed); });
+    connect(jobs_, &JobController::progressDetail, this,
+            [this](quint64, double f, quint64, quint64, double elapsed) {
+                setProgress(f, elapsed, jobs_->secondsLeft(), jobs_->overEstimate());
+            });
+    connect(jobs_, &JobController::estimated, this, [this](quint64, double low, double high) {
+        chart_->setPlaceholder(tr("Computing… estimated %1 (Cancel stops it)")
+                                   .arg(SettingsPanel::formatEstimate(low, high)));
+    });
     connect(jobs_, &JobController::cancelled, this, [this] { showCancelled(tr("Cancelled.")); });
     connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
         setRunning(false);
@@ -107,9 +112,10 @@ void AnalysisTab::showCancelled(const QString& why) {
     chart_->setPlaceholder(tr("%1 Press Compute to run it again.").arg(why));
 }
 
-void AnalysisTab::setProgress(double fraction, double elapsedSeconds) {
+void AnalysisTab::setProgress(double fraction, double elapsedSeconds, std::optional<double> left,
+                              bool over) {
     progress_->setValue(static_cast<int>(fraction * 1000));
-    progress_->setFormat(SettingsPanel::formatProgress(fraction, 0, 0, elapsedSeconds));
+    progress_->setFormat(SettingsPanel::formatProgress(fraction, 0, 0, elapsedSeconds, left, over));
 }
 
 QString AnalysisTab::progressText() const {

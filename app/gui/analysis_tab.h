@@ -10,6 +10,7 @@
 #include "result_view.h"
 
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QHBoxLayout;
@@ -49,7 +50,8 @@ public:
     // The job stopped before its result: the chart says so (and that Compute runs it again).
     void showCancelled(const QString& why);
     // fraction 0..1 and the seconds since the job started: the bar reads "42 % · ETA 8 s".
-    void setProgress(double fraction, double elapsedSeconds = 0);
+    void setProgress(double fraction, double elapsedSeconds = 0,
+                     std::optional<double> left = std::nullopt, bool over = false);
     QString progressText() const;
     QProgressBar* progressBar() const { return progress_; }
     void setInfo(const QString& text);
@@ -98,9 +100,14 @@ class ComparisonTab final : public AnalysisTab {
     Q_OBJECT
 public:
     explicit ComparisonTab(QWidget* parent = nullptr);
+    // "fastest: IOS-Both, 1.65× over Sequential" once a comparison is shown.
+    QString titleNote() const override { return fastest_; }
 
 protected:
     void startJob(const JobSettings& settings) override;
+
+private:
+    QString fastest_;
 };
 
 class SweepTab final : public AnalysisTab {

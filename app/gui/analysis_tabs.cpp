@@ -45,6 +45,16 @@ void ComparisonTab::startJob(const JobSettings& settings) {
                                static_cast<double>(run.peakBytes), run.notApplicable, run.strategy,
                                stages, concurrency, run.rewritten});
         }
+        fastest_.clear();
+        const RunResult* best = nullptr;
+        for (const RunResult& run : result->runs)
+            if (run.notApplicable.isEmpty() && run.latencyMs > 0 &&
+                (best == nullptr || run.latencyMs < best->latencyMs))
+                best = &run;
+        if (best != nullptr && result->sequentialLatencyMs > 0)
+            fastest_ = tr("fastest: %1, %2× over Sequential")
+                           .arg(strategyLabel(best->strategy))
+                           .arg(result->sequentialLatencyMs / best->latencyMs, 0, 'f', 2);
         const JobSettings& s = result->settings;
         const int64_t budget = s.memoryBudget;
         static_cast<views::ComparisonChart*>(chart())->setData(
@@ -160,6 +170,7 @@ template <class Tab> views::ResultView* makeAnalysisTab(MainWindow& window, QWid
     QObject::connect(session, &Session::modelChanged, tab,
                      [tab, session] { tab->setModel(session->model()); });
     QObject::connect(tab, &AnalysisTab::shown, &window, &MainWindow::analysisShown);
+    QObject::connect(tab, &AnalysisTab::shown, &window, &MainWindow::updateTitle);
     tab->setCurrentCheck([tab, session] {
         return tab->shownKey() ==
                tab->keyFor(session->settingsKey(session->settingsPanel()->settings()));

@@ -262,6 +262,13 @@ void DiffTab::showResult(const std::shared_ptr<const DiffJobResult>& result) {
     Q_EMIT shown();
 }
 
+QString DiffTab::titleNote() const {
+    if (!result_)
+        return {};
+    // The summary's first clause: "A is 1.65× faster than B: 3.510 ms vs 5.776 ms."
+    return QString::fromStdString(result_->diff->summary).section(QLatin1Char(':'), 0, 0);
+}
+
 QString DiffTab::sentences() const {
     if (!result_)
         return {};
@@ -339,6 +346,8 @@ views::ResultView* DiffTab::create(MainWindow& window, QWidget* parent) {
     Session* session = window.session();
     // The window's current model and settings whenever a comparison starts.
     tab->setSettingsSource([session] { return session->currentSettings(); });
+    // The window's title carries the answer while the tab is visible.
+    connect(tab, &DiffTab::shown, &window, &MainWindow::updateTitle);
     // Out of date once the settings that decide a search differ from the comparison's.
     tab->setCurrentCheck([tab, session] {
         return !tab->result_ ||

@@ -7,6 +7,7 @@
 #include "cost/program_simulator.h"
 #include "error_hints.h"
 #include "eval/timeline.h"
+#include "job_estimates.h"
 #include "memory_jobs.h"
 #include "schedule/program_verify.h"
 #include "schedulers/not_applicable.h"
@@ -24,8 +25,6 @@
 
 namespace ios::gui {
 
-namespace {
-
 schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record,
                                 int threads) {
     schedulers::SearchParams params;
@@ -38,6 +37,8 @@ schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool 
     params.memoryBudget = settings.memoryBudget;
     return params;
 }
+
+namespace {
 
 // What the Optimize job adds to a run from its outcome (timeline, program simulation).
 using OutcomeDetails = std::function<void(const schedulers::Outcome&, RunResult&)>;
@@ -160,23 +161,17 @@ runAll(size_t n, const JobSettings& settings, ProgressSlice slice,
     return out;
 }
 
-struct Setting {
-    QString label;
-    QString device;
-    int batch;
-};
-
 // One schedule optimised per setting, each priced under every setting (IOS paper §7.2); with
 // `block`, of that block alone (IOS paper Figure 10), priced as the whole model prices it.
 SpecializeMatrix specializeOver(const views::LoadedModel& model, const cost::BlockModel* block,
                                 const JobSettings& settings, const schedulers::Scheduler& scheduler,
-                                const std::vector<Setting>& grid, const QString& title, int threads,
-                                schedulers::SearchControl& search) {
+                                const std::vector<SpecializeSetting>& grid, const QString& title,
+                                int threads, schedulers::SearchControl& search) {
     std::vector<std::unique_ptr<cost::CostModel>> owned;
     std::vector<const cost::CostModel*> costs;
     SpecializeMatrix m;
     m.title = title;
-    for (const Setting& st : grid) {
+    for (const SpecializeSetting& st : grid) {
         owned.push_back(EngineJobs::makeCostModel(model, settings, st.device, st.batch));
         if (block != nullptr)
             owned.push_back(block->cost(*owned.back()));
@@ -200,23 +195,10 @@ std::vector<SpecializeMatrix> specialize(const views::LoadedModel& model,
     std::optional<cost::BlockModel> block;
     if (blockIndex >= 0)
         block.emplace(model.graph(), blockIndex, model.maxPartSize());
-    std::vector<Setting> batches;
-    for (int b : EngineJobs::kSpecializeBatches)
-        batches.push_back({QObject::tr("batch %1").arg(b), settings.device, b});
-    // The devices validated against measurements (`ios-sched devices`) and the selected one:
-    // every bundled profile would make a matrix too wide to read and ten times the work.
-    std::vector<Setting> devices;
-    for (const cost::DeviceProfile& d : cost::bundledDevices()) {
-        const QString name = QString::fromStdString(d.name);
-        if (!d.validation.empty() || name.compare(settings.device, Qt::CaseInsensitive) == 0)
-            devices.push_back({name, name, settings.batch});
-    }
-    if (cost::findBundledDevice(settings.device.toStdString()) == nullptr) // a profile file
-        devices.push_back(
-            {QFileInfo(settings.device).completeBaseName(), settings.device, settings.batch});
+    const auto [batches, devices] = specializeGrids(settings);
     const QString label = strategyLabel(
         QString::fromUtf8(scheduler.key().data(), static_cast<qsizetype>(scheduler.key().size())));
-    const std::vector<Setting>* grids[] = {&batches, &devices};
+    const std::vector<SpecializeSetting>* grids[] = {&batches, &devices};
     const QString scope = block ? QObject::tr(", block %1").arg(blockIndex) : QString();
     const QString titles[] = {
         QObject::tr("%1, batch sizes on %2%3").arg(label, settings.device, scope),
@@ -261,6 +243,23 @@ estimate(const views::LoadedModel& model, const JobSettings& settings,
 }
 
 } // namespace
+
+std::array<std::vector<SpecializeSetting>, 2> specializeGrids(const JobSettings& settings) {
+    std::array<std::vector<SpecializeSetting>, 2> grids;
+    for (int b : EngineJobs::kSpecializeBatches)
+        grids[0].push_back({QObject::tr("batch %1").arg(b), settings.device, b});
+    // The devices validated against measurements (`ios-sched devices`) and the selected one:
+    // every bundled profile would make a matrix too wide to read and ten times the work.
+    for (const cost::DeviceProfile& d : cost::bundledDevices()) {
+        const QString name = QString::fromStdString(d.name);
+        if (!d.validation.empty() || name.compare(settings.device, Qt::CaseInsensitive) == 0)
+            grids[1].push_back({name, name, settings.batch});
+    }
+    if (cost::findBundledDevice(settings.device.toStdString()) == nullptr) // a profile file
+        grids[1].push_back(
+            {QFileInfo(settings.device).completeBaseName(), settings.device, settings.batch});
+    return grids;
+}
 
 cost::CostModelSpec EngineJobs::costModelSpec(const JobSettings& settings, const QString& device,
                                               int batch) {
@@ -393,6 +392,7 @@ Job<SearchResult> savedScheduleJob(JobSettings settings,
 
 Job<SearchResult> compareJob(JobSettings settings) {
     return {[settings](JobControl& control) {
+        const JobEstimate estimated("compare", &estimateCompareWork, settings, control);
         const Prepared p = prepare(settings);
         SearchResult result;
         const auto all = schedulers::registeredSchedulers();
@@ -421,6 +421,7 @@ Job<SearchResult> compareJob(JobSettings settings) {
         // speed-ups (sequentialLatencyMs 0), but the rows that ran are still shown.
         if (schedulers::runOrNotApplicable([&] { finishSearch(p, settings, control, result); }))
             result.costModel = QString::fromStdString(p.cost->describe());
+        estimated.finish();
         return result;
     }};
 }
@@ -466,6 +467,7 @@ Job<DiffJobResult> diffJob(JobSettings settings, DiffSource a, DiffSource b) {
 
 Job<SweepResult> sweepJob(JobSettings settings) {
     return {[settings](JobControl& control) {
+        const JobEstimate estimated("sweep", &estimateSweepWork, settings, control);
         const Prepared p = prepare(settings);
         // The sweep varies r and s: a strategy without them is swept as IOS-Both, the paper's
         // choice (the chart's title names the strategy that ran).
@@ -486,23 +488,28 @@ Job<SweepResult> sweepJob(JobSettings settings) {
                 return runOn(p.model, settings, scheduler, r, s, false, threads, *p.cost, job);
             });
         finishSearch(p, settings, control, result.search);
+        estimated.finish();
         return result;
     }};
 }
 
 Job<SpecializeResult> specializeJob(JobSettings settings, int block) {
     return {[settings, block](JobControl& control) {
+        const JobEstimate estimated(block < 0 ? "specialize" : "specialize:block",
+                                    &estimateSpecializeWork, settings, control);
         const Prepared p = prepare(settings);
         SpecializeResult result;
         result.settings = settings;
         result.matrices = specialize(p.model, settings, p.chosen, block, control);
         result.sequentialLatencyMs = sequentialLatencyMs(p, settings, control);
+        estimated.finish();
         return result;
     }};
 }
 
 Job<MemoryJobResult> memoryJob(JobSettings settings) {
     return {[settings](JobControl& control) {
+        const JobEstimate estimated("memory", &estimateMemoryWork, settings, control);
         const Prepared p = prepare(settings);
         MemoryJobResult result;
         result.settings = settings;
@@ -510,6 +517,7 @@ Job<MemoryJobResult> memoryJob(JobSettings settings) {
         result.report = std::make_shared<const views::MemoryReport>(
             buildMemoryReport(p.model, schedulers::memoryOptions(schedulers::Params{}, *p.cost),
                               settings.memoryDpLimit, control));
+        estimated.finish();
         return result;
     }};
 }
@@ -533,10 +541,15 @@ Job<ParetoResult> paretoJob(JobSettings settings) {
 
 Job<EstimateResult> estimateJob(JobSettings settings) {
     return {[settings](JobControl& control) {
+        const auto start = std::chrono::steady_clock::now();
         const Prepared p = prepare(settings);
         EstimateResult result; // no sequential baseline: nothing is searched
         result.settings = settings;
         result.estimate = estimate(p.model, settings, p.chosen, *p.cost, control);
+        completeOptimizeEstimate(
+            result, p.model.prepared(), *p.cost,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            control);
         return result;
     }};
 }
@@ -544,11 +557,13 @@ Job<EstimateResult> estimateJob(JobSettings settings) {
 Job<MetaflowJobResult> metaflowJob(JobSettings settings) {
     return {[settings](JobControl& control) {
         const Prepared p = prepare(settings); // the same refusals as every job
+        const JobEstimate estimated("metaflow", &estimateMetaflowWork, settings, control);
         MetaflowJobResult result;
         result.settings = settings;
         result.costModel = QString::fromStdString(p.cost->describe());
         result.metaflow = runMetaflowJob(settings, control);
         result.sequentialLatencyMs = result.metaflow->rows.front().latencyMs;
+        estimated.finish();
         return result;
     }};
 }

@@ -9,7 +9,9 @@
 #include "io/schedule_document.h"
 #include "job.h"
 
+#include <array>
 #include <memory>
+#include <vector>
 
 namespace ios::gui {
 
@@ -39,6 +41,20 @@ Job<MetaflowJobResult> metaflowJob(JobSettings settings);
 // The Diff tab: A and B run (their timelines under the settings' cost model) and compared.
 // Throws ios::UserError when the cost model gives no kernel timeline.
 Job<DiffJobResult> diffJob(JobSettings settings, DiffSource a, DiffSource b);
+
+// The scheduler parameters of `settings` with r and s (a sweep's cell), state-space recording
+// and the threads one search may use.
+schedulers::Params searchParams(const JobSettings& settings, int r, int s, bool record,
+                                int threads);
+
+// One setting of the specialization's matrices, and both grids: the batch sizes on the chosen
+// device (kSpecializeBatches), the validated devices and the chosen one at the chosen batch.
+struct SpecializeSetting {
+    QString label;
+    QString device;
+    int batch;
+};
+std::array<std::vector<SpecializeSetting>, 2> specializeGrids(const JobSettings& settings);
 
 // The cost-model choices and the grids the jobs use.
 class EngineJobs final {

@@ -19,6 +19,7 @@
 #include "schedulers/search_estimate.h"
 #include "schedulers/search_params.h"
 #include "schedulers/state_space_index.h"
+#include "schedulers/work_estimate.h"
 
 #include <QString>
 #include <atomic>
@@ -182,7 +183,11 @@ struct ParetoResult {
 // RAF's policies, Serenity: they take milliseconds to seconds, no estimate).
 struct EstimateResult {
     JobSettings settings;
+    // Its seconds and range corrected by this process's record of the strategy's searches
+    // (schedulers::EstimateCalibration); `raw` is the range before, what a run is recorded
+    // against (recordOptimize).
     std::optional<schedulers::SearchEstimate> estimate;
+    schedulers::TimeRange raw;
 };
 
 // The MetaFlow tab's job: rewrite, then compare schedulers on G0 and G*.
@@ -223,6 +228,10 @@ struct JobControl {
     // rate and the ETA the progress bar shows; 0 of 0 when the search reports none.
     std::atomic<uint64_t> done{0};
     std::atomic<uint64_t> total{0};
+    // The job's up-front estimate in seconds (job_estimates.h), published before its work;
+    // 0 of 0 until then.
+    std::atomic<double> estimateLow{0};
+    std::atomic<double> estimateHigh{0};
     // Metaflow: the search's progress reports, for the live chart.
     std::shared_ptr<MetaflowTrace> metaflowTrace = std::make_shared<MetaflowTrace>();
 

@@ -6,6 +6,7 @@
 
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -63,6 +64,9 @@ quint64 JobController::startErased(Work work, Deliver done) {
     }));
     progressTimer_.start();
     clock_.start();
+    estimateLow_ = estimateHigh_ = 0;
+    eta_ = util::EtaTracker();
+    left_.reset();
     Q_EMIT started(id);
     Q_EMIT progressChanged(id, 0.0);
     return id;
@@ -96,13 +100,26 @@ void JobController::deliver(quint64 id, const std::shared_ptr<const void>& resul
     }
 }
 
+void JobController::setEstimate(double low, double high) {
+    if (!current_ || high <= 0)
+        return;
+    estimateLow_ = low;
+    estimateHigh_ = high;
+    eta_ = util::EtaTracker(low > 0 ? std::sqrt(low * high) : high);
+    Q_EMIT estimated(currentId_, low, high);
+}
+
 void JobController::pollProgress() {
     if (!current_)
         return;
+    if (estimateHigh_ <= 0 && current_->estimateHigh.load() > 0)
+        setEstimate(current_->estimateLow.load(), current_->estimateHigh.load());
     const double fraction = current_->progress.load();
+    const double elapsed = static_cast<double>(clock_.nsecsElapsed()) * 1e-9;
+    left_ = eta_.update(fraction, elapsed);
     Q_EMIT progressChanged(currentId_, fraction);
     Q_EMIT progressDetail(currentId_, fraction, current_->done.load(), current_->total.load(),
-                          static_cast<double>(clock_.nsecsElapsed()) * 1e-9);
+                          elapsed);
 }
 
 void JobController::waitForIdle() {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "job.h"
+#include "util/eta.h"
 
 #include <QElapsedTimer>
 #include <QFuture>
@@ -14,6 +15,7 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ios::gui {
@@ -47,6 +49,18 @@ public:
     // Blocks until every worker has returned (tests, shutdown).
     void waitForIdle();
 
+    // The running job's up-front estimate (seconds): what the job published
+    // (JobControl::estimateLow/High, job_estimates.h) or what the caller that estimated it
+    // gives here; 0 of 0 when none. Emits `estimated`.
+    void setEstimate(double low, double high);
+    double estimateLow() const { return estimateLow_; }
+    double estimateHigh() const { return estimateHigh_; }
+    // The time left the progress bar shows (util::EtaTracker over the estimate and the
+    // progress: never more than twice its least answer), as of the last progressDetail;
+    // nullopt when there is nothing to say. overEstimate(): running past the estimate.
+    std::optional<double> secondsLeft() const { return left_; }
+    bool overEstimate() const { return eta_.held(); }
+
     static constexpr int kProgressIntervalMs = 50;
 
 Q_SIGNALS:
@@ -56,7 +70,8 @@ Q_SIGNALS:
     // and the seconds since the job started: what the progress bar's rate and ETA need.
     void progressDetail(quint64 id, double fraction, quint64 done, quint64 total,
                         double elapsedSeconds);
-    void finished(quint64 id); // after the job's callback got its result
+    void estimated(quint64 id, double low, double high); // the job's up-front estimate
+    void finished(quint64 id);                           // after the job's callback got its result
     // smallestPeak > 0: the job's memory budget is below the least peak any schedule
     // reaches (schedulers::MemoryBudgetTooSmall), which it is.
     void failed(quint64 id, const QString& message, qint64 smallestPeak);
@@ -80,6 +95,10 @@ private:
     int dropped_ = 0;
     QTimer progressTimer_;
     QElapsedTimer clock_; // since the current job started
+    double estimateLow_ = 0;
+    double estimateHigh_ = 0;
+    util::EtaTracker eta_;
+    std::optional<double> left_;
     std::vector<QFuture<void>> futures_;
 };
 

@@ -168,11 +168,13 @@ void MainWindow::createTabs() {
         rewrittenNotes_.push_back(new StaleOverlay(w, mode));
     }
     timeline_ = timelineView()->findChild<TimelineTab*>();
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateTitle);
 }
 
 void MainWindow::connectSession() {
     connect(session_, &Session::modelChanged, this, [this] {
         graphHighlight_.clear();
+        updateTitle();
         Q_EMIT modelChanged();
     });
     connect(session_, &Session::resultShown, this, &MainWindow::resultShown);
@@ -263,7 +265,7 @@ bool MainWindow::openModel(const QString& pathOrName) {
     }
     lastError_.clear();
     const QString name = QString::fromStdString(loaded->graph().name);
-    setWindowTitle(tr("%1 — IOS Explorer").arg(name.isEmpty() ? pathOrName : name));
+    modelName_ = name.isEmpty() ? pathOrName : name;
     modelLabel_->setText(tr("%1: %2 operators in %3 blocks, %4")
                              .arg(name.isEmpty() ? pathOrName : name)
                              .arg(loaded->operatorCount())
@@ -416,6 +418,17 @@ JobController* MainWindow::memoryJobs() const {
 JobController* MainWindow::paretoJobs() const {
     return memoryView()->findChild<MemoryTab*>()->paretoJobs();
 }
+void MainWindow::updateTitle() {
+    QStringList parts;
+    if (const views::ResultView* view = views::asResultView(tabs_->currentWidget()))
+        if (const QString note = view->titleNote(); !note.isEmpty())
+            parts << note;
+    if (!modelName_.isEmpty())
+        parts << modelName_ << tabs_->tabText(tabs_->currentIndex()).remove(QLatin1Char('&'));
+    parts << tr("IOS Explorer");
+    setWindowTitle(parts.join(QStringLiteral(" — ")));
+}
+
 bool MainWindow::isAnalysisCurrent(int tabIndex) const {
     const views::ResultView* view = views::asResultView(tabs_->widget(tabIndex));
     return view == nullptr || view->isCurrent();

@@ -120,6 +120,10 @@ public:
     JobController* paretoJobs() const;
     // True when tab `index` shows what the current settings give (views::ResultView).
     bool isAnalysisCurrent(int tabIndex) const;
+    // "ANSWER — MODEL — TAB — IOS Explorer": the visible tab's titleNote (views::ResultView)
+    // when it has one, the open model and the tab; called on a tab change, a model change and
+    // by views whose answer changed.
+    void updateTitle();
 
 Q_SIGNALS:
     void modelChanged();
@@ -157,6 +161,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QLabel* modelLabel_ = nullptr;
     QLabel* resultLabel_ = nullptr;
+    QString modelName_; // the open model's name (its file when it has none), for the title
     QString lastError_;
     QStringList exportWarnings_; // filled by the export exportTo runs
     bool dialogsEnabled_ = true;

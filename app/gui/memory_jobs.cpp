@@ -105,6 +105,16 @@ std::vector<views::PeakWindow> peakWindows(const ir::MemoryProblem& problem,
     return out;
 }
 
+sy::PlanOptions memoryPlanOptions(const ir::MemoryOptions& memory, uint64_t dpLimit) {
+    sy::PlanOptions options;
+    options.order = sy::OrderKind::Serenity;
+    options.resolution = memory.bytesPerElement;
+    options.limits.maxExpansions = dpLimit;
+    options.escalations = views::kSerenityEscalations;
+    options.exactExpansions = 0;
+    return options;
+}
+
 views::MemoryReport buildMemoryReport(const views::LoadedModel& model,
                                       const ir::MemoryOptions& memory, uint64_t dpLimit,
                                       JobControl& control) {
@@ -112,14 +122,7 @@ views::MemoryReport buildMemoryReport(const views::LoadedModel& model,
     views::MemoryReport report;
     report.memory = memory;
     report.dpLimit = dpLimit;
-    sy::PlanOptions options;
-    options.order = sy::OrderKind::Serenity;
-    options.resolution = memory.bytesPerElement;
-    options.limits.maxExpansions = dpLimit;
-    options.escalations = views::kSerenityEscalations;
-    // Every run under the view's DP limit (the default, 2^27, already lets the first run solve
-    // what the exact first run would): lowering it shows the bisection at work.
-    options.exactExpansions = 0;
+    const sy::PlanOptions options = memoryPlanOptions(memory, dpLimit);
     std::vector<ir::MemoryProblem> problems =
         ir::modelMemoryProblems(model.graph(), model.dags(), memory);
     size_t total = 0;

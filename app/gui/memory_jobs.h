@@ -9,6 +9,7 @@
 #include "job.h"
 #include "memory_report.h"
 #include "schedulers/pareto.h"
+#include "schedulers/serenity/memory_plan.h"
 
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace ios::gui {
 
 // Budgets of the trade-off, evenly spaced from the unconstrained peak to the smallest.
 inline constexpr int kParetoPoints = 12;
+
+// The Memory view's Serenity: per cut segment, every run under `dpLimit` expansions (the
+// default, 2^27, already lets the first run solve what the exact first run would; lowering it
+// shows the bisection at work) and the view's escalations.
+schedulers::serenity::PlanOptions memoryPlanOptions(const ir::MemoryOptions& memory,
+                                                    uint64_t dpLimit);
 
 // Every block of `model` under `memory`; Serenity's DP runs with `dpLimit` expansions per run.
 // Progress goes to `control` (plan in [0, 0.9), windows after); throws Cancelled.

@@ -82,8 +82,12 @@ void MemoryTab::connectJobs() {
     for (JobController* jobs : {memoryJobs_, paretoJobs_}) {
         connect(jobs, &JobController::started, this, running);
         connect(jobs, &JobController::finished, this, running);
-        connect(jobs, &JobController::progressChanged, this,
-                [this](quint64, double f) { view_->setProgress(f); });
+        connect(jobs, &JobController::progressDetail, this,
+                [this, jobs](quint64, double f, quint64, quint64, double elapsed) {
+                    view_->setProgress(f, SettingsPanel::formatProgress(f, 0, 0, elapsed,
+                                                                        jobs->secondsLeft(),
+                                                                        jobs->overEstimate()));
+                });
     }
     connect(memoryJobs_, &JobController::failed, this,
             [this, running](quint64, const QString& message) {

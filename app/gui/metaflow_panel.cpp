@@ -397,17 +397,25 @@ void MetaflowPanel::showProgress(double fraction, double elapsed) {
             {static_cast<double>(p.expanded), static_cast<double>(p.queued), p.bestMs, p.poppedMs});
     if (!points.empty())
         searchChart_->setData(tr("Search progress"), std::move(points));
+    // The job's estimate and the time left (the search's own progress has no total).
+    QString eta;
+    if (jobs_->estimateHigh() > 0)
+        eta = tr(" · estimated %1")
+                  .arg(SettingsPanel::formatEstimate(jobs_->estimateLow(), jobs_->estimateHigh()));
+    if (const QString left = SettingsPanel::formatLeft(jobs_->secondsLeft(), jobs_->overEstimate());
+        !left.isEmpty())
+        eta += QStringLiteral(" · ") + left;
     if (fraction >= 0.5) {
         progress_->setRange(0, 1000);
         progress_->setValue(static_cast<int>(fraction * 1000));
-        status_->setText(
-            tr("Comparing schedulers on G0 and G*… (%1)").arg(views::formatSeconds(elapsed)));
+        status_->setText(tr("Comparing schedulers on G0 and G*… (%1)%2")
+                             .arg(views::formatSeconds(elapsed), eta));
     } else if (!trace.empty()) {
         const MetaflowPoint& p = trace.back();
-        status_->setText(tr("expanded %1 · queue %2 · best %3")
+        status_->setText(tr("expanded %1 · queue %2 · best %3%4")
                              .arg(views::formatCount(static_cast<double>(p.expanded)),
                                   views::formatCount(static_cast<double>(p.queued)),
-                                  views::formatMs(p.bestMs)));
+                                  views::formatMs(p.bestMs), eta));
     }
 }
 

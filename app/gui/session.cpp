@@ -4,6 +4,7 @@
 #include "engine_jobs.h"
 #include "error_hints.h"
 #include "job_controller.h"
+#include "job_estimates.h"
 #include "settings_panel.h"
 #include "units.h"
 #include "util/error.h"
@@ -37,7 +38,8 @@ void Session::connectJobs() {
     });
     connect(jobs_, &JobController::progressDetail, this,
             [this](quint64, double f, quint64 done, quint64 total, double elapsed) {
-                panel_->setProgress(f, done, total, elapsed);
+                panel_->setProgress(f, done, total, elapsed, jobs_->secondsLeft(),
+                                    jobs_->overEstimate());
             });
     connect(jobs_, &JobController::cancelled, this, [this] {
         panel_->setRunning(false);
@@ -148,6 +150,7 @@ void Session::showEstimate(const std::shared_ptr<const EstimateResult>& result) 
     JobSettings current = panel_->settings();
     if (!result || result->settings.model != model_ || !sameSearch(result->settings, current))
         return; // the settings moved on; their own estimate follows
+    lastEstimate_ = result;
     const double limit = panel_->autoRunSeconds();
     QString text;
     bool quick = false;
@@ -177,8 +180,21 @@ void Session::runOptimize() {
                         : optimizeJob(runningSettings_),
                  [this](const SearchResultPtr& result) {
                      panel_->setRunning(false);
+                     if (runningEstimate_)
+                         recordOptimize(*runningEstimate_,
+                                        static_cast<double>(runClock_.nsecsElapsed()) * 1e-9);
                      showResult(result);
                  });
+    // The bar's ETA starts from the estimate the panel showed for exactly this search.
+    runningEstimate_.reset();
+    if (!saved_ && lastEstimate_ && lastEstimate_->estimate &&
+        lastEstimate_->settings.model == model_ &&
+        sameSearch(lastEstimate_->settings, runningSettings_)) {
+        runningEstimate_ = lastEstimate_;
+        const schedulers::TimeRange r = schedulers::rangeOf(*lastEstimate_->estimate);
+        jobs_->setEstimate(r.low, r.high);
+    }
+    runClock_.start();
     Q_EMIT searchStarted();
 }
 

@@ -9,6 +9,7 @@
 #include "job.h"
 #include "selection.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <vector>
@@ -98,6 +99,11 @@ private:
     views::LoadedModelPtr model_;
     JobSettings runningSettings_; // the Optimize job in flight (jobs_->isRunning())
     SearchResultPtr lastResult_;
+    // The last up-front estimate (its settings say which search), and the clock of the search
+    // running now, recorded against it when the result comes (recordOptimize).
+    std::shared_ptr<const EstimateResult> lastEstimate_;
+    std::shared_ptr<const EstimateResult> runningEstimate_;
+    QElapsedTimer runClock_;
     std::shared_ptr<const io::ScheduleDocument> saved_; // shown instead of searching
     QString resultText_;                                // the shown result's summary
 };

@@ -399,26 +399,38 @@ void SettingsPanel::setRunning(bool running) {
     }
 }
 
-void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, double elapsed) {
+void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, double elapsed,
+                                std::optional<double> left, bool over) {
     fraction = std::clamp(fraction, 0.0, 1.0);
     progress_->setValue(static_cast<int>(fraction * 1000.0));
-    progress_->setFormat(formatProgress(fraction, done, total, elapsed));
+    progress_->setFormat(formatProgress(fraction, done, total, elapsed, left, over));
 }
 
-QString SettingsPanel::formatProgress(double fraction, quint64 done, quint64 total,
-                                      double elapsed) {
+QString SettingsPanel::formatProgress(double fraction, quint64 done, quint64 total, double elapsed,
+                                      std::optional<double> left, bool over) {
     fraction = std::clamp(fraction, 0.0, 1.0);
     QString text = tr("%1 %").arg(static_cast<int>(fraction * 100.0));
     if (total > 0 && elapsed > 0.2) // a rate over the first moments says nothing
         text += tr(" · %1 states/s").arg(views::formatCount(static_cast<double>(done) / elapsed));
-    if (fraction > 0.01 && fraction < 1.0 && elapsed > 0.2) {
-        // Whole seconds: a finer ETA only jitters.
-        const double eta = elapsed * (1.0 - fraction) / fraction;
-        text += tr(" · ETA %1")
-                    .arg(eta < 60 ? tr("%1 s").arg(std::max(1.0, std::ceil(eta)))
-                                  : formatDuration(eta));
-    }
+    if (fraction < 1.0)
+        if (const QString l = formatLeft(left, over); !l.isEmpty())
+            text += QStringLiteral(" · ") + l;
     return text;
+}
+
+QString SettingsPanel::formatLeft(std::optional<double> left, bool over) {
+    if (left) // whole seconds: a finer ETA only jitters
+        return tr("ETA %1").arg(*left < 60 ? tr("%1 s").arg(std::max(1.0, std::ceil(*left)))
+                                           : formatDuration(*left));
+    return over ? tr("over estimate") : QString();
+}
+
+QString SettingsPanel::formatEstimate(double low, double high) {
+    if (high <= 0)
+        return tr("> %1").arg(formatDuration(low));
+    if (high > 2 * low)
+        return tr("%1–%2").arg(formatDuration(low), formatDuration(high));
+    return tr("≈ %1").arg(formatDuration(std::sqrt(low * high)));
 }
 
 QString SettingsPanel::progressText() const {
@@ -460,13 +472,19 @@ QString SettingsPanel::formatDuration(double seconds) {
 }
 
 QString SettingsPanel::describeEstimate(const schedulers::SearchEstimate& e) {
-    const QString states = tr("%1 states").arg(views::formatCount(static_cast<double>(e.states)));
+    const QString states = tr("%1 %2").arg(
+        views::formatCount(static_cast<double>(e.states)),
+        QString::fromUtf8(e.statesUnit.data(), static_cast<qsizetype>(e.statesUnit.size())));
     if (!e.complete)
-        return tr("> %1 · %2 (too many transitions to count in %1)")
-            .arg(formatDuration(e.seconds), states);
-    return tr("≈ %1 · %2 · %3 transitions · %4 stages to price")
-        .arg(formatDuration(e.seconds), states,
-             views::formatCount(static_cast<double>(e.transitions)),
+        return tr("> %1 · %2 (too many %3 to count in %1)")
+            .arg(formatDuration(e.seconds), states,
+                 QString::fromUtf8(e.transitionsUnit.data(),
+                                   static_cast<qsizetype>(e.transitionsUnit.size())));
+    return tr("%1 · %2 · %3 %4 · %5 stages to price")
+        .arg(e.high > 0 ? formatEstimate(e.low, e.high) : tr("≈ %1").arg(formatDuration(e.seconds)),
+             states, views::formatCount(static_cast<double>(e.transitions)),
+             QString::fromUtf8(e.transitionsUnit.data(),
+                               static_cast<qsizetype>(e.transitionsUnit.size())),
              views::formatCount(static_cast<double>(e.stagesPriced)));
 }
 

@@ -6,6 +6,7 @@
 #include "job.h"
 
 #include <QWidget>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -31,7 +32,9 @@ public:
     void setRunning(bool running);
     // fraction 0..1; done of total in the search's units (states), 0 of 0 when unknown, and
     // the seconds since the job started: the bar reads "42 % · 12,300 states/s · ETA 8 s".
-    void setProgress(double fraction, quint64 done = 0, quint64 total = 0, double elapsed = 0);
+    // `left`: the time left (JobController::secondsLeft), `over`: past the estimate.
+    void setProgress(double fraction, quint64 done = 0, quint64 total = 0, double elapsed = 0,
+                     std::optional<double> left = std::nullopt, bool over = false);
     QString progressText() const;
     void setResultText(const QString& text);
     QString resultText() const;
@@ -55,8 +58,14 @@ public:
     // "850 ms", "12.3 s", "15 min", "2.5 h".
     static QString formatDuration(double seconds);
     // What a progress bar reads: "42 % · 12,300 states/s · ETA 8 s" (the rate when total > 0,
-    // the ETA once past the first moments); the panel's bar and the analysis tabs' share it.
-    static QString formatProgress(double fraction, quint64 done, quint64 total, double elapsed);
+    // the time left when known, "over estimate" past it); the panel's bar and the analysis
+    // tabs' share it.
+    static QString formatProgress(double fraction, quint64 done, quint64 total, double elapsed,
+                                  std::optional<double> left = std::nullopt, bool over = false);
+    // "ETA 8 s", "over estimate" (running past the estimate) or nothing.
+    static QString formatLeft(std::optional<double> left, bool over);
+    // An estimate's seconds for people: "≈ 1.2 s", or "1.2–4.8 s" when the range is wide.
+    static QString formatEstimate(double low, double high);
 
     // Settings edits start a search only when its estimate is below this (seconds; 0 = never).
     // Not a search setting: persisted with the others, changing it starts nothing.

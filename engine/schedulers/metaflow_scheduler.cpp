@@ -4,8 +4,10 @@
 // rewritten graph. Its outcome refers to G* (Outcome::rewritten).
 #include "schedulers/metaflow.h"
 #include "schedulers/scheduler.h"
+#include "schedulers/work_estimate.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace ios::schedulers {
 
@@ -24,6 +26,29 @@ public:
                 Knob::Device};
     }
     int rank() const override { return 50; } // after the IOS schedulers (20–40)
+
+    // IOS-Both's estimate on G0 (G* is no larger; from half of its least, as G*'s search
+    // finds many of G0's stages priced, to 1.5 × its most), and MetaFlow's own search: 20–300 µs
+    // per operator (measured here on the bundled models: rewriting, copying
+    // and pricing the graphs it tries). A prior: the process's record corrects it
+    // (work_estimate.h).
+    bool hasEstimate() const override { return true; }
+    std::optional<SearchEstimate> estimate(const ir::PreparedModel& model, const Params& params,
+                                           const cost::CostModel& cost, double countLimitSeconds,
+                                           const SearchControl* control) const override {
+        std::optional<SearchEstimate> e =
+            schedulerByName("ios-both").estimate(model, params, cost, countLimitSeconds, control);
+        if (e) {
+            size_t ops = 0;
+            for (const ir::BlockDag& dag : model.dags())
+                ops += dag.ops.size();
+            const TimeRange r = rangeOf(*e);
+            e->low = 0.5 * r.low + 20e-6 * static_cast<double>(ops);
+            e->high = 1.5 * r.high + 300e-6 * static_cast<double>(ops);
+            e->seconds = std::sqrt(e->low * e->high);
+        }
+        return e;
+    }
 
 protected:
     Outcome search(const ir::PreparedModel& model, const Params& params,

@@ -156,6 +156,36 @@ std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {
     return out;
 }
 
+std::vector<SampleStage> concurrentStages(const ir::PreparedModel& model) {
+    std::vector<SampleStage> all;
+    for (const ir::BlockDag& dag : model.dags()) {
+        // Ops by depth (longest path from the block's start): ops of one depth are independent.
+        std::vector<int> depth(dag.ops.size(), 0);
+        std::vector<std::vector<int>> level;
+        for (size_t op = 0; op < dag.ops.size(); ++op) {
+            for (int q : dag.preds[op])
+                depth[op] = std::max(depth[op], depth[static_cast<size_t>(q)] + 1);
+            if (level.size() <= static_cast<size_t>(depth[op]))
+                level.resize(static_cast<size_t>(depth[op]) + 1);
+            level[static_cast<size_t>(depth[op])].push_back(static_cast<int>(op));
+        }
+        for (const std::vector<int>& ops : level)
+            if (ops.size() >= 2) {
+                SampleStage sample{&dag, {}};
+                for (size_t i = 0; i < std::min<size_t>(ops.size(), kConcurrentOps); ++i)
+                    sample.stage.groups.push_back({ops[i]});
+                all.push_back(std::move(sample));
+            }
+    }
+    if (all.empty())
+        return operatorStages(model);
+    const size_t stride = std::max<size_t>(1, all.size() / SearchEstimate::kSampleStages);
+    std::vector<SampleStage> out;
+    for (size_t i = 0; i < all.size(); i += stride)
+        out.push_back(std::move(all[i]));
+    return out;
+}
+
 SearchEstimate estimateSearch(const ir::PreparedModel& model, const Options& options,
                               const cost::CostModel& cost, double countLimitSeconds,
                               const SearchControl* control) {

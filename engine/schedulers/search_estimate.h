@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What an IOS DP search will cost, before it runs (docs/performance.md "Up-front estimate"):
-// the GUI runs a search on a settings edit only when this says it is quick.
+// What an IOS DP search will cost, before it runs (docs/estimates.md "Up-front estimate of the IOS
+// DP"): the GUI runs a search on a settings edit only when this says it is quick.
 #pragma once
 
 #include "cost/cost_model.h"
@@ -90,6 +90,13 @@ double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<Samp
 // Up to SearchEstimate::kSampleStages single-operator stages spread evenly over the model's
 // operators: what compares the pricing cost of one model's settings (specialize.h).
 std::vector<SampleStage> operatorStages(const ir::PreparedModel& model);
+
+// Up to SearchEstimate::kSampleStages stages of kConcurrentOps independent operators (ops of
+// one depth in a block, each its own group), spread over the model: what pricing a concurrent
+// stage costs, for schedulers that cannot sample their own (RAF-IOS's endings). A model without
+// two independent operators gives operatorStages.
+inline constexpr size_t kConcurrentOps = 4;
+std::vector<SampleStage> concurrentStages(const ir::PreparedModel& model);
 
 // Counts the search `optimize(model, options, cost)` would run, on one thread, and times
 // stage pricing under `cost`. Stops counting after `countLimitSeconds` (complete = false).

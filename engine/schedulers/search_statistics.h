@@ -72,8 +72,8 @@ struct StateSpace {
     bool truncated = false;       // maxRecordedTransitions was reached; the rest is missing
 };
 
-// What an IOS DP search will cost, before it runs (search_estimate.h, docs/performance.md
-// "Up-front estimate"; Scheduler::estimate).
+// What a scheduler's search will cost, before it runs (search_estimate.h, docs/estimates.md;
+// Scheduler::estimate).
 struct SearchEstimate {
     // Exact (deterministic): what optimize() with the same model, options and a cost model
     // with the same operator classes reports on one thread, before it has priced anything.

@@ -72,8 +72,10 @@ private Q_SLOTS:
         tab.show();
         QVERIFY(QTest::qWaitForWindowExposed(&tab));
         tab.setRunning(true);
-        tab.setProgress(0.25, 3.0);
+        tab.setProgress(0.25, 3.0, 9.0);
         QCOMPARE(tab.progressText(), QStringLiteral("25 % · ETA 9 s"));
+        tab.setProgress(0.3, 30.0, std::nullopt, true); // past its estimate, nothing to say
+        QCOMPARE(tab.progressText(), QStringLiteral("30 % · over estimate"));
         QVERIFY(tab.progressBar()->isVisible());
         QVERIFY(tab.progressBar()->isTextVisible());
         QVERIFY(tab.progressBar()->width() >

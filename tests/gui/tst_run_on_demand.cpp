@@ -114,10 +114,14 @@ private Q_SLOTS:
     void progressShowsRateAndEta() {
         SettingsPanel panel;
         panel.setRunning(true);
-        panel.setProgress(0.42, 4200, 10000, 2.0);
+        panel.setProgress(0.42, 4200, 10000, 2.0, 2.76);
         QCOMPARE(panel.progressText(), QStringLiteral("42 % · 2,100 states/s · ETA 3 s"));
-        panel.setProgress(0.5, 0, 0, 60.0); // a search without counts: no rate
+        panel.setProgress(0.5, 0, 0, 60.0, 60.0); // a search without counts: no rate
         QCOMPARE(panel.progressText(), QStringLiteral("50 % · ETA 1.0 min"));
+        panel.setProgress(0.5, 0, 0, 60.0); // nothing known about the time left
+        QCOMPARE(panel.progressText(), QStringLiteral("50 %"));
+        QCOMPARE(SettingsPanel::formatEstimate(1.0, 4.0), QStringLiteral("1.00 s–4.00 s"));
+        QCOMPARE(SettingsPanel::formatEstimate(1.0, 1.44), QStringLiteral("≈ 1.20 s"));
         panel.setRunning(false);
         QCOMPARE(panel.progressText(), QString());
         QCOMPARE(SettingsPanel::formatDuration(900), QStringLiteral("15 min"));

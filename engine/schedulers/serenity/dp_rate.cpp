@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "schedulers/serenity/dp_rate.h"
 
+#include "schedulers/serenity/downset_count.h"
+
 #include <algorithm>
 #include <mutex>
 
@@ -39,9 +41,23 @@ double dpExpansionsPerSecond(const ir::MemoryProblem& problem, const Segment& se
         if (m.expansions >= kEnoughExpansions && m.seconds > 0)
             return static_cast<double>(m.expansions) / m.seconds;
     }
+    // The pilot: the longest prefix of the segment whose DP makes at most kEnoughExpansions
+    // (counted, downset_count.h), run whole, so that it times expansions, not set-up.
+    Segment prefix = segment;
+    size_t lo = 1, hi = segment.ops.size();
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        prefix.ops.assign(segment.ops.begin(), segment.ops.begin() + static_cast<long>(mid));
+        const DownSetCount c = countDownSets(problem, prefix);
+        if (c.complete && c.expansions <= static_cast<double>(kEnoughExpansions))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    prefix.ops.assign(segment.ops.begin(), segment.ops.begin() + static_cast<long>(lo));
     DpLimits pilot;
-    pilot.maxExpansions = kEnoughExpansions; // memoryDp records it
-    const DpResult run = memoryDp(problem, segment, kNoBudget, pilot);
+    pilot.maxExpansions = 2 * kEnoughExpansions; // memoryDp records it
+    const DpResult run = memoryDp(problem, prefix, kNoBudget, pilot);
     const std::lock_guard lock(m.mutex);
     if (m.seconds > 0 && m.expansions > 0)
         return static_cast<double>(m.expansions) / m.seconds;

@@ -15,7 +15,8 @@ void recordDpRun(uint64_t expansions, double seconds);
 
 // Expansions per second over the DP runs of this process so far that examined at least 2^20
 // expansions together (their rate, bound by memory latency, is what a large run sees); before
-// that, a pilot run on `segment` capped at 2^20 expansions, whose rate counts too. Never 0.
+// that, a pilot run on the longest prefix of `segment` whose DP makes at most 2^20
+// expansions, whose rate counts too. Never 0.
 double dpExpansionsPerSecond(const ir::MemoryProblem& problem, const Segment& segment);
 
 } // namespace ios::schedulers::serenity
