@@ -90,7 +90,7 @@ TimeRange estimateRun(const Scheduler& scheduler, const ir::PreparedModel& model
             static_cast<double>(ops) * secondsPerStage(cost, operatorStages(model), control);
         raw = {once, 4 * once};
     }
-    return EstimateCalibration::process().corrected(scheduler.key(), raw);
+    return raw;
 }
 
 } // namespace ios::schedulers

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// What a scheduler's run will cost before it runs, as a range of seconds (docs/performance.md
-// "Estimates"): the scheduler's own estimate (Scheduler::estimate: its work counted, the unit
-// costs measured on this machine), or for one without, its operators priced; then corrected by
-// what this process measured: each finished run records its time against its estimate.
+// What a scheduler's run will cost before it runs, as a range of seconds (docs/estimates.md):
+// the scheduler's own estimate (Scheduler::estimate: its work counted, the unit costs
+// measured on this machine), or for one without, its operators priced; and the process's
+// record that corrects later estimates: each finished job records its time against its
+// estimate.
 #pragma once
 
 #include "cost/cost_model.h"
@@ -54,8 +55,8 @@ private:
 
 // What `scheduler.run(model, params, cost)` will take: its own estimate (counting for at most
 // countLimitSeconds) or, for a scheduler without one, every operator priced once to four
-// times (the baselines and RAF's policies price operators and simulate a program); then
-// corrected by the process's record of that scheduler. Throws as Scheduler::estimate does.
+// times (the baselines and RAF's policies price operators and simulate a program). Raw: the
+// caller corrects it under the kind it records runs as. Throws as Scheduler::estimate does.
 TimeRange estimateRun(const Scheduler& scheduler, const ir::PreparedModel& model,
                       const Params& params, const cost::CostModel& cost, double countLimitSeconds,
                       const SearchControl* control = nullptr);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The time left of a running job, for progress bars (docs/performance.md "Estimates"): the
+// The time left of a running job, for progress bars (docs/estimates.md): the
 // job's up-front estimate blended with what its progress says so far, and never more than
 // twice the least time left it has already said (an ETA that climbs 13 s → 41 s while the
 // user waits is no estimate).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// How much work Serenity's DP on a segment is, before it runs (docs/performance.md "Estimates"):
+// How much work Serenity's DP on a segment is, before it runs (docs/estimates.md):
 // its down-sets and expansions counted exactly by a frontier DP, without enumerating them.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What planMemory (memory_plan.h) will cost, before it runs (docs/performance.md "Estimates"):
+// What planMemory (memory_plan.h) will cost, before it runs (docs/estimates.md):
 // the expansions of each segment's DP counted exactly (downset_count.h), the runs the soft
 // budget makes predicted as it decides them, at this process's measured DP rate (dp_rate.h).
 #pragma once
