@@ -147,15 +147,20 @@ void addOptimizeDetails(const views::LoadedModel& model, const cost::CostModel& 
 }
 
 // Independent searches as parallel jobs (settings.threads), results in index order; each
-// job's progress counts equally in [slice.begin, slice.end).
+// job's progress counts in [slice.begin, slice.end) by its estimated seconds
+// (JobControl::runSeconds, when the job's estimate gave one per run), else equally.
 std::vector<RunResult>
 runAll(size_t n, const JobSettings& settings, ProgressSlice slice,
        const std::function<RunResult(size_t, int, schedulers::SearchControl&)>& run) {
     std::vector<RunResult> out(n);
     const int inner = schedulers::innerThreads(settings.threads, n);
+    std::vector<uint64_t> weights(n, 1000);
+    if (slice.control.runSeconds.size() == n)
+        for (size_t i = 0; i < n; ++i) // microseconds, at least 1
+            weights[i] = static_cast<uint64_t>(std::max(1.0, slice.control.runSeconds[i] * 1e6));
     slice.install();
     schedulers::runJobs(
-        &slice.control.search, std::vector<uint64_t>(n, 1000), settings.threads,
+        &slice.control.search, weights, settings.threads,
         [&](size_t i, schedulers::SearchControl& job) { out[i] = run(i, inner, job); });
     slice.control.progress = slice.end;
     return out;

@@ -232,6 +232,10 @@ struct JobControl {
     // 0 of 0 until then.
     std::atomic<double> estimateLow{0};
     std::atomic<double> estimateHigh{0};
+    // The estimate's seconds per run of a job of independent runs (the comparison's schedulers,
+    // the sweep's cells), in run order, or empty: their weights in the job's progress. Written
+    // and read on the job's thread only.
+    std::vector<double> runSeconds;
     // Metaflow: the search's progress reports, for the live chart.
     std::shared_ptr<MetaflowTrace> metaflowTrace = std::make_shared<MetaflowTrace>();
 

@@ -85,6 +85,7 @@ sc::TimeRange estimateCompareWork(const JobSettings& settings, JobControl& contr
     // model and so its canonical stage memo: their stages are priced once, by whichever meets
     // them first. Their pricing counts once (the largest), their enumerations each.
     double sharedPricing = 0;
+    size_t pricedBy = 0; // the search with most to price: its weight in the progress carries it
     std::vector<sc::TimeRange> runs;
     for (const sc::Scheduler* s : all) {
         const sc::Params params = searchParams(settings, settings.r, settings.s, false, inner);
@@ -99,12 +100,20 @@ sc::TimeRange estimateCompareWork(const JobSettings& settings, JobControl& contr
         sc::TimeRange r = sc::rangeOf(*e);
         if (e->statesUnit == sc::SearchEstimate{}.statesUnit && e->complete) {
             const double pricing = static_cast<double>(e->stagesPriced) * e->secondsPerStage;
-            sharedPricing = std::max(sharedPricing, pricing);
+            if (pricing > sharedPricing) {
+                sharedPricing = pricing;
+                pricedBy = runs.size(); // the run this entry becomes
+            }
             r = {std::max(r.low - 0.6 * pricing, e->countSeconds),
                  std::max(r.high - 0.6 * pricing, e->countSeconds)};
         }
         runs.push_back(r);
     }
+    control.runSeconds.clear();
+    for (const sc::TimeRange& r : runs)
+        control.runSeconds.push_back(r.point());
+    if (sharedPricing > 0)
+        control.runSeconds[pricedBy] += 0.85 * sharedPricing;
     sc::TimeRange t = onThreads(runs, settings.threads);
     t += {0.6 * sharedPricing, 1.2 * sharedPricing};
     t += sequentialBaseline(c, settings, control).scaled(static_cast<double>(all.size()));
@@ -138,6 +147,9 @@ sc::TimeRange estimateSweepWork(const JobSettings& settings, JobControl& control
             const double enumeration = lo * std::pow(hi / lo, share);
             cells.push_back({0.6 * enumeration, 1.5 * enumeration});
         }
+    control.runSeconds.clear();
+    for (const sc::TimeRange& cell : cells)
+        control.runSeconds.push_back(cell.point());
     sc::TimeRange t = onThreads(cells, settings.threads);
     const double pricing = static_cast<double>(big->stagesPriced) * big->secondsPerStage;
     t += {0.5 * pricing, pricing};
