@@ -161,9 +161,7 @@ sc::TimeRange estimateSweepWork(const JobSettings& settings, JobControl& control
 sc::TimeRange estimateSpecializeWork(const JobSettings& settings, JobControl& control) {
     const Costed c = costed(settings);
     const sc::Scheduler& s = chosen(settings);
-    size_t ops = 0;
-    for (const ir::BlockDag& dag : c.model.dags())
-        ops += dag.ops.size();
+    const size_t ops = sc::operatorCount(c.model.prepared());
     const std::vector<sc::SampleStage> samples = sc::operatorStages(c.model.prepared());
     std::vector<sc::TimeRange> matrices;
     for (const std::vector<SpecializeSetting>& grid : specializeGrids(settings)) {
@@ -231,10 +229,7 @@ void completeOptimizeEstimate(EstimateResult& result, const ir::PreparedModel& m
         result.raw += {100e-9 * kept, 400e-9 * kept};
     }
     // Timeline, program and stage latencies: every operator priced two to eight times.
-    size_t ops = 0;
-    for (const ir::BlockDag& dag : model.dags())
-        ops += dag.ops.size();
-    const double once = static_cast<double>(ops) *
+    const double once = static_cast<double>(sc::operatorCount(model)) *
                         sc::secondsPerStage(cost, sc::operatorStages(model), &control.search);
     result.raw += {2 * once + spentSeconds, 8 * once + 3 * spentSeconds};
     const sc::TimeRange c =

@@ -4,6 +4,7 @@
 // rewritten graph. Its outcome refers to G* (Outcome::rewritten).
 #include "schedulers/metaflow.h"
 #include "schedulers/scheduler.h"
+#include "schedulers/search_estimate.h"
 #include "schedulers/work_estimate.h"
 
 #include <chrono>
@@ -39,12 +40,10 @@ public:
         std::optional<SearchEstimate> e =
             schedulerByName("ios-both").estimate(model, params, cost, countLimitSeconds, control);
         if (e) {
-            size_t ops = 0;
-            for (const ir::BlockDag& dag : model.dags())
-                ops += dag.ops.size();
+            const auto ops = static_cast<double>(operatorCount(model));
             const TimeRange r = rangeOf(*e);
-            e->low = 0.5 * r.low + 20e-6 * static_cast<double>(ops);
-            e->high = 1.5 * r.high + 300e-6 * static_cast<double>(ops);
+            e->low = 0.5 * r.low + 20e-6 * ops;
+            e->high = 1.5 * r.high + 300e-6 * ops;
             e->seconds = std::sqrt(e->low * e->high);
         }
         return e;

@@ -139,11 +139,15 @@ double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<Samp
     return timed == 0 ? 0 : spent / static_cast<double>(timed);
 }
 
-std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {
+size_t operatorCount(const ir::PreparedModel& model) {
     size_t ops = 0;
     for (const ir::BlockDag& dag : model.dags())
         ops += dag.ops.size();
-    const size_t stride = std::max<size_t>(1, ops / SearchEstimate::kSampleStages);
+    return ops;
+}
+
+std::vector<SampleStage> operatorStages(const ir::PreparedModel& model) {
+    const size_t stride = std::max<size_t>(1, operatorCount(model) / SearchEstimate::kSampleStages);
     std::vector<SampleStage> out;
     size_t seen = 0;
     for (const ir::BlockDag& dag : model.dags())

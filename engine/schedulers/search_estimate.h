@@ -87,6 +87,9 @@ double secondsPerStage(const cost::CostModel& cost, const std::vector<SampleStag
 double secondsPerStageWithin(const cost::CostModel& cost, const std::vector<SampleStage>& samples,
                              double budgetSeconds, const SearchControl* control = nullptr);
 
+// The schedule operators of every block: what the estimates price once per operator.
+size_t operatorCount(const ir::PreparedModel& model);
+
 // Up to SearchEstimate::kSampleStages single-operator stages spread evenly over the model's
 // operators: what compares the pricing cost of one model's settings (specialize.h).
 std::vector<SampleStage> operatorStages(const ir::PreparedModel& model);

@@ -83,11 +83,8 @@ TimeRange estimateRun(const Scheduler& scheduler, const ir::PreparedModel& model
                 scheduler.estimate(model, params, cost, countLimitSeconds, control))
             raw = rangeOf(*e);
     } else {
-        size_t ops = 0;
-        for (const ir::BlockDag& dag : model.dags())
-            ops += dag.ops.size();
-        const double once =
-            static_cast<double>(ops) * secondsPerStage(cost, operatorStages(model), control);
+        const double once = static_cast<double>(operatorCount(model)) *
+                            secondsPerStage(cost, operatorStages(model), control);
         raw = {once, 4 * once};
     }
     return raw;

@@ -36,9 +36,7 @@ public:
             planOptions(params), control);
         const std::vector<SampleStage> samples = operatorStages(model);
         e.secondsPerStage = secondsPerStage(cost, samples, control);
-        size_t ops = 0;
-        for (const ir::BlockDag& dag : model.dags())
-            ops += dag.ops.size();
+        const size_t ops = operatorCount(model);
         e.stages = e.stagesPriced = ops;
         const double pricing = static_cast<double>(ops) * e.secondsPerStage;
         e.low += pricing;
