@@ -5,6 +5,7 @@
 // the writer gives has every key their Graph.from_config() reads (docs/formats.md).
 #include "io/ios_json.h"
 #include "io/model_file.h"
+#include "io/native_json.h"
 #include "ir/validate.h"
 #include "reference_models.h"
 #include "util/error.h"
@@ -325,18 +326,61 @@ private slots:
     }
 
     // Their own ResNet-50 adds each bottleneck's 64-channel conv to a 256-channel skip (their
-    // shape inference takes the first value's channels): refused, naming the node.
-    void authorsResnet50IsRefused() {
-        const QString path = kAuthorsDir + "/refused/resnet50.ios.json";
-        QVERIFY_THROWS_EXCEPTION(UserError, io::parseIosJson(readFile(path), "r50"));
+    // shape inference takes the first value's channels, their CUDA runtime reads the first 64
+    // channels of the skip's buffer): read that way, with one warning naming the nodes.
+    void authorsResnet50ReadsAsTheirRuntime() {
+        const std::string text = readFile(kAuthorsDir + "/wider_sums/resnet50.ios.json");
+        std::vector<std::string> warnings;
+        const ir::Graph g = io::parseIosJson(text, "r50", &warnings);
+        QCOMPARE(warnings.size(), size_t{1});
+        QVERIFY2(warnings[0].find("4 element-wise nodes combine inputs of different widths: "
+                                  "'7' (64 of 256 channels from '3')") != std::string::npos,
+                 warnings[0].c_str());
+        const ir::Node& sum = g.blocks[1].innerNodes[4];
+        QCOMPARE(sum.name, std::string("7"));
+        QCOMPARE(sum.inputs.size(), size_t{1});
+        QCOMPARE(sum.inputs[0][1].node, std::string("3"));
+        QCOMPARE(sum.inputs[0][1].begin, int64_t{0});
+        QCOMPARE(sum.inputs[0][1].end, int64_t{64});
+        QCOMPARE(sum.outputShape.c, int64_t{64});
+        // Written back it says so in the file: their loader reads it, this one without warning.
+        const std::string written = io::writeIosJson(g);
+        QCOMPARE(QString::fromStdString(
+                     authorsModelProblem(util::parseJsonDocument(written, "w").root())),
+                 QString());
+        std::vector<std::string> again;
+        QVERIFY(io::parseIosJson(written, "written", &again) == g);
+        QVERIFY(again.empty());
+        // Without a sink it still loads (the warning is only not said).
+        QVERIFY(io::parseIosJson(text, "r50") == g);
+    }
+
+    // What their runtime cannot read is still refused: a later value narrower than the first
+    // (it would read past that buffer), and any wider sum in the native format (this
+    // project's own files imitate no runtime).
+    void widerSumsRefusedOtherwise() {
+        std::string text = readFile(kAuthorsDir + "/wider_sums/resnet50.ios.json");
+        const std::string original = R"([["6", 0, 64], ["3", 0, 256]])";
+        const size_t at = text.find(original);
+        QVERIFY(at != std::string::npos);
+        text.replace(at, original.size(), R"([["3", 0, 256], ["6", 0, 64]])");
         try {
-            io::parseIosJson(readFile(path), "r50");
+            io::parseIosJson(text, "swapped");
+            QFAIL("a narrower later value was accepted");
         } catch (const UserError& e) {
             QVERIFY2(std::string(e.what()).find("node '7': element-wise combined inputs have "
-                                                "different channel counts (64 vs 256") !=
+                                                "different channel counts (256 vs 64") !=
                          std::string::npos,
                      e.what());
         }
+        Json model =
+            util::parseJsonDocument(readFile(kAuthorsDir + "/wider_sums/resnet50.ios.json"), "r50")
+                .root();
+        Json native = Json::object();
+        native["format"] = io::kNativeFormatName;
+        native["version"] = io::kNativeFormatVersion;
+        native["model"] = model;
+        QVERIFY_THROWS_EXCEPTION(UserError, io::parseNativeJson(native.dump(), "native"));
     }
 
     // The writer's output against the authors' loader for every bundled model and for a graph

@@ -2,6 +2,8 @@
 #include "model_options.h"
 
 #include "bundled_models.h"
+#include "message_mode.h"
+#include "util/message_text.h"
 
 namespace ios::cli {
 
@@ -29,7 +31,14 @@ std::string& currentModelSlot() {
 
 ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName) {
     currentModelSlot() = pathOrName;
-    return samples::loadModel(pathOrName, modelOptions(parser));
+    std::vector<std::string> warnings;
+    io::ModelLoadOptions options = modelOptions(parser);
+    options.warnings = &warnings;
+    ir::Graph graph = samples::loadModel(pathOrName, options);
+    for (const std::string& w : warnings)
+        notes() << "ios-sched: warning: " << util::escapeControl(pathOrName) << ": "
+                << util::escapeControl(w) << "\n";
+    return graph;
 }
 
 ir::Graph loadModelArg(const ArgParser& parser, const std::string& pathOrName,

@@ -225,6 +225,8 @@ bool MainWindow::openModel(const QString& pathOrName) {
     views::LoadedModelPtr loaded;
     io::ModelLoadOptions options;
     options.allowOpaque = allowOpaque();
+    std::vector<std::string> warnings; // what was read otherwise than the file says
+    options.warnings = &warnings;
     try {
         loaded = views::loadModel(pathOrName, ir::kDefaultMaxPartSize, options);
     } catch (const UserError& e) {
@@ -271,7 +273,13 @@ bool MainWindow::openModel(const QString& pathOrName) {
                              .arg(loaded->operatorCount())
                              .arg(loaded->dags().size())
                              .arg(views::formatFlops(loaded->totalFlops())));
-    statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
+    if (warnings.empty())
+        statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
+    else
+        statusBar()->showMessage(
+            tr("Loaded %1 — %2")
+                .arg(pathOrName, QString::fromStdString(util::escapeControl(warnings.front()))),
+            30000);
     if (QFileInfo::exists(pathOrName))
         recent_->add(QFileInfo(pathOrName).absoluteFilePath());
     rememberModel(pathOrName);             // reopened at the next start (remembered_state.h)

@@ -57,7 +57,12 @@ Model loadPath(const std::string& pathOrName, const std::optional<std::vector<in
     if (shape)
         options.inputShape = *shape;
     options.allowOpaque = allowOpaque;
-    return Model{std::make_shared<const ir::Graph>(samples::loadModel(pathOrName, options))};
+    std::vector<std::string> warnings; // what was read otherwise than the file says
+    options.warnings = &warnings;
+    auto graph = std::make_shared<const ir::Graph>(samples::loadModel(pathOrName, options));
+    for (const std::string& w : warnings)
+        PyErr_WarnEx(PyExc_UserWarning, (pathOrName + ": " + w).c_str(), 1);
+    return Model{std::move(graph)};
 }
 
 Model loadBytes(const py::bytes& bytes, const std::string& source,

@@ -18,9 +18,10 @@ using util::dumpPythonStyle;
 using util::Json;
 using util::parseJsonDocument;
 
-ir::Graph parseIosJson(std::string_view text, const std::string& source) {
+ir::Graph parseIosJson(std::string_view text, const std::string& source,
+                       std::vector<std::string>* warnings) {
     return detail::graphFromJson(parseJsonDocument(text, source).root(), detail::Dialect::Ios,
-                                 source);
+                                 source, warnings);
 }
 
 namespace {
@@ -206,9 +207,9 @@ std::filesystem::path partsFileBeside(const std::filesystem::path& path) {
     return path.parent_path() / (name + ".parts.json");
 }
 
-ir::Graph readIosJsonFile(const std::filesystem::path& path) {
+ir::Graph readIosJsonFile(const std::filesystem::path& path, std::vector<std::string>* warnings) {
     ir::Graph graph =
-        parseIosJson(util::readInputFile(path, util::InputKind::Model), path.string());
+        parseIosJson(util::readInputFile(path, util::InputKind::Model), path.string(), warnings);
     // Optional; when something is there it is read through the same checks (a FIFO or a
     // device there is an error, not silently skipped).
     const std::filesystem::path parts = partsFileBeside(path);
@@ -225,8 +226,10 @@ IOS_REGISTER_MODEL_FORMAT(
                      .suffix = ".ios.json",
                      .label = "IOS JSON",
                      .rank = 10,
-                     .read = [](const std::filesystem::path& path,
-                                const ModelLoadOptions&) { return readIosJsonFile(path); },
+                     .read =
+                         [](const std::filesystem::path& path, const ModelLoadOptions& options) {
+                             return readIosJsonFile(path, options.warnings);
+                         },
                      .write = [](const ir::Graph& graph, std::vector<std::string>* warnings,
                                  const Provenance*) { return writeIosJson(graph, warnings); }});
 

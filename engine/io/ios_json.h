@@ -14,8 +14,10 @@
 namespace ios::io {
 
 // Parses and validates (ir::validateAndInferShapes). `source` names the file in errors.
-// Throws ios::UserError naming the source and, when known, the node.
-ir::Graph parseIosJson(std::string_view text, const std::string& source);
+// Throws ios::UserError naming the source and, when known, the node. What is read otherwise than
+// the file literally says (detail::graphFromJson) is said in `warnings` when given.
+ir::Graph parseIosJson(std::string_view text, const std::string& source,
+                       std::vector<std::string>* warnings = nullptr);
 
 // Serialises in the reference layout (one-space indent, Python json key order, ASCII only).
 // What the format cannot hold is left out, and said in `warnings` when given: in-place

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,10 @@ struct ModelLoadOptions {
     // ONNX: import operators the IR cannot describe as opaque operators (zero FLOPs, real
     // memory traffic) instead of failing with the list of them.
     bool allowOpaque = false;
+    // Where a reader says what it read otherwise than the file literally says (IOS JSON: an
+    // element-wise sum of different widths, read as the IOS authors' runtime computes it).
+    // nullptr: not said.
+    std::vector<std::string>* warnings = nullptr;
 };
 
 // "1x3x224x224" (also with ',' separators) → {1, 3, 224, 224}; throws ios::UserError.

@@ -52,13 +52,14 @@ std::string writeNativeJson(const ir::Graph& graph, const Provenance* provenance
 namespace {
 
 // A plain ".json" is native when it carries the header, else IOS JSON under another name.
-ir::Graph readJsonModelFile(const std::filesystem::path& path) {
+ir::Graph readJsonModelFile(const std::filesystem::path& path, std::vector<std::string>* warnings) {
     const std::string source = path.string();
     const util::JsonDocument parsed =
         util::parseJsonDocument(util::readInputFile(path, util::InputKind::Model), source);
     const Json& doc = parsed.root();
-    return isNativeDocument(doc) ? nativeFromDocument(doc, source)
-                                 : detail::graphFromJson(doc, detail::Dialect::Ios, source);
+    return isNativeDocument(doc)
+               ? nativeFromDocument(doc, source)
+               : detail::graphFromJson(doc, detail::Dialect::Ios, source, warnings);
 }
 
 } // namespace
@@ -70,8 +71,10 @@ IOS_REGISTER_MODEL_FORMAT(
         .suffix = ".json",
         .label = "native JSON",
         .rank = 20,
-        .read = [](const std::filesystem::path& path,
-                   const ModelLoadOptions&) { return readJsonModelFile(path); },
+        .read =
+            [](const std::filesystem::path& path, const ModelLoadOptions& options) {
+                return readJsonModelFile(path, options.warnings);
+            },
         .write = [](const ir::Graph& graph, std::vector<std::string>*,
                     const Provenance* provenance) { return writeNativeJson(graph, provenance); }});
 

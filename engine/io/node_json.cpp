@@ -459,7 +459,59 @@ Json graphToJson(const ir::Graph& graph, Dialect dialect) {
     return j;
 }
 
-ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& source) {
+namespace {
+
+// The IOS authors' CUDA runtime (src/ios/ios_runtime.cu, ElementOP) runs an element-wise
+// node over the shape of its first value and reads each other value's buffer from its start,
+// so a wider value contributes its first channels (at batch 1; their PyTorch runtime refuses
+// such a node). Their resnet50() writes such sums (a 64-channel conv plus a 256-channel
+// skip). Read as their runtime computes it: the wider value narrowed to the first value's
+// width. Returns the nodes narrowed, as "'7' (64 of 256 from '3')".
+void narrowWideElementValues(Node& node, std::vector<std::string>& narrowed) {
+    for (Node& inner : node.nodes)
+        narrowWideElementValues(inner, narrowed);
+    if (node.kind != NodeKind::Element || node.inputs.size() != 1 || node.inputs[0].empty())
+        return;
+    ir::Term& term = node.inputs[0];
+    const int64_t width = term.front().channels();
+    for (ir::ValueRef& v : term) {
+        if (width <= 0 || v.channels() <= width)
+            continue;
+        narrowed.push_back("'" + node.name + "' (" + std::to_string(width) + " of " +
+                           std::to_string(v.channels()) + " channels from '" + v.node + "')");
+        v.end = v.begin + width;
+    }
+}
+
+void readAsAuthorsRuntime(ir::Graph& g, std::vector<std::string>* warnings) {
+    std::vector<std::string> narrowed;
+    for (ir::Block& b : g.blocks) {
+        std::vector<std::string> ignored; // the previous block's exit node, said there
+        narrowWideElementValues(b.enterNode, ignored);
+        for (Node& n : b.innerNodes)
+            narrowWideElementValues(n, narrowed);
+        narrowWideElementValues(b.exitNode, narrowed);
+    }
+    if (narrowed.empty() || warnings == nullptr)
+        return;
+    std::string list;
+    for (size_t i = 0; i < narrowed.size() && i < 3; ++i)
+        list += (i == 0 ? "" : ", ") + narrowed[i];
+    if (narrowed.size() > 3)
+        list += " and " + std::to_string(narrowed.size() - 3) + " more";
+    warnings->push_back(
+        std::to_string(narrowed.size()) +
+        (narrowed.size() == 1 ? " element-wise node combines" : " element-wise nodes combine") +
+        std::string(" inputs of different widths: ") + list +
+        "; read as the IOS authors' CUDA runtime computes them at batch 1, with "
+        "the first channels of the wider input (their PyTorch runtime refuses "
+        "such a file)");
+}
+
+} // namespace
+
+ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& source,
+                        std::vector<std::string>* warnings) {
     try {
         ObjectReader r(model, "the model object");
         r.allowOnly({"name", "input", "blocks"});
@@ -471,6 +523,8 @@ ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& s
         for (size_t i = 0; i < blocks.size(); ++i)
             g.blocks.push_back(readBlock(blocks[i], i, dialect));
 
+        if (dialect == Dialect::Ios)
+            readAsAuthorsRuntime(g, warnings);
         ir::validateAndInferShapes(g);
         for (size_t i = 0; i < g.blocks.size(); ++i) {
             checkStageNames(g.blocks[i], i);

@@ -7,6 +7,7 @@
 #include "util/json_text.h"
 
 #include <string>
+#include <vector>
 
 namespace ios::io::detail {
 
@@ -22,7 +23,10 @@ Json graphToJson(const ir::Graph& graph, Dialect dialect);
 // Reads a model object strictly (types, ranges that cannot overflow, no unknown fields,
 // stages and parts naming operators of their block), then validates it
 // (ir::validateAndInferShapes, ir::buildBlockDag for explicit parts). Every error is an
-// ios::UserError naming `source` and, when known, the node and field.
-ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& source);
+// ios::UserError naming `source` and, when known, the node and field. IOS dialect: an
+// element-wise node whose later values are wider than its first is read as the IOS authors'
+// CUDA runtime computes it (the first channels of the wider value), said in `warnings`.
+ir::Graph graphFromJson(const Json& model, Dialect dialect, const std::string& source,
+                        std::vector<std::string>* warnings = nullptr);
 
 } // namespace ios::io::detail

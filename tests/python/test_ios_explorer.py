@@ -35,6 +35,15 @@ def test_load_missing_file():
         ie.load("no_such_model.ios.json")
 
 
+def test_load_warns_what_it_reads_otherwise():
+    # The IOS authors' own ResNet-50 sums a 64-channel conv with a 256-channel skip; it loads
+    # as their CUDA runtime computes it, with a warning naming the nodes.
+    path = ROOT / "tests" / "data" / "authors_export" / "wider_sums" / "resnet50.ios.json"
+    with pytest.warns(UserWarning, match="'7' \\(64 of 256 channels from '3'\\)"):
+        m = ie.load(str(path))
+    assert m.operator_count == 86
+
+
 def test_load_onnx_bytes():
     if not ie.onnx_available():
         pytest.skip("built without ONNX")
