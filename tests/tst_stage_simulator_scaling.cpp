@@ -98,10 +98,19 @@ double naiveLatencyUs(const std::vector<StageKernel>& kernels, size_t groups,
             }
         if (cohorts.empty() && next == inf)
             break;
+        // ctaRates over the resident kernels, each once with all its resident CTAs, in their
+        // first cohort's order; a cohort runs at its kernel's rate.
         std::vector<ResidentCtas> resident;
+        std::vector<size_t> slotOf(ks.size(), SIZE_MAX);
         for (const Cohort& c : cohorts)
-            resident.push_back({ks[c.kernel].desc, c.count});
-        const std::vector<double> rates = ctaRates(resident, d);
+            if (slotOf[c.kernel] == SIZE_MAX) {
+                slotOf[c.kernel] = resident.size();
+                resident.push_back({ks[c.kernel].desc, ks[c.kernel].resident});
+            }
+        const std::vector<double> kernelRates = ctaRates(resident, d);
+        std::vector<double> rates;
+        for (const Cohort& c : cohorts)
+            rates.push_back(kernelRates[slotOf[c.kernel]]);
         double dt = next - t;
         for (size_t i = 0; i < cohorts.size(); ++i)
             dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);

@@ -41,8 +41,9 @@ struct KernelState {
     bool admitted = false; // launched on the GPU: its CTAs may take free SM slots
     double start = -1;
     double end = -1;
-    uint64_t counted = 0; // the rate evaluation that last counted its working set
-    size_t rank = 0;      // position in (arrival, index) order: the CTA scheduler's priority
+    uint64_t counted = 0;  // the rate evaluation that last listed it as resident
+    uint32_t rateSlot = 0; // its index in Buffers::kernelRates at that evaluation
+    size_t rank = 0;       // position in (arrival, index) order: the CTA scheduler's priority
 };
 
 // What the simulation derives from a kernel alone (GpuSimulation::prepare): callers that
@@ -67,12 +68,13 @@ struct Cohort {
     double progress = 0; // fraction of the CTAs' work done
 };
 
-// One rate evaluation of at most kMax cohorts: their (kernel, count) in order and rates.
+// One rate evaluation of at most kMax resident kernels: their (kernel, resident CTAs) in order
+// and rates.
 // Fixed arrays: kept and compared without allocation, copied with a checkpoint as bytes.
 struct RatedCohorts {
     static constexpr size_t kMax = 8;
-    uint64_t key = 0;        // a hash of the cohorts, to find a candidate without branches
-    size_t size = kNoKernel; // cohorts held (kNoKernel: none)
+    uint64_t key = 0;        // a hash of the kernels, to find a candidate without branches
+    size_t size = kNoKernel; // kernels held (kNoKernel: none)
     std::array<int, kMax> kernel{};
     std::array<int64_t, kMax> count{};
     std::array<double, kMax> rates{};
@@ -153,10 +155,15 @@ struct Buffers {
     std::vector<size_t> byRank;
     std::vector<int> cpsCount; // queued kernels per ctasPerSm
     std::vector<Cohort> cohorts;
-    std::vector<double> rates;
+    std::vector<double> rates; // per cohort: its kernel's rate
+    // The kernels with resident CTAs, in their first cohort's order, and their rates: a rate
+    // depends on the kernel and on every resident kernel's CTA count, not on how its CTAs
+    // split into cohorts, so it is evaluated once per kernel (updateRates).
+    std::vector<int> residentKernels;
+    std::vector<double> kernelRates;
     // The last few rate evaluations (a ring; ratedNext is the oldest): the rates depend on the
-    // cohorts' (kernel, count) in order alone, and waves of the same kernels cycle through a
-    // few such sets. `rates` only grows (the loop reads the first cohorts.size()).
+    // resident kernels' (kernel, CTAs) in order alone, and waves of the same kernels cycle
+    // through a few such sets. `rates` only grows (the loop reads the first cohorts.size()).
     std::array<RatedCohorts, 4> rated;
     size_t ratedNext = 0;
     // Queued kernels per ctasPerSm as bits (bit c of word c / 64: cpsCount[c] > 0), so the
@@ -241,6 +248,7 @@ private:
     double repeatWaves(double t, const Cohort& wave, double dt);
     double skipSteady(double t);
     void updateRates();
+    void evaluateRates(const int* resident, size_t m, double* rates);
     void sample(double t);
     void retire(double t);
     void summarise();
