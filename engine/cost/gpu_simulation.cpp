@@ -476,6 +476,10 @@ void GpuSimulation::updateRates() {
         }
     }
     const size_t m = resident.size();
+    if (m == n) { // one group per kernel (most stages at batch 1): in the groups' order
+        evaluateRates(resident.data(), m, b_.rates.data());
+        return;
+    }
     if (b_.kernelRates.size() < m)
         b_.kernelRates.resize(m);
     double* kernelRates = b_.kernelRates.data();
