@@ -268,18 +268,24 @@ bool MainWindow::openModel(const QString& pathOrName) {
     lastError_.clear();
     const QString name = QString::fromStdString(loaded->graph().name);
     modelName_ = name.isEmpty() ? pathOrName : name;
-    modelLabel_->setText(tr("%1: %2 operators in %3 blocks, %4")
-                             .arg(name.isEmpty() ? pathOrName : name)
-                             .arg(loaded->operatorCount())
-                             .arg(loaded->dags().size())
-                             .arg(views::formatFlops(loaded->totalFlops())));
-    if (warnings.empty())
+    QString summary = tr("%1: %2 operators in %3 blocks, %4")
+                          .arg(name.isEmpty() ? pathOrName : name)
+                          .arg(loaded->operatorCount())
+                          .arg(loaded->dags().size())
+                          .arg(views::formatFlops(loaded->totalFlops()));
+    // What the reader read otherwise than the file says stays in sight while the model is
+    // open (the label), in full in its tooltip; the transient message says it once.
+    QStringList said;
+    for (const std::string& w : warnings)
+        said << QString::fromStdString(util::escapeControl(w));
+    if (!said.isEmpty())
+        summary += tr(" · ⚠ read otherwise than written (hover)");
+    modelLabel_->setText(summary);
+    modelLabel_->setToolTip(said.join(QLatin1Char('\n')));
+    if (said.isEmpty())
         statusBar()->showMessage(tr("Loaded %1").arg(pathOrName), 5000);
     else
-        statusBar()->showMessage(
-            tr("Loaded %1 — %2")
-                .arg(pathOrName, QString::fromStdString(util::escapeControl(warnings.front()))),
-            30000);
+        statusBar()->showMessage(tr("Loaded %1 — %2").arg(pathOrName, said.front()), 30000);
     if (QFileInfo::exists(pathOrName))
         recent_->add(QFileInfo(pathOrName).absoluteFilePath());
     rememberModel(pathOrName);             // reopened at the next start (remembered_state.h)

@@ -61,7 +61,8 @@ Model loadPath(const std::string& pathOrName, const std::optional<std::vector<in
     options.warnings = &warnings;
     auto graph = std::make_shared<const ir::Graph>(samples::loadModel(pathOrName, options));
     for (const std::string& w : warnings)
-        PyErr_WarnEx(PyExc_UserWarning, (pathOrName + ": " + w).c_str(), 1);
+        if (PyErr_WarnEx(PyExc_UserWarning, (pathOrName + ": " + w).c_str(), 1) != 0)
+            throw py::error_already_set(); // warnings turned into errors (-W error)
     return Model{std::move(graph)};
 }
 

@@ -23,6 +23,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -355,6 +356,23 @@ private Q_SLOTS:
         QVERIFY2(w.lastError().contains(QLatin1String("r1")), qPrintable(w.lastError()));
         QCOMPARE(QString::fromStdString(w.model()->graph().name), QStringLiteral("squeezenet"));
         QVERIFY(!w.openModel(dir.filePath(QStringLiteral("missing.json"))));
+    }
+
+    // A file read otherwise than it is written (the IOS authors' ResNet-50: element-wise sums
+    // of different widths) says so in the status bar's model label while it is open.
+    void loadWarningStaysInSight() {
+        MainWindow w;
+        w.setDialogsEnabled(false);
+        QVERIFY(w.openModel(QStringLiteral(
+            IOS_SOURCE_DIR "/tests/data/authors_export/wider_sums/resnet50.ios.json")));
+        const auto labels = w.statusBar()->findChildren<QLabel*>();
+        const auto warned = std::find_if(labels.begin(), labels.end(), [](const QLabel* l) {
+            return l->toolTip().contains(QLatin1String("'7' (64 of 256 channels from '3')"));
+        });
+        QVERIFY(warned != labels.end());
+        QVERIFY((*warned)->text().contains(QLatin1String("read otherwise than written")));
+        QVERIFY(w.openModel(QStringLiteral("squeezenet"))); // gone with the model
+        QVERIFY((*warned)->toolTip().isEmpty());
     }
 
     // A measured H100 trace replaces the simulated timeline until the user goes back; a

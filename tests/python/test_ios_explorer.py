@@ -42,6 +42,12 @@ def test_load_warns_what_it_reads_otherwise():
     with pytest.warns(UserWarning, match="'7' \\(64 of 256 channels from '3'\\)"):
         m = ie.load(str(path))
     assert m.operator_count == 86
+    # Warnings made errors raise the warning, not a half-set error state.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match="element-wise nodes combine"):
+            ie.load(str(path))
 
 
 def test_load_onnx_bytes():
