@@ -2,6 +2,7 @@
 #include "analysis_tab.h"
 
 #include "charts.h"
+#include "estimate_text.h"
 #include "job_controller.h"
 #include "settings_panel.h"
 
@@ -52,7 +53,7 @@ AnalysisTab::AnalysisTab(views::ChartWidget* chart, const QString& description, 
             });
     connect(jobs_, &JobController::estimated, this, [this](quint64, double low, double high) {
         chart_->setPlaceholder(tr("Computing… estimated %1 (Cancel stops it)")
-                                   .arg(SettingsPanel::formatEstimate(low, high)));
+                                   .arg(estimate_text::formatEstimate(low, high)));
     });
     connect(jobs_, &JobController::cancelled, this, [this] { showCancelled(tr("Cancelled.")); });
     connect(jobs_, &JobController::failed, this, [this](quint64, const QString& message) {
@@ -100,7 +101,7 @@ void AnalysisTab::setRunning(bool running) {
     running_ = running;
     progress_->setVisible(running);
     progress_->setValue(0);
-    progress_->setFormat(running ? SettingsPanel::formatProgress(0, 0, 0, 0) : QString());
+    progress_->setFormat(running ? estimate_text::formatProgress(0, 0, 0, 0) : QString());
     cancel_->setEnabled(running);
     if (running)
         chart_->setPlaceholder(tr("Computing… (Cancel stops it)"));
@@ -115,7 +116,7 @@ void AnalysisTab::showCancelled(const QString& why) {
 void AnalysisTab::setProgress(double fraction, double elapsedSeconds, std::optional<double> left,
                               bool over) {
     progress_->setValue(static_cast<int>(fraction * 1000));
-    progress_->setFormat(SettingsPanel::formatProgress(fraction, 0, 0, elapsedSeconds, left, over));
+    progress_->setFormat(estimate_text::formatProgress(fraction, 0, 0, elapsedSeconds, left, over));
 }
 
 QString AnalysisTab::progressText() const {

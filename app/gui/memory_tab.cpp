@@ -2,6 +2,7 @@
 #include "memory_tab.h"
 
 #include "engine_jobs.h"
+#include "estimate_text.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "memory_jobs.h"
@@ -84,7 +85,7 @@ void MemoryTab::connectJobs() {
         connect(jobs, &JobController::finished, this, running);
         connect(jobs, &JobController::progressDetail, this,
                 [this, jobs](quint64, double f, quint64, quint64, double elapsed) {
-                    view_->setProgress(f, SettingsPanel::formatProgress(f, 0, 0, elapsed,
+                    view_->setProgress(f, estimate_text::formatProgress(f, 0, 0, elapsed,
                                                                         jobs->secondsLeft(),
                                                                         jobs->overEstimate()));
                 });

@@ -3,6 +3,7 @@
 
 #include "charts.h"
 #include "engine_jobs.h"
+#include "estimate_text.h"
 #include "graph_diff_view.h"
 #include "job_controller.h"
 #include "metaflow_search_chart.h"
@@ -401,8 +402,8 @@ void MetaflowPanel::showProgress(double fraction, double elapsed) {
     QString eta;
     if (jobs_->estimateHigh() > 0)
         eta = tr(" · estimated %1")
-                  .arg(SettingsPanel::formatEstimate(jobs_->estimateLow(), jobs_->estimateHigh()));
-    if (const QString left = SettingsPanel::formatLeft(jobs_->secondsLeft(), jobs_->overEstimate());
+                  .arg(estimate_text::formatEstimate(jobs_->estimateLow(), jobs_->estimateHigh()));
+    if (const QString left = estimate_text::formatLeft(jobs_->secondsLeft(), jobs_->overEstimate());
         !left.isEmpty())
         eta += QStringLiteral(" · ") + left;
     if (fraction >= 0.5) {

@@ -3,6 +3,7 @@
 
 #include "engine_jobs.h"
 #include "error_hints.h"
+#include "estimate_text.h"
 #include "job_controller.h"
 #include "job_estimates.h"
 #include "settings_panel.h"
@@ -155,14 +156,14 @@ void Session::showEstimate(const std::shared_ptr<const EstimateResult>& result) 
     QString text;
     bool quick = false;
     if (result->estimate) {
-        text = SettingsPanel::describeEstimate(*result->estimate);
-        quick = SettingsPanel::runsUnder(*result->estimate, limit);
+        text = estimate_text::describeEstimate(*result->estimate);
+        quick = estimate_text::runsUnder(*result->estimate, limit);
     } else {
         text = tr("%1: no up-front estimate (not the IOS DP)").arg(strategyLabel(current.strategy));
         quick = limit > 0;
     }
     if (!quick)
-        text += SettingsPanel::notRunNote(result->estimate ? &*result->estimate : nullptr, limit);
+        text += estimate_text::notRunNote(result->estimate ? &*result->estimate : nullptr, limit);
     panel_->setEstimateText(text);
     if (quick)
         runOptimize();

@@ -4,6 +4,7 @@
 #include "cost/cost_model_factory.h"
 #include "cost/device_profile.h"
 #include "cuda_backend.h"
+#include "estimate_text.h"
 #include "schedulers/bits.h"
 #include "schedulers/parallel_jobs.h"
 #include "units.h"
@@ -403,34 +404,7 @@ void SettingsPanel::setProgress(double fraction, quint64 done, quint64 total, do
                                 std::optional<double> left, bool over) {
     fraction = std::clamp(fraction, 0.0, 1.0);
     progress_->setValue(static_cast<int>(fraction * 1000.0));
-    progress_->setFormat(formatProgress(fraction, done, total, elapsed, left, over));
-}
-
-QString SettingsPanel::formatProgress(double fraction, quint64 done, quint64 total, double elapsed,
-                                      std::optional<double> left, bool over) {
-    fraction = std::clamp(fraction, 0.0, 1.0);
-    QString text = tr("%1 %").arg(static_cast<int>(fraction * 100.0));
-    if (total > 0 && elapsed > 0.2) // a rate over the first moments says nothing
-        text += tr(" · %1 states/s").arg(views::formatCount(static_cast<double>(done) / elapsed));
-    if (fraction < 1.0)
-        if (const QString l = formatLeft(left, over); !l.isEmpty())
-            text += QStringLiteral(" · ") + l;
-    return text;
-}
-
-QString SettingsPanel::formatLeft(std::optional<double> left, bool over) {
-    if (left) // whole seconds: a finer ETA only jitters
-        return tr("ETA %1").arg(*left < 60 ? tr("%1 s").arg(std::max(1.0, std::ceil(*left)))
-                                           : formatDuration(*left));
-    return over ? tr("over estimate") : QString();
-}
-
-QString SettingsPanel::formatEstimate(double low, double high) {
-    if (high <= 0)
-        return tr("> %1").arg(formatDuration(low));
-    if (high > 2 * low)
-        return tr("%1–%2").arg(formatDuration(low), formatDuration(high));
-    return tr("≈ %1").arg(formatDuration(std::sqrt(low * high)));
+    progress_->setFormat(estimate_text::formatProgress(fraction, done, total, elapsed, left, over));
 }
 
 QString SettingsPanel::progressText() const {
@@ -461,44 +435,6 @@ void SettingsPanel::setStaleNote(const QString& text) {
 
 QString SettingsPanel::staleNote() const {
     return staleNote_->text();
-}
-
-QString SettingsPanel::formatDuration(double seconds) {
-    if (seconds < 60)
-        return views::formatSeconds(seconds);
-    if (seconds < 3600)
-        return tr("%1 min").arg(seconds / 60, 0, 'f', seconds < 600 ? 1 : 0);
-    return tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
-}
-
-QString SettingsPanel::describeEstimate(const schedulers::SearchEstimate& e) {
-    const QString states = tr("%1 %2").arg(
-        views::formatCount(static_cast<double>(e.states)),
-        QString::fromUtf8(e.statesUnit.data(), static_cast<qsizetype>(e.statesUnit.size())));
-    if (!e.complete)
-        return tr("> %1 · %2 (too many %3 to count in %1)")
-            .arg(formatDuration(e.seconds), states,
-                 QString::fromUtf8(e.transitionsUnit.data(),
-                                   static_cast<qsizetype>(e.transitionsUnit.size())));
-    return tr("%1 · %2 · %3 %4 · %5 stages to price")
-        .arg(e.high > 0 ? formatEstimate(e.low, e.high) : tr("≈ %1").arg(formatDuration(e.seconds)),
-             states, views::formatCount(static_cast<double>(e.transitions)),
-             QString::fromUtf8(e.transitionsUnit.data(),
-                               static_cast<qsizetype>(e.transitionsUnit.size())),
-             views::formatCount(static_cast<double>(e.stagesPriced)));
-}
-
-bool SettingsPanel::runsUnder(const schedulers::SearchEstimate& e, double limit) {
-    return e.complete && e.seconds < limit;
-}
-
-QString SettingsPanel::notRunNote(const schedulers::SearchEstimate* e, double limit) {
-    if (limit <= 0)
-        return tr(" — press F5 to run");
-    if (e != nullptr && !e->complete)
-        return tr(" — not known to be under the %1 auto-run limit: press F5 to run")
-            .arg(formatDuration(limit));
-    return tr(" — over the %1 auto-run limit: press F5 to run").arg(formatDuration(limit));
 }
 
 double SettingsPanel::autoRunSeconds() const {

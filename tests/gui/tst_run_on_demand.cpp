@@ -2,6 +2,7 @@
 // Searches run on demand (issue 17 item 2): typed numbers apply on Enter or focus loss, never
 // per keystroke; an edit runs by itself only when the up-front estimate is under the auto-run
 // limit; Run (F5) always runs; the progress bar reads percent, rate and ETA.
+#include "estimate_text.h"
 #include "main_window_test_support.h"
 
 #include <QApplication>
@@ -120,11 +121,11 @@ private Q_SLOTS:
         QCOMPARE(panel.progressText(), QStringLiteral("50 % · ETA 1.0 min"));
         panel.setProgress(0.5, 0, 0, 60.0); // nothing known about the time left
         QCOMPARE(panel.progressText(), QStringLiteral("50 %"));
-        QCOMPARE(SettingsPanel::formatEstimate(1.0, 4.0), QStringLiteral("1.00 s–4.00 s"));
-        QCOMPARE(SettingsPanel::formatEstimate(1.0, 1.44), QStringLiteral("≈ 1.20 s"));
+        QCOMPARE(estimate_text::formatEstimate(1.0, 4.0), QStringLiteral("1.00 s–4.00 s"));
+        QCOMPARE(estimate_text::formatEstimate(1.0, 1.44), QStringLiteral("≈ 1.20 s"));
         panel.setRunning(false);
         QCOMPARE(panel.progressText(), QString());
-        QCOMPARE(SettingsPanel::formatDuration(900), QStringLiteral("15 min"));
+        QCOMPARE(estimate_text::formatDuration(900), QStringLiteral("15 min"));
     }
 
     // The real search reports its counts: the bar's text has a rate while it runs.

@@ -8,6 +8,7 @@
 #include "bundled_models.h"
 #include "charts.h"
 #include "engine_jobs.h"
+#include "estimate_text.h"
 #include "job_controller.h"
 #include "main_window.h"
 #include "settings_panel.h"
@@ -75,18 +76,18 @@ private Q_SLOTS:
         ios::schedulers::SearchEstimate unfinished;
         unfinished.complete = false;
         unfinished.seconds = 1.0;
-        QVERIFY(!SettingsPanel::runsUnder(unfinished, 2.0));
-        const QString note = SettingsPanel::notRunNote(&unfinished, 2.0);
+        QVERIFY(!estimate_text::runsUnder(unfinished, 2.0));
+        const QString note = estimate_text::notRunNote(&unfinished, 2.0);
         QVERIFY2(note.contains(QStringLiteral("not known to be under")), qPrintable(note));
         QVERIFY2(!note.contains(QStringLiteral("over the")), qPrintable(note));
         ios::schedulers::SearchEstimate counted;
         counted.complete = true;
         counted.seconds = 3.0;
-        QVERIFY(!SettingsPanel::runsUnder(counted, 2.0));
-        QVERIFY(SettingsPanel::notRunNote(&counted, 2.0).contains(QStringLiteral("over the")));
+        QVERIFY(!estimate_text::runsUnder(counted, 2.0));
+        QVERIFY(estimate_text::notRunNote(&counted, 2.0).contains(QStringLiteral("over the")));
         counted.seconds = 1.0;
-        QVERIFY(SettingsPanel::runsUnder(counted, 2.0));
-        QCOMPARE(SettingsPanel::notRunNote(nullptr, 0), QStringLiteral(" — press F5 to run"));
+        QVERIFY(estimate_text::runsUnder(counted, 2.0));
+        QCOMPARE(estimate_text::notRunNote(nullptr, 0), QStringLiteral(" — press F5 to run"));
     }
 
     void comboboxIsTheRegistry() {
