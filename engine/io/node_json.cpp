@@ -466,7 +466,7 @@ namespace {
 // so a wider value contributes its first channels (at batch 1; their PyTorch runtime refuses
 // such a node). Their resnet50() writes such sums (a 64-channel conv plus a 256-channel
 // skip). Read as their runtime computes it: the wider value narrowed to the first value's
-// width. Returns the nodes narrowed, as "'7' (64 of 256 from '3')".
+// width. Appends each node narrowed to `narrowed`, as "'7' (64 of 256 channels from '3')".
 void narrowWideElementValues(Node& node, std::vector<std::string>& narrowed) {
     for (Node& inner : node.nodes)
         narrowWideElementValues(inner, narrowed);
