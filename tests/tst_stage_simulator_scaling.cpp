@@ -44,11 +44,14 @@ double naiveLatencyUs(const std::vector<StageKernel>& kernels, size_t groups,
         double arrival;
         int64_t pending, resident = 0;
         bool admitted = false;
+        // The integral of its rate since it last had no resident CTAs: a cohort's progress
+        // is the clock less the clock at its dispatch.
+        double clock = 0;
     };
     struct Cohort {
         size_t kernel;
         int64_t count;
-        double progress;
+        double start;
     };
     const bool sync = groups > 1;
     std::vector<K> ks;
@@ -89,7 +92,7 @@ double naiveLatencyUs(const std::vector<StageKernel>& kernels, size_t groups,
             k.pending -= n;
             k.resident += n;
             used += static_cast<double>(n) / k.cps;
-            cohorts.push_back({i, n, 0.0});
+            cohorts.push_back({i, n, k.clock});
         }
         for (size_t s = 0; s < groups; ++s)
             if (pos[s] < streams[s].size() && !ks[streams[s][pos[s]]].admitted) {
@@ -98,39 +101,50 @@ double naiveLatencyUs(const std::vector<StageKernel>& kernels, size_t groups,
             }
         if (cohorts.empty() && next == inf)
             break;
-        // ctaRates over the resident kernels, each once with all its resident CTAs, in their
-        // first cohort's order; a cohort runs at its kernel's rate.
+        // ctaRates over the resident kernels, each once with all its resident CTAs, in
+        // (arrival, index) order; a cohort runs at its kernel's rate.
+        std::vector<size_t> residentKernels;
+        for (size_t i = 0; i < ks.size(); ++i)
+            if (ks[i].resident > 0)
+                residentKernels.push_back(i);
+        std::sort(residentKernels.begin(), residentKernels.end(), [&](size_t a, size_t b) {
+            return ks[a].arrival < ks[b].arrival || (ks[a].arrival == ks[b].arrival && a < b);
+        });
         std::vector<ResidentCtas> resident;
-        std::vector<size_t> slotOf(ks.size(), SIZE_MAX);
-        for (const Cohort& c : cohorts)
-            if (slotOf[c.kernel] == SIZE_MAX) {
-                slotOf[c.kernel] = resident.size();
-                resident.push_back({ks[c.kernel].desc, ks[c.kernel].resident});
-            }
+        std::vector<double> rateOf(ks.size(), 0.0);
+        for (size_t i : residentKernels)
+            resident.push_back({ks[i].desc, ks[i].resident});
         const std::vector<double> kernelRates = ctaRates(resident, d);
-        std::vector<double> rates;
-        for (const Cohort& c : cohorts)
-            rates.push_back(kernelRates[slotOf[c.kernel]]);
+        for (size_t j = 0; j < residentKernels.size(); ++j)
+            rateOf[residentKernels[j]] = kernelRates[j];
         double dt = next - t;
-        for (size_t i = 0; i < cohorts.size(); ++i)
-            dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
+        for (const Cohort& c : cohorts)
+            dt = std::min(dt, (1.0 - (ks[c.kernel].clock - c.start)) / rateOf[c.kernel]);
         t += dt;
-        std::vector<Cohort> kept;
-        for (size_t i = 0; i < cohorts.size(); ++i) {
-            Cohort c = cohorts[i];
-            c.progress += rates[i] * dt;
-            if (c.progress < 1.0 - eps) {
-                kept.push_back(c);
-                continue;
+        for (size_t i : residentKernels)
+            ks[i].clock += rateOf[i] * dt;
+        // Retirements kernel by kernel in that order, each kernel's in dispatch order.
+        std::vector<bool> retired(cohorts.size(), false);
+        for (size_t i : residentKernels) {
+            K& k = ks[i];
+            for (size_t c = 0; c < cohorts.size(); ++c) {
+                if (cohorts[c].kernel != i || k.clock - cohorts[c].start < 1.0 - eps)
+                    continue;
+                retired[c] = true;
+                k.resident -= cohorts[c].count;
+                used -= static_cast<double>(cohorts[c].count) / k.cps;
+                if (k.pending == 0 && k.resident == 0) {
+                    ++pos[k.stream];
+                    ready[k.stream] = t + d.sm.kernelGapUs;
+                }
             }
-            K& k = ks[c.kernel];
-            k.resident -= c.count;
-            used -= static_cast<double>(c.count) / k.cps;
-            if (k.pending == 0 && k.resident == 0) {
-                ++pos[k.stream];
-                ready[k.stream] = t + d.sm.kernelGapUs;
-            }
+            if (k.resident == 0)
+                k.clock = 0;
         }
+        std::vector<Cohort> kept;
+        for (size_t c = 0; c < cohorts.size(); ++c)
+            if (!retired[c])
+                kept.push_back(cohorts[c]);
         cohorts = std::move(kept);
         if (cohorts.empty())
             used = 0;

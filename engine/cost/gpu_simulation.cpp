@@ -35,6 +35,9 @@ GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bo
     latency_ = launchLatency ? device.launchLatencyUs : 0.0;
     b_.kernels.clear();
     b_.cohorts.clear();
+    b_.freeCohort = kNoCohort;
+    b_.cohortTotal = 0;
+    b_.residentKernels.clear();
     for (RatedCohorts& r : b_.rated) // kernel indices name other kernels now
         r.size = kNone;
     b_.depEdges.clear();
@@ -121,7 +124,6 @@ double GpuSimulation::run() {
 }
 
 bool GpuSimulation::advance() {
-    std::vector<Cohort>& cohorts = b_.cohorts;
     double t = t_;
     // Every iteration retires a cohort (at least one CTA) or admits a kernel, so the CTAs
     // and kernels bound the loop; exceeding it means a bug, not a slow stage.
@@ -134,11 +136,10 @@ bool GpuSimulation::advance() {
             return true;
         }
         const double next = nextArrival(t);
-        if (cohorts.empty() && next == kInf)
+        if (b_.cohortTotal == 0 && next == kInf)
             break;
         if (cohortsChanged_) // the rates depend on the resident cohorts alone
             updateRates();
-        const double* rates = b_.rates.data();
         if (timeline_)
             sample(t);
         // Not gated by manyWaves_: that depends on kernels a paused run has not seen yet, and
@@ -147,21 +148,34 @@ bool GpuSimulation::advance() {
             t = skipSteady(t);
         // A stretch may pass an admission that cannot take SM room (steady_state.h): it is
         // made now, at the stretch's end (dt 0), as nothing of its kernel could run before.
+        // Each kernel's next retirement is its oldest cohort's (a closed-form stretch may
+        // leave one a rounding past its end: it retires now).
+        const std::vector<int>& resident = b_.residentKernels;
+        const double* rates = b_.kernelRates.data();
+        KernelState* kernels = b_.kernels.data();
+        const Cohort* cohorts = b_.cohorts.data();
         double dt = nextArrival(t) - t;
-        for (size_t i = 0; i < cohorts.size(); ++i)
-            dt = std::min(dt, (1.0 - cohorts[i].progress) / rates[i]);
+        for (size_t j = 0; j < resident.size(); ++j) {
+            const KernelState& k = kernels[resident[j]];
+            dt = std::min(dt, std::max(0.0, 1.0 - oldestProgress(b_, k)) / rates[j]);
+        }
         assert(dt >= 0 && dt < kInf);
         // A whole wave: one cohort, fresh, that runs to its end.
-        const Cohort wave =
-            cohorts.size() == 1 && cohorts[0].progress == 0 && dt == (1.0 - 0.0) / rates[0]
-                ? cohorts[0]
-                : Cohort{-1, 0, 0};
+        int waveKernel = -1;
+        int64_t waveCount = 0;
+        if (b_.cohortTotal == 1) {
+            const KernelState& k = kernels[resident[0]];
+            if (oldestProgress(b_, k) == 0 && dt == (1.0 - 0.0) / rates[0]) {
+                waveKernel = resident[0];
+                waveCount = cohorts[k.oldest].count;
+            }
+        }
         t += dt;
-        for (size_t i = 0; i < cohorts.size(); ++i)
-            cohorts[i].progress += rates[i] * dt;
+        for (size_t j = 0; j < resident.size(); ++j)
+            kernels[resident[j]].clock += rates[j] * dt;
         retire(t);
-        if (wave.kernel >= 0 && cohorts.empty())
-            t = repeatWaves(t, wave, dt);
+        if (waveKernel >= 0 && b_.cohortTotal == 0)
+            t = repeatWaves(t, waveKernel, waveCount, dt);
     }
     t_ = t;
     return false;
@@ -238,7 +252,6 @@ void GpuSimulation::save(Checkpoint& to) const {
     to.hostHalves = hostHalves_;
     to.arrivalOrdered = arrivalOrdered_;
     to.cohortsChanged = cohortsChanged_;
-    to.evaluation = evaluation_;
     to.usedSms = usedSms_;
     to.queuedMaxCps = queuedMaxCps_;
     to.t = t_;
@@ -258,7 +271,6 @@ void GpuSimulation::restore(const Checkpoint& from, size_t streamCount) {
     hostHalves_ = from.hostHalves;
     arrivalOrdered_ = from.arrivalOrdered;
     cohortsChanged_ = from.cohortsChanged;
-    evaluation_ = from.evaluation;
     usedSms_ = from.usedSms;
     queuedMaxCps_ = from.queuedMaxCps;
     t_ = from.t;
@@ -359,7 +371,7 @@ void GpuSimulation::dequeue(const KernelState& k) {
 // ctasPerSm, so the largest decides).
 bool GpuSimulation::anyFits() const {
     const double free = device_.smCount - usedSms_;
-    return std::floor(free * queuedMaxCps_ + kEps) > 0;
+    return free * queuedMaxCps_ + kEps >= 1.0; // floor(x) > 0, without the call
 }
 
 // Admits the ready head kernel of each stream, then fills free SM slots with pending
@@ -382,10 +394,10 @@ void GpuSimulation::dispatch(double t) {
         const size_t i = b_.byRank[r];
         KernelState& k = kernels[i];
         const double free = device_.smCount - usedSms_;
-        const auto fit = static_cast<int64_t>(std::floor(free * k.ctasPerSm + kEps));
-        const int64_t n = std::min(k.pending, fit);
-        if (n <= 0)
+        const double room = free * k.ctasPerSm + kEps;
+        if (room < 1.0)
             continue;
+        const int64_t n = std::min(k.pending, static_cast<int64_t>(std::floor(room)));
         if (k.start < 0)
             k.start = t;
         k.pending -= n;
@@ -393,7 +405,7 @@ void GpuSimulation::dispatch(double t) {
         if (k.pending == 0)
             dequeue(k);
         usedSms_ += static_cast<double>(n) / k.ctasPerSm;
-        b_.cohorts.push_back({static_cast<int>(i), n, 0.0});
+        pushCohort(b_, static_cast<int>(i), n);
         cohortsChanged_ = true;
     }
 }
@@ -407,22 +419,22 @@ double GpuSimulation::nextArrival(double t) const {
 // arrives, every further wave is the same, so the main loop's steps reduce to t += dt
 // (the same additions, so the same latency to the bit). Stops before the kernel's last
 // full wave and leaves it, and the tail, to the main loop. Returns the new t.
-double GpuSimulation::repeatWaves(double t, const Cohort& wave, double dt) {
-    KernelState& k = b_.kernels[static_cast<size_t>(wave.kernel)];
+double GpuSimulation::repeatWaves(double t, int kernel, int64_t count, double dt) {
+    KernelState& k = b_.kernels[static_cast<size_t>(kernel)];
     const int64_t full = static_cast<int64_t>(std::floor(device_.smCount * k.ctasPerSm + kEps));
-    if (wave.count != full || k.pending <= wave.count || b_.queued.next(0) != k.rank)
+    if (count != full || k.pending <= count || b_.queued.next(0) != k.rank)
         return t;
     // Refilled, the wave leaves no room for another queued kernel.
-    const double used = 0.0 + static_cast<double>(wave.count) / k.ctasPerSm;
-    if (std::floor((device_.smCount - used) * queuedMaxCps_ + kEps) > 0)
+    const double used = 0.0 + static_cast<double>(count) / k.ctasPerSm;
+    if ((device_.smCount - used) * queuedMaxCps_ + kEps >= 1.0)
         return t;
     const std::vector<std::pair<double, size_t>>& waiting = b_.waiting;
-    while (k.pending > wave.count) {
+    while (k.pending > count) {
         const double next = waiting.empty() ? kInf : std::max(waiting.front().first, t);
         if (next <= t + kEps || next - t < dt)
             break; // an admission or an arrival inside the wave: the main loop's case
         t += dt;
-        k.pending -= wave.count;
+        k.pending -= count;
     }
     return t;
 }
@@ -439,7 +451,7 @@ double GpuSimulation::skipSteady(double t) {
     const double after =
         skipSteadyStretch(b_, t, device_.smCount - usedSms_, std::max(1, device_.maxCtasPerSm));
     if (after == t)
-        steadyWait_ = b_.cohorts.size();
+        steadyWait_ = b_.cohortTotal;
     return after;
 }
 
@@ -447,12 +459,12 @@ void GpuSimulation::sample(double t) {
     int64_t ctas = 0;
     double warps = 0;
     double flopsPerUs = 0;
-    for (size_t i = 0; i < b_.cohorts.size(); ++i) {
-        const Cohort& c = b_.cohorts[i];
-        const KernelDesc& k = *b_.kernels[static_cast<size_t>(c.kernel)].desc;
-        ctas += c.count;
-        warps += static_cast<double>(c.count) * k.warpsPerCta();
-        flopsPerUs += static_cast<double>(c.count) * b_.rates[i] * k.flops /
+    for (size_t j = 0; j < b_.residentKernels.size(); ++j) {
+        const KernelState& ks = b_.kernels[static_cast<size_t>(b_.residentKernels[j])];
+        const KernelDesc& k = *ks.desc;
+        ctas += ks.resident;
+        warps += static_cast<double>(ks.resident) * k.warpsPerCta();
+        flopsPerUs += static_cast<double>(ks.resident) * b_.kernelRates[j] * k.flops /
                       static_cast<double>(std::max<int64_t>(1, k.ctas));
     }
     UtilisationSample s;
@@ -466,38 +478,44 @@ void GpuSimulation::sample(double t) {
         run_.samples.push_back(s);
 }
 
+// Retires every cohort at the end of its work (each kernel's oldest ones), in rank order.
 void GpuSimulation::retire(double t) {
-    std::vector<Cohort>& cohorts = b_.cohorts;
+    std::vector<int>& resident = b_.residentKernels;
     size_t kept = 0;
-    for (size_t i = 0; i < cohorts.size(); ++i) {
-        const Cohort c = cohorts[i];
-        if (c.progress < 1.0 - kEps) {
-            cohorts[kept++] = c;
-            continue;
+    for (size_t j = 0; j < resident.size(); ++j) {
+        const int i = resident[j];
+        KernelState& k = b_.kernels[static_cast<size_t>(i)];
+        while (k.oldest != kNoCohort && oldestProgress(b_, k) >= 1.0 - kEps) {
+            const int64_t count = popOldestCohort(b_, k);
+            k.resident -= count;
+            usedSms_ -= static_cast<double>(count) / k.ctasPerSm;
+            cohortsChanged_ = true;
+            if (k.pending == 0 && k.resident == 0)
+                retireKernel(k, i, t);
         }
-        KernelState& k = b_.kernels[static_cast<size_t>(c.kernel)];
-        k.resident -= c.count;
-        usedSms_ -= static_cast<double>(c.count) / k.ctasPerSm;
-        cohortsChanged_ = true;
-        if (k.pending == 0 && k.resident == 0) {
-            k.end = t;
-            const auto s = static_cast<size_t>(k.group);
-            b_.head[s] = k.next;
-            b_.ready[s] = t + model_.kernelGapUs;
-            wait(s);
-            const auto self = static_cast<size_t>(c.kernel);
-            for (size_t d = b_.depFirst[self]; d < b_.depFirst[self + 1]; ++d) {
-                KernelState& after = b_.kernels[b_.dependents[d]];
-                after.depReady = std::max(after.depReady, t + model_.kernelGapUs);
-                const auto as = static_cast<size_t>(after.group);
-                if (--after.unmet == 0 && b_.head[as] == b_.dependents[d])
-                    wait(as);
-            }
-        }
+        if (k.oldest != kNoCohort)
+            resident[kept++] = i;
     }
-    cohorts.resize(kept);
-    if (cohorts.empty())
+    resident.resize(kept);
+    if (b_.cohortTotal == 0)
         usedSms_ = 0; // drop accumulated rounding
+}
+
+// Kernel `kernel` finished at t: its stream's next kernel, and its dependents, may start.
+void GpuSimulation::retireKernel(KernelState& k, int kernel, double t) {
+    k.end = t;
+    const auto s = static_cast<size_t>(k.group);
+    b_.head[s] = k.next;
+    b_.ready[s] = t + model_.kernelGapUs;
+    wait(s);
+    const auto self = static_cast<size_t>(kernel);
+    for (size_t d = b_.depFirst[self]; d < b_.depFirst[self + 1]; ++d) {
+        KernelState& after = b_.kernels[b_.dependents[d]];
+        after.depReady = std::max(after.depReady, t + model_.kernelGapUs);
+        const auto as = static_cast<size_t>(after.group);
+        if (--after.unmet == 0 && b_.head[as] == b_.dependents[d])
+            wait(as);
+    }
 }
 
 void GpuSimulation::summarise() {

@@ -22,6 +22,7 @@
 namespace ios::cost::detail {
 
 inline constexpr size_t kNoKernel = static_cast<size_t>(-1);
+inline constexpr uint32_t kNoCohort = static_cast<uint32_t>(-1);
 
 struct KernelState {
     const KernelDesc* desc = nullptr;
@@ -41,9 +42,15 @@ struct KernelState {
     bool admitted = false; // launched on the GPU: its CTAs may take free SM slots
     double start = -1;
     double end = -1;
-    uint64_t counted = 0;  // the rate evaluation that last listed it as resident
-    uint32_t rateSlot = 0; // its index in Buffers::kernelRates at that evaluation
-    size_t rank = 0;       // position in (arrival, index) order: the CTA scheduler's priority
+    size_t rank = 0; // position in (arrival, index) order: the CTA scheduler's priority
+    // Its resident CTAs as cohorts (Buffers::cohorts), oldest first: they all run at the
+    // kernel's rate, so a cohort's progress is the kernel's clock (the integral of its rate
+    // since it last had no cohort) less the clock at the cohort's dispatch, and the oldest
+    // cohort is always the next of them to retire.
+    uint32_t oldest = kNoCohort;
+    uint32_t newest = kNoCohort;
+    uint32_t cohortCount = 0;
+    double clock = 0;
 };
 
 // What the simulation derives from a kernel alone (GpuSimulation::prepare): callers that
@@ -62,10 +69,11 @@ struct PreparedKernel {
 PreparedKernel prepareKernel(const KernelDesc& k, const DeviceProfile& device,
                              const CtaRateModel& rateModel);
 
+// CTAs of one kernel dispatched together: they progress together and retire together.
 struct Cohort {
-    int kernel = 0; // index into kernels
     int64_t count = 0;
-    double progress = 0; // fraction of the CTAs' work done
+    double start = 0;          // the kernel's clock at the dispatch (progress = clock - start)
+    uint32_t next = kNoCohort; // the kernel's next younger cohort, or the next free entry
 };
 
 // One rate evaluation of at most kMax resident kernels: their (kernel, resident CTAs) in order
@@ -154,11 +162,14 @@ struct Buffers {
     RankSet queued;
     std::vector<size_t> byRank;
     std::vector<int> cpsCount; // queued kernels per ctasPerSm
+    // Every kernel's cohorts, in per-kernel lists (KernelState::oldest); retired entries are
+    // reused (freeCohort heads their list).
     std::vector<Cohort> cohorts;
-    std::vector<double> rates; // per cohort: its kernel's rate
-    // The kernels with resident CTAs, in their first cohort's order, and their rates: a rate
-    // depends on the kernel and on every resident kernel's CTA count, not on how its CTAs
-    // split into cohorts, so it is evaluated once per kernel (updateRates).
+    uint32_t freeCohort = kNoCohort;
+    size_t cohortTotal = 0; // cohorts held
+    // The kernels with resident CTAs, by rank, and their rates: a rate depends on the kernel
+    // and on every resident kernel's CTA count, not on how its CTAs split into cohorts, so it
+    // is evaluated once per kernel (updateRates).
     std::vector<int> residentKernels;
     std::vector<double> kernelRates;
     // The last few rate evaluations (a ring; ratedNext is the oldest): the rates depend on the
@@ -171,6 +182,55 @@ struct Buffers {
     std::vector<uint64_t> cpsBits;
 };
 
+// Cohort lists (Buffers::cohorts). A new cohort of `count` CTAs of kernel `kernel`, dispatched
+// now (progress 0); a kernel without cohorts joins the resident kernels, kept in rank order.
+inline void pushCohort(Buffers& b, int kernel, int64_t count) {
+    KernelState& k = b.kernels[static_cast<size_t>(kernel)];
+    uint32_t e = b.freeCohort;
+    if (e != kNoCohort) {
+        b.freeCohort = b.cohorts[e].next;
+    } else {
+        e = static_cast<uint32_t>(b.cohorts.size());
+        b.cohorts.emplace_back();
+    }
+    b.cohorts[e] = Cohort{count, k.clock, kNoCohort};
+    if (k.newest == kNoCohort) {
+        k.oldest = e;
+        std::vector<int>& resident = b.residentKernels;
+        resident.push_back(kernel);
+        for (size_t j = resident.size() - 1;
+             j > 0 && b.kernels[static_cast<size_t>(resident[j - 1])].rank > k.rank; --j)
+            std::swap(resident[j], resident[j - 1]);
+    } else {
+        b.cohorts[k.newest].next = e;
+    }
+    k.newest = e;
+    ++k.cohortCount;
+    ++b.cohortTotal;
+}
+
+// The progress of k's oldest cohort (it has one).
+inline double oldestProgress(const Buffers& b, const KernelState& k) {
+    return k.clock - b.cohorts[k.oldest].start;
+}
+
+// Removes k's oldest cohort; returns its CTAs. A kernel left without cohorts restarts its
+// clock (the caller drops it from the resident kernels).
+inline int64_t popOldestCohort(Buffers& b, KernelState& k) {
+    const uint32_t e = k.oldest;
+    const int64_t count = b.cohorts[e].count;
+    k.oldest = b.cohorts[e].next;
+    b.cohorts[e].next = b.freeCohort;
+    b.freeCohort = e;
+    --k.cohortCount;
+    --b.cohortTotal;
+    if (k.oldest == kNoCohort) {
+        k.newest = kNoCohort;
+        k.clock = 0;
+    }
+    return count;
+}
+
 // A paused simulation (GpuSimulation::save / restore): its buffers and clocks, copied.
 struct Checkpoint {
     Buffers buffers;
@@ -178,7 +238,6 @@ struct Checkpoint {
     uint64_t hostHalves = 0;
     bool arrivalOrdered = true;
     bool cohortsChanged = true;
-    uint64_t evaluation = 0;
     double usedSms = 0;
     int queuedMaxCps = 0;
     double t = 0;
@@ -245,7 +304,8 @@ private:
     bool anyFits() const;
     void dispatch(double t);
     double nextArrival(double t) const;
-    double repeatWaves(double t, const Cohort& wave, double dt);
+    double repeatWaves(double t, int kernel, int64_t count, double dt);
+    void retireKernel(KernelState& k, int kernel, double t);
     double skipSteady(double t);
     void updateRates();
     void evaluateRates(const int* resident, size_t m, double* rates);
@@ -265,7 +325,6 @@ private:
     uint64_t hostHalves_ = 0; // host issue clock in half launch slots
     bool arrivalOrdered_ = true;
     bool cohortsChanged_ = true;
-    uint64_t evaluation_ = 0;
     double usedSms_ = 0;
     int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
     double t_ = 0;

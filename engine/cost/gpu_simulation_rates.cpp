@@ -23,37 +23,14 @@ struct RatedEntries {
 
 } // namespace
 
-// ctaRates of the resident CTAs, once per resident kernel (its cohorts share its rate).
+// ctaRates of the resident CTAs, once per resident kernel (its cohorts share its rate), in
+// rank order.
 void GpuSimulation::updateRates() {
-    const size_t n = b_.cohorts.size();
     cohortsChanged_ = false;
-    if (b_.rates.size() < n)
-        b_.rates.resize(n);
-    const Cohort* cohorts = b_.cohorts.data();
-    KernelState* kernels = b_.kernels.data();
-    // The resident kernels in their first cohort's order.
-    const uint64_t evaluation = ++evaluation_;
-    std::vector<int>& resident = b_.residentKernels;
-    resident.clear();
-    for (size_t i = 0; i < n; ++i) {
-        KernelState& k = kernels[static_cast<size_t>(cohorts[i].kernel)];
-        if (k.counted != evaluation) {
-            k.counted = evaluation;
-            k.rateSlot = static_cast<uint32_t>(resident.size());
-            resident.push_back(cohorts[i].kernel);
-        }
-    }
-    const size_t m = resident.size();
-    if (m == n) { // one group per kernel (most stages at batch 1): in the groups' order
-        evaluateRates(resident.data(), m, b_.rates.data());
-        return;
-    }
+    const size_t m = b_.residentKernels.size();
     if (b_.kernelRates.size() < m)
         b_.kernelRates.resize(m);
-    double* kernelRates = b_.kernelRates.data();
-    evaluateRates(resident.data(), m, kernelRates);
-    for (size_t i = 0; i < n; ++i)
-        b_.rates[i] = kernelRates[kernels[static_cast<size_t>(cohorts[i].kernel)].rateSlot];
+    evaluateRates(b_.residentKernels.data(), m, b_.kernelRates.data());
 }
 
 // The rates of m distinct resident kernels: one of the last few evaluations when the same
