@@ -390,7 +390,9 @@ void GpuSimulation::dispatch(double t) {
         k.admitted = true;
         enqueue(k); // pending >= 1 until it is dispatched
     }
-    for (size_t r = b_.queued.next(0); r != RankSet::npos && anyFits(); r = b_.queued.next(r + 1)) {
+    if (!anyFits())
+        return;
+    for (size_t r = b_.queued.next(0); r != RankSet::npos; r = b_.queued.next(r + 1)) {
         const size_t i = b_.byRank[r];
         KernelState& k = kernels[i];
         const double free = device_.smCount - usedSms_;
@@ -407,6 +409,8 @@ void GpuSimulation::dispatch(double t) {
         usedSms_ += static_cast<double>(n) / k.ctasPerSm;
         pushCohort(b_, static_cast<int>(i), n);
         cohortsChanged_ = true;
+        if (!anyFits())
+            return;
     }
 }
 
