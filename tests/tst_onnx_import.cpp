@@ -18,11 +18,14 @@
 #include <random>
 
 #ifdef IOS_HAVE_ONNX
-#include <onnx/onnx_pb.h>
+#include "onnx_test_builder.h"
 #endif
 
 using namespace ios;
 namespace fs = std::filesystem;
+#ifdef IOS_HAVE_ONNX
+using ios::test::Builder;
+#endif
 
 namespace {
 
@@ -88,85 +91,6 @@ QString errorOf(const std::string& bytes, const io::ModelLoadOptions& o = {}) {
     return Hint::None;
 }
 
-#ifdef IOS_HAVE_ONNX
-// A tiny graph builder over the ONNX protobuf classes.
-struct Builder {
-    ::onnx::ModelProto model;
-    ::onnx::GraphProto* g = model.mutable_graph();
-
-    explicit Builder(std::vector<int64_t> inDims = {1, 8, 16, 16}, int opset = 13) {
-        auto* o = model.add_opset_import();
-        o->set_domain("");
-        o->set_version(opset);
-        g->set_name("test");
-        input("x", inDims);
-    }
-    static void setDims(::onnx::ValueInfoProto* v, const std::vector<int64_t>& dims) {
-        auto* tt = v->mutable_type()->mutable_tensor_type();
-        tt->set_elem_type(1);
-        auto* shape = tt->mutable_shape();
-        for (int64_t d : dims) {
-            if (d < 0)
-                shape->add_dim()->set_dim_param("dyn");
-            else
-                shape->add_dim()->set_dim_value(d);
-        }
-    }
-    void input(const std::string& name, const std::vector<int64_t>& dims) {
-        auto* v = g->add_input();
-        v->set_name(name);
-        setDims(v, dims);
-    }
-    // A weight exported without data: a graph input with its shape.
-    void weight(const std::string& name, const std::vector<int64_t>& dims) { input(name, dims); }
-    void ints(const std::string& name, const std::vector<int64_t>& values) {
-        auto* t = g->add_initializer();
-        t->set_name(name);
-        t->set_data_type(7);
-        t->add_dims(static_cast<int64_t>(values.size()));
-        for (int64_t v : values)
-            t->add_int64_data(v);
-    }
-    ::onnx::NodeProto* node(const std::string& op, const std::string& name,
-                            std::vector<std::string> ins, std::vector<std::string> outs) {
-        auto* n = g->add_node();
-        n->set_op_type(op);
-        n->set_name(name);
-        for (auto& i : ins)
-            n->add_input(i);
-        for (auto& o : outs)
-            n->add_output(o);
-        return n;
-    }
-    static void attr(::onnx::NodeProto* n, const std::string& name, std::vector<int64_t> v) {
-        auto* a = n->add_attribute();
-        a->set_name(name);
-        a->set_type(::onnx::AttributeProto::INTS);
-        for (int64_t x : v)
-            a->add_ints(x);
-    }
-    static void attr(::onnx::NodeProto* n, const std::string& name, int64_t v) {
-        auto* a = n->add_attribute();
-        a->set_name(name);
-        a->set_type(::onnx::AttributeProto::INT);
-        a->set_i(v);
-    }
-    // conv with a weight input named <name>.w: cout x cin/groups x k x k
-    ::onnx::NodeProto* conv(const std::string& name, const std::string& in, const std::string& out,
-                            int64_t cin, int64_t cout, int64_t k, int64_t pad = 0,
-                            int64_t groups = 1) {
-        weight(name + ".w", {cout, cin / groups, k, k});
-        auto* n = node("Conv", name, {in, name + ".w"}, {out});
-        attr(n, "kernel_shape", std::vector<int64_t>{k, k});
-        attr(n, "pads", std::vector<int64_t>{pad, pad, pad, pad});
-        if (groups != 1)
-            attr(n, "group", groups);
-        return n;
-    }
-    void output(const std::string& name) { g->add_output()->set_name(name); }
-    std::string bytes() const { return model.SerializeAsString(); }
-};
-#endif
 
 } // namespace
 
@@ -196,6 +120,7 @@ private slots:
     void dynamicInputNeedsShape();
     void cycleIsRejected();
     void unsupportedListedAtOnce();
+    void parametersExportedAsInputs();
     void opaqueImport();
     void opaqueWithoutShapeNamesNode();
 #else
@@ -532,6 +457,42 @@ void TestOnnxImport::unsupportedListedAtOnce() {
              qPrintable(msg));
     QVERIFY(hintOf(b.bytes()) == Hint::AllowOpaque);
     QVERIFY2(!msg.contains('\n'), qPrintable(msg)); // the CLI prints errors on one line
+}
+
+// Parameters that operators other than convolutions read (a layer scale, a positional
+// embedding), exported without values, are graph inputs that reach data slots: the input from
+// which the most nodes compute is the data, the others are read as parameters and the load
+// says so. Two inputs that feed equally many nodes stay an error naming both.
+void TestOnnxImport::parametersExportedAsInputs() {
+    Builder b;
+    b.conv("c", "x", "h", 8, 8, 1);
+    b.weight("gamma", {8, 1, 1});
+    b.node("Mul", "layer_scale", {"h", "gamma"}, {"s"});
+    b.weight("pos", {1, 8, 16, 16});
+    b.node("Add", "pos_embed", {"s", "pos"}, {"t"});
+    b.node("Add", "residual", {"t", "x"}, {"y"});
+    b.output("y");
+    std::vector<std::string> warnings;
+    io::ModelLoadOptions o;
+    o.warnings = &warnings;
+    const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx", o);
+    QCOMPARE(warnings.size(), size_t{1});
+    QCOMPARE(QString::fromStdString(warnings[0]),
+             QStringLiteral("2 graph inputs without values read as parameters ('gamma', 'pos'): "
+                            "'x' feeds the network (4 nodes compute from it)"));
+    QCOMPARE(g.input.outputShape, (ir::TensorShape{8, 16, 16}));
+    // The scale and the embedding as element-wise operators on the data (docs/onnx.md), the
+    // residual sum a term of the block's output.
+    const std::map<std::string, int> kinds{{"activation", 2}, {"conv", 1}, {"identity", 1}};
+    QCOMPARE(kindCounts(g), kinds);
+    optimizeAndVerify(g);
+
+    Builder two;
+    two.input("z", {1, 8, 16, 16});
+    two.node("Add", "sum", {"x", "z"}, {"y"});
+    two.output("y");
+    const QString msg = errorOf(two.bytes());
+    QVERIFY2(msg.contains("several data inputs ('x', 'z', each feeding 1 node)"), qPrintable(msg));
 }
 
 void TestOnnxImport::opaqueImport() {

@@ -35,9 +35,32 @@ bool isParameterSlot(const onnx::Node& n, size_t input) {
     return input > 0 && ops.contains(n.opType);
 }
 
+// The nodes that read `input` in a data slot, directly or through such nodes' outputs.
+size_t dataDescendants(const Model& m, const std::vector<size_t>& order, const std::string& input) {
+    std::unordered_set<std::string> reached{input};
+    size_t nodes = 0;
+    for (size_t i : order) {
+        const onnx::Node& n = m.nodes[i];
+        bool reads = false;
+        for (size_t k = 0; k < n.inputs.size() && !reads; ++k)
+            reads = !isParameterSlot(n, k) && reached.contains(n.inputs[k]);
+        if (!reads)
+            continue;
+        ++nodes;
+        reached.insert(n.outputs.begin(), n.outputs.end());
+    }
+    return nodes;
+}
+
 // The graph input the network computes on. Weights exported as inputs reach only parameter
 // slots, possibly through Identity/Cast (PyTorch shares weights through Identity nodes).
-std::string dataInputOf(const Model& m, const std::vector<size_t>& order) {
+// Parameters that operators other than convolutions read (a class token, a positional
+// embedding, a layer scale, LayerNorm's weights) reach data slots too, but only where they
+// join the data: the data input is the one from which the most nodes compute (every node
+// any of those parameters reaches, and the ones before the first join); the others are read
+// as parameters, and the load says so (`warnings`).
+std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
+                        std::vector<std::string>* warnings) {
     std::unordered_set<std::string> dataUse;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const onnx::Node& n = m.nodes[*it];
@@ -61,11 +84,37 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order) {
     if (candidates.empty())
         throw UserError("no graph input feeds the network (all inputs are initializers or "
                         "weights)");
-    std::string list;
+    std::vector<size_t> reach;
     for (const std::string& c : candidates)
-        list += (list.empty() ? "'" : ", '") + c + "'";
-    throw UserError("the model has several data inputs (" + list +
-                    "); an IOS graph has exactly one");
+        reach.push_back(dataDescendants(m, order, c));
+    const size_t most = *std::max_element(reach.begin(), reach.end());
+    std::vector<std::string> tops;
+    std::string others;
+    size_t listed = 0;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        if (reach[k] == most) {
+            tops.push_back(candidates[k]);
+        } else if (++listed <= 4) {
+            others += (others.empty() ? "'" : ", '") + candidates[k] + "'";
+        }
+    }
+    if (tops.size() > 1) {
+        std::string list;
+        for (const std::string& c : tops)
+            list += (list.empty() ? "'" : ", '") + c + "'";
+        throw UserError("the model has several data inputs (" + list + ", each feeding " +
+                        std::to_string(most) + (most == 1 ? " node" : " nodes") +
+                        "); an IOS graph has exactly one");
+    }
+    if (warnings != nullptr) {
+        if (listed > 4)
+            others += " and " + std::to_string(listed - 4) + " more";
+        warnings->push_back(std::to_string(listed) + " graph input" + (listed == 1 ? "" : "s") +
+                            " without values read as parameters (" + others + "): '" +
+                            tops.front() + "' feeds the network (" + std::to_string(most) +
+                            " nodes compute from it)");
+    }
+    return tops.front();
 }
 
 std::vector<int64_t> inputDims(const Model& m, const std::string& input,
@@ -134,7 +183,7 @@ ir::Graph parseOnnx(std::string_view bytes, const std::string& source,
     try {
         const Model model = onnx::readModel(bytes);
         const std::vector<size_t> order = onnx::topologicalOrder(model);
-        const std::string input = dataInputOf(model, order);
+        const std::string input = dataInputOf(model, order, options.warnings);
         const onnx::TensorTable tensors =
             onnx::inferTensors(model, order, input, inputDims(model, input, options));
         // The file's stem names the model (PyTorch names every graph "torch_jit").
