@@ -468,9 +468,15 @@ void TestOnnxImport::parametersExportedAsInputs() {
     b.conv("c", "x", "h", 8, 8, 1);
     b.weight("gamma", {8, 1, 1});
     b.node("Mul", "layer_scale", {"h", "gamma"}, {"s"});
+    // One parameter shared through Identity nodes (as the exporter shares equal weights):
+    // they pass it on but do not count.
     b.weight("pos", {1, 8, 16, 16});
-    b.node("Add", "pos_embed", {"s", "pos"}, {"t"});
-    b.node("Add", "residual", {"t", "x"}, {"y"});
+    b.node("Identity", "share1", {"pos"}, {"p1"});
+    b.node("Identity", "share2", {"p1"}, {"p2"});
+    b.node("Identity", "share3", {"p2"}, {"p3"});
+    b.node("Add", "pos_embed", {"s", "p1"}, {"t"});
+    b.node("Add", "pos_embed_again", {"t", "p3"}, {"u"});
+    b.node("Add", "residual", {"u", "x"}, {"y"});
     b.output("y");
     std::vector<std::string> warnings;
     io::ModelLoadOptions o;
@@ -479,11 +485,11 @@ void TestOnnxImport::parametersExportedAsInputs() {
     QCOMPARE(warnings.size(), size_t{1});
     QCOMPARE(QString::fromStdString(warnings[0]),
              QStringLiteral("2 graph inputs without values read as parameters ('gamma', 'pos'): "
-                            "'x' feeds the network (4 nodes compute from it)"));
+                            "'x' feeds the network (5 nodes compute from it)"));
     QCOMPARE(g.input.outputShape, (ir::TensorShape{8, 16, 16}));
     // The scale and the embedding as element-wise operators on the data (docs/onnx.md), the
     // residual sum a term of the block's output.
-    const std::map<std::string, int> kinds{{"activation", 2}, {"conv", 1}, {"identity", 1}};
+    const std::map<std::string, int> kinds{{"activation", 3}, {"conv", 1}, {"identity", 1}};
     QCOMPARE(kindCounts(g), kinds);
     optimizeAndVerify(g);
 

@@ -35,7 +35,9 @@ bool isParameterSlot(const onnx::Node& n, size_t input) {
     return input > 0 && ops.contains(n.opType);
 }
 
-// The nodes that read `input` in a data slot, directly or through such nodes' outputs.
+// The nodes that read `input` in a data slot, directly or through such nodes' outputs;
+// Identity and Cast pass it on without counting (the exporter shares one parameter among
+// layers through Identity nodes).
 size_t dataDescendants(const Model& m, const std::vector<size_t>& order, const std::string& input) {
     std::unordered_set<std::string> reached{input};
     size_t nodes = 0;
@@ -46,7 +48,8 @@ size_t dataDescendants(const Model& m, const std::vector<size_t>& order, const s
             reads = !isParameterSlot(n, k) && reached.contains(n.inputs[k]);
         if (!reads)
             continue;
-        ++nodes;
+        if (n.opType != "Identity" && n.opType != "Cast")
+            ++nodes;
         reached.insert(n.outputs.begin(), n.outputs.end());
     }
     return nodes;
