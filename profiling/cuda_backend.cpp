@@ -41,6 +41,9 @@ cudnnActivationMode_t activationMode(ir::ActType act) {
         return CUDNN_ACTIVATION_TANH;
     case ir::ActType::Sigmoid:
         return CUDNN_ACTIVATION_SIGMOID;
+    case ir::ActType::Gelu: // cudnnActivationForward has no GELU mode
+        throw std::runtime_error("GELU activations have no kernel in the CUDA executor yet (the "
+                                 "simulated GPU and the mock backend run them)");
     case ir::ActType::Identity:
         break;
     }

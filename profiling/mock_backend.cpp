@@ -29,6 +29,8 @@ float activate(ir::ActType act, float v) {
         return std::tanh(v);
     case ir::ActType::Sigmoid:
         return 1 / (1 + std::exp(-v));
+    case ir::ActType::Gelu:
+        return 0.5f * v * (1 + std::erf(v / std::sqrt(2.0f)));
     }
     return v;
 }

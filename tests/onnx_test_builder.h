@@ -2,9 +2,8 @@
 // Small ONNX models for the importer's tests, built with the ONNX protobuf classes.
 #pragma once
 
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
+#include <onnx/onnx_pb.h>
 #include <string>
 #include <vector>
 
@@ -48,6 +47,31 @@ struct Builder {
         for (int64_t v : values)
             t->add_int64_data(v);
     }
+    // A one-element float initializer (a scalar operand such as √2).
+    void real(const std::string& name, float value) {
+        auto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(1);
+        t->add_float_data(value);
+    }
+    // x · 0.5 · (1 + erf(x / √2)) as PyTorch exports nn.GELU before opset 20 (`halfFirst`:
+    // x · 0.5 first, as other exporters write it); `half` may be set off to break it.
+    void erfGelu(const std::string& name, const std::string& x, const std::string& y,
+                 bool halfFirst = false, float half = 0.5f) {
+        real(name + ".sqrt2", 1.41421356f);
+        real(name + ".one", 1.0f);
+        real(name + ".half", half);
+        node("Div", name + ".div", {x, name + ".sqrt2"}, {name + ".d"});
+        node("Erf", name + ".erf", {name + ".d"}, {name + ".e"});
+        node("Add", name + ".add", {name + ".e", name + ".one"}, {name + ".a"});
+        if (halfFirst) {
+            node("Mul", name + ".half_x", {x, name + ".half"}, {name + ".h"});
+            node("Mul", name + ".mul", {name + ".h", name + ".a"}, {y});
+        } else {
+            node("Mul", name + ".mul", {x, name + ".a"}, {name + ".m"});
+            node("Mul", name + ".scale", {name + ".m", name + ".half"}, {y});
+        }
+    }
     ::onnx::NodeProto* node(const std::string& op, const std::string& name,
                             std::vector<std::string> ins, std::vector<std::string> outs) {
         auto* n = g->add_node();
@@ -65,6 +89,12 @@ struct Builder {
         a->set_type(::onnx::AttributeProto::INTS);
         for (int64_t x : v)
             a->add_ints(x);
+    }
+    static void attr(::onnx::NodeProto* n, const std::string& name, const std::string& v) {
+        auto* a = n->add_attribute();
+        a->set_name(name);
+        a->set_type(::onnx::AttributeProto::STRING);
+        a->set_s(v);
     }
     static void attr(::onnx::NodeProto* n, const std::string& name, int64_t v) {
         auto* a = n->add_attribute();

@@ -532,6 +532,22 @@ private slots:
         QVERIFY(io::loadModelFile(path) == g);
     }
 
+    // A GELU (ONNX import) has no act_type in the IOS authors' code: written as 'gelu', read
+    // back as written, and the writer says so.
+    void geluWarnsAndRoundTrips() {
+        ir::Graph g = io::parseIosJson(readFile(kSampleDir + "/demo_figure2.ios.json"), "f2");
+        ir::Node& first = g.blocks[0].innerNodes[0];
+        QVERIFY(first.kind == ir::NodeKind::Conv);
+        first.conv.act = ir::ActType::Gelu;
+        std::vector<std::string> warnings;
+        const std::string written = io::writeIosJson(g, &warnings);
+        QCOMPARE(warnings.size(), size_t{1});
+        QVERIFY2(warnings.front().starts_with("GELU activations at '" + first.name + "'"),
+                 warnings.front().c_str());
+        QVERIFY(written.find("\"act\": \"gelu\"") != std::string::npos);
+        QVERIFY(io::parseIosJson(written, "w") == g);
+    }
+
     // Python's json.dumps(ensure_ascii=True) escapes everything outside printable ASCII.
     void asciiEscaping() {
         ir::Graph g = io::parseIosJson(readFile(kSampleDir + "/demo_figure2.ios.json"), "f2");

@@ -120,7 +120,7 @@ private slots:
             "field 'padding' must be an array of 2", "1");
         row("groups", mutated(kConv + "/groups", 1.5), "field 'groups' must be an integer", "1");
         row("boolean groups", mutated(kConv + "/groups", true), "field 'groups'", "1");
-        row("act", mutated(kConv + "/act", "gelu"), "field 'act' must be one of", "1");
+        row("act", mutated(kConv + "/act", "swish"), "field 'act' must be one of", "1");
         row("output_shape", mutated(kConv + "/output_shape", parsed("[192, 15]")),
             "field 'output_shape' must be an array of 3", "1");
 

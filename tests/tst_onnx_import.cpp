@@ -91,7 +91,6 @@ QString errorOf(const std::string& bytes, const io::ModelLoadOptions& o = {}) {
     return Hint::None;
 }
 
-
 } // namespace
 
 class TestOnnxImport : public QObject {
@@ -121,6 +120,7 @@ private slots:
     void cycleIsRejected();
     void unsupportedListedAtOnce();
     void parametersExportedAsInputs();
+    void erfGeluFolds();
     void opaqueImport();
     void opaqueWithoutShapeNamesNode();
 #else
@@ -499,6 +499,37 @@ void TestOnnxImport::parametersExportedAsInputs() {
     two.output("y");
     const QString msg = errorOf(two.bytes());
     QVERIFY2(msg.contains("several data inputs ('x', 'z', each feeding 1 node)"), qPrintable(msg));
+}
+
+// The exact GELU as the exporters write it out (Div, Erf, Add, Mul, Mul) is one GELU: fused
+// into the conv before it, or standalone; with other constants it stays what it is (Erf is not
+// an operator of the IR); opset 20's Gelu op too, but not its tanh approximation.
+void TestOnnxImport::erfGeluFolds() {
+    Builder b;
+    b.conv("c", "x", "h", 8, 8, 1);
+    b.erfGelu("g1", "h", "u");
+    b.node("Add", "sum", {"u", "x"}, {"s"});
+    b.erfGelu("g2", "s", "y", true);
+    b.output("y");
+    const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx");
+    QVERIFY(findOp(g, "c")->conv.act == ir::ActType::Gelu);
+    const ir::Node& last = g.blocks.back().exitNode;
+    QVERIFY(last.kind == ir::NodeKind::Activation && last.activation == ir::ActType::Gelu);
+    const std::map<std::string, int> kinds{{"activation", 1}, {"conv", 1}, {"identity", 1}};
+    QCOMPARE(kindCounts(g), kinds);
+    optimizeAndVerify(g);
+
+    Builder off;
+    off.erfGelu("g", "x", "y", false, 0.6f);
+    off.output("y");
+    QVERIFY2(errorOf(off.bytes()).contains("Erf x1"), qPrintable(errorOf(off.bytes())));
+
+    Builder native({1, 8, 16, 16}, 20);
+    native.node("Gelu", "exact", {"x"}, {"u"});
+    Builder::attr(native.node("Gelu", "tanh", {"u"}, {"y"}), "approximate", std::string("tanh"));
+    native.output("y");
+    const QString msg = errorOf(native.bytes());
+    QVERIFY2(msg.contains("Gelu: unsupported form x1: 'tanh'"), qPrintable(msg));
 }
 
 void TestOnnxImport::opaqueImport() {

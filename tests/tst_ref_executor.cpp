@@ -300,6 +300,12 @@ void TestRefExecutor::activations_data() {
     QTest::newRow("relu") << int(ActType::Relu) << QList<double>{0, 0, 0, 1, 3};
     QTest::newRow("tanh") << int(ActType::Tanh) << tanhs;
     QTest::newRow("sigmoid") << int(ActType::Sigmoid) << sigmoids;
+    // GELU x·Φ(x), Φ the standard normal distribution function from tables (not from erf):
+    // Φ(−2) = 0.0227501319481792, Φ(−0.5) = 0.3085375387259869, Φ(1) = 0.8413447460685429,
+    // Φ(3) = 0.9986501019683699.
+    QTest::newRow("gelu") << int(ActType::Gelu)
+                          << QList<double>{-2 * 0.0227501319481792, -0.5 * 0.3085375387259869, 0,
+                                           0.8413447460685429, 3 * 0.9986501019683699};
 }
 
 void TestRefExecutor::activations() {

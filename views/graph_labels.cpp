@@ -36,6 +36,8 @@ QString actName(ir::ActType act) {
         return QStringLiteral("Tanh");
     case ir::ActType::Sigmoid:
         return QStringLiteral("Sigmoid");
+    case ir::ActType::Gelu:
+        return QStringLiteral("GELU");
     }
     return {};
 }

@@ -175,7 +175,8 @@ double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm)
     }
     if (!anySteady)
         return t;
-    horizon = std::min(horizon, firstRelevantAdmission(b, t, freeSms, maxCtasPerSm, lastSteadyRank));
+    horizon =
+        std::min(horizon, firstRelevantAdmission(b, t, freeSms, maxCtasPerSm, lastSteadyRank));
     // Worth a step: the retirements it spares (a wrap of each steady cohort per period).
     double spared = 0;
     for (size_t j = 0; j < n; ++j)

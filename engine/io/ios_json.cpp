@@ -58,6 +58,13 @@ bool isIdentityActivation(const ir::Node& node) {
     return node.kind == ir::NodeKind::Activation && node.activation == ir::ActType::Identity;
 }
 
+// A GELU, standalone or fused into a convolution: neither the IOS authors' loader nor their
+// runtimes know it.
+bool hasGelu(const ir::Node& node) {
+    return (node.kind == ir::NodeKind::Activation && node.activation == ir::ActType::Gelu) ||
+           (node.kind == ir::NodeKind::Conv && node.conv.act == ir::ActType::Gelu);
+}
+
 } // namespace
 
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings) {
@@ -70,6 +77,11 @@ std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warni
             warnings->push_back("activation act_type 'identity' at " + list +
                                 ": the IOS authors' loader reads it, but their runtimes run "
                                 "only relu, tanh and sigmoid activations");
+        if (const std::string list = quotedNodes(graph, hasGelu); !list.empty())
+            warnings->push_back("GELU activations at " + list +
+                                ": written as act_type 'gelu', which the IOS authors' loader "
+                                "and runtimes do not know; the native format (.json) is this "
+                                "tool's own");
         for (size_t b = 0; b < graph.blocks.size(); ++b)
             if (!graph.blocks[b].parts.empty())
                 warnings->push_back(

@@ -217,7 +217,8 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
         n.conv.stride = readHw(r, "stride");
         n.conv.padding = readHw(r, "padding");
         n.conv.groups = r.integer("groups", ir::kMaxDim);
-        n.conv.act = r.enumeration("act", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
+        n.conv.act =
+            r.enumeration("act", &ir::actTypeFromString, "identity, relu, tanh, sigmoid, gelu");
         break;
     case NodeKind::Pool:
         r.allowOnly({"type", "name", "hint_name", "inputs", "pool_type", "kernel", "stride",
@@ -231,8 +232,8 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
         break;
     case NodeKind::Activation:
         r.allowOnly({"type", "name", "hint_name", "inputs", "act_type", "inplace", "output_shape"});
-        n.activation =
-            r.enumeration("act_type", &ir::actTypeFromString, "identity, relu, tanh, sigmoid");
+        n.activation = r.enumeration("act_type", &ir::actTypeFromString,
+                                     "identity, relu, tanh, sigmoid, gelu");
         // absent in files this tool wrote before it knew the field: false
         n.activationInPlace = r.boolean("inplace", false);
         break;

@@ -4,6 +4,7 @@
 #include "io/model_format.h"
 #include "io/onnx/onnx_blocks.h"
 #include "io/onnx/onnx_lowering.h"
+#include "io/onnx/onnx_patterns.h"
 #include "io/onnx/onnx_shape.h"
 #include "ir/validate.h"
 #include "util/error.h"
@@ -184,7 +185,8 @@ bool onnxSupportAvailable() {
 ir::Graph parseOnnx(std::string_view bytes, const std::string& source,
                     const ModelLoadOptions& options) {
     try {
-        const Model model = onnx::readModel(bytes);
+        Model model = onnx::readModel(bytes);
+        onnx::foldErfGelu(model);
         const std::vector<size_t> order = onnx::topologicalOrder(model);
         const std::string input = dataInputOf(model, order, options.warnings);
         const onnx::TensorTable tensors =

@@ -42,11 +42,12 @@ constexpr std::array<std::pair<PoolType, std::string_view>, 4> kPools{{
     {PoolType::GlobalMax, "global_max"},
     {PoolType::GlobalAvg, "global_avg"},
 }};
-constexpr std::array<std::pair<ActType, std::string_view>, 4> kActs{{
+constexpr std::array<std::pair<ActType, std::string_view>, 5> kActs{{
     {ActType::Identity, "identity"},
     {ActType::Relu, "relu"},
     {ActType::Tanh, "tanh"},
     {ActType::Sigmoid, "sigmoid"},
+    {ActType::Gelu, "gelu"},
 }};
 constexpr std::array<std::pair<ElementOp, std::string_view>, 2> kElementOps{{
     {ElementOp::Add, "add"},

@@ -41,7 +41,8 @@ enum class NodeKind : uint8_t {
     Opaque
 };
 enum class PoolType : uint8_t { Max, Avg, GlobalMax, GlobalAvg };
-enum class ActType : uint8_t { Identity, Relu, Tanh, Sigmoid };
+// Gelu: x·Φ(x) = 0.5·x·(1 + erf(x/√2)), the exact (not tanh-approximated) GELU.
+enum class ActType : uint8_t { Identity, Relu, Tanh, Sigmoid, Gelu };
 enum class ElementOp : uint8_t { Add, Mul };
 
 // Channels [begin, end) of node `node`'s output.

@@ -198,6 +198,10 @@ void activate(Tensor& t, ir::ActType act) {
         for (double& v : t.data)
             v = 1.0 / (1.0 + std::exp(-v));
         return;
+    case ir::ActType::Gelu:
+        for (double& v : t.data)
+            v = 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+        return;
     }
 }
 

@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 39> kKnownOps{"Conv",          "BatchNormalization",
+constexpr std::array<std::string_view, 40> kKnownOps{"Conv",          "BatchNormalization",
                                                      "Relu",          "Clip",
                                                      "Sigmoid",       "HardSigmoid",
                                                      "HardSwish",     "Tanh",
@@ -34,7 +34,7 @@ constexpr std::array<std::string_view, 39> kKnownOps{"Conv",          "BatchNorm
                                                      "Shape",         "Gather",
                                                      "Unsqueeze",     "Squeeze",
                                                      "Cast",          "ConstantOfShape",
-                                                     "Softmax"};
+                                                     "Softmax",       "Gelu"};
 
 } // namespace
 

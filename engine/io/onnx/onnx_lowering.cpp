@@ -27,6 +27,8 @@ ActType actFor(const std::string& op) {
         return ActType::Sigmoid; // one transcendental-ish op per element (docs/onnx.md)
     if (op == "Tanh")
         return ActType::Tanh;
+    if (op == "Gelu")
+        return ActType::Gelu;
     return ActType::Relu; // Relu, Clip (ReLU6), LeakyRelu: one compare per element
 }
 

@@ -58,9 +58,11 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
             return false;
         return true;
     }
+    if (op == "Gelu" && n.attrString("approximate", "none") != "none")
+        return false; // the tanh approximation computes other values
     if (op == "Relu" || op == "Clip" || op == "Sigmoid" || op == "HardSigmoid" ||
         op == "HardSwish" || op == "Tanh" || op == "LeakyRelu" || op == "Softmax" ||
-        op == "BatchNormalization")
+        op == "BatchNormalization" || op == "Gelu")
         return x != nullptr && x->view != View::Padded && x->view != View::Reshaped &&
                lowerActivation(n, *x);
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum")

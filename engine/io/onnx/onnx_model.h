@@ -29,6 +29,7 @@ struct Tensor {
     std::vector<int64_t> dims;
     int32_t dataType = 0;
     std::optional<std::vector<int64_t>> ints; // integer tensors (and integral floats)
+    std::optional<std::vector<double>> reals; // small float tensors, every value
     int64_t elements() const;
 };
 

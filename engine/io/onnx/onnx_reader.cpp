@@ -152,9 +152,11 @@ Tensor readTensor(const pb::TensorProto& t, const std::string& where) {
     if (n > kMaxFoldedElements || t.data_location() == pb::TensorProto::EXTERNAL)
         return out; // weights: only their dims matter
     std::vector<int64_t> values;
+    std::vector<double> reals;
     for (int64_t i = 0; i < n; ++i) {
         const auto k = static_cast<size_t>(i);
         std::optional<int64_t> v;
+        std::optional<double> real;
         switch (out.dataType) {
         case kInt64:
             v = element<int64_t>(t, k, t.int64_data_size(), [&](int j) { return t.int64_data(j); });
@@ -166,22 +168,30 @@ Tensor readTensor(const pb::TensorProto& t, const std::string& where) {
             break;
         case kFloat:
             if (auto e = element<float>(t, k, t.float_data_size(),
-                                        [&](int j) { return t.float_data(j); }))
+                                        [&](int j) { return t.float_data(j); })) {
+                real = *e;
                 v = integral(*e);
+            }
             break;
         case kDouble:
             if (auto e = element<double>(t, k, t.double_data_size(),
-                                         [&](int j) { return t.double_data(j); }))
+                                         [&](int j) { return t.double_data(j); })) {
+                real = *e;
                 v = integral(*e);
+            }
             break;
         default:
             return out;
         }
-        if (!v)
-            return out; // missing data (weight-less file) or a non-integral float
-        values.push_back(*v);
+        if (real)
+            reals.push_back(*real);
+        if (v)
+            values.push_back(*v);
     }
-    out.ints = std::move(values);
+    if (reals.size() == static_cast<size_t>(n))
+        out.reals = std::move(reals);
+    if (values.size() == static_cast<size_t>(n)) // not for missing data or non-integral floats
+        out.ints = std::move(values);
     return out;
 }
 

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "io/onnx/onnx_patterns.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ios::io::onnx {
+
+namespace {
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+
+// Who writes and who reads each tensor (a graph output counts as a reader).
+struct Uses {
+    std::unordered_map<std::string, size_t> producer;
+    std::unordered_map<std::string, std::pair<int, size_t>> readers; // count, last node
+
+    explicit Uses(const Model& m) {
+        for (size_t i = 0; i < m.nodes.size(); ++i) {
+            for (const std::string& o : m.nodes[i].outputs)
+                producer[o] = i;
+            for (const std::string& in : m.nodes[i].inputs) {
+                auto& [count, node] = readers[in];
+                ++count;
+                node = i;
+            }
+        }
+        for (const std::string& o : m.outputs) {
+            auto& [count, node] = readers[o];
+            ++count;
+            node = kNone;
+        }
+    }
+    size_t producerOf(const std::string& t) const {
+        const auto it = producer.find(t);
+        return it == producer.end() ? kNone : it->second;
+    }
+    // The one node reading t, when it has exactly one reader and that is a node reading it
+    // once.
+    size_t soleReader(const Model&, const std::string& t) const {
+        const auto it = readers.find(t);
+        return it == readers.end() || it->second.first != 1 ? kNone : it->second.second;
+    }
+};
+
+std::optional<double> scalarOf(const Tensor& t) {
+    if (t.reals && t.reals->size() == 1)
+        return t.reals->front();
+    return std::nullopt;
+}
+
+// The value of a one-element float constant: an initializer or a Constant node's output.
+std::optional<double> scalar(const Model& m, const Uses& uses, const std::string& name) {
+    if (const auto it = m.initializers.find(name); it != m.initializers.end())
+        return scalarOf(it->second);
+    const size_t p = uses.producerOf(name);
+    if (p == kNone || m.nodes[p].opType != "Constant")
+        return std::nullopt;
+    const Node& c = m.nodes[p];
+    if (const Attribute* a = c.attr("value"); a != nullptr && a->t)
+        return scalarOf(*a->t);
+    if (const Attribute* a = c.attr("value_float"); a != nullptr)
+        return a->f;
+    return std::nullopt;
+}
+
+bool near(std::optional<double> v, double want) {
+    return v && std::abs(*v - want) <= 1e-6 * std::abs(want);
+}
+
+bool is(const Model& m, size_t i, const char* op) {
+    return i != kNone && m.nodes[i].opType == op && m.nodes[i].domain.empty() &&
+           m.nodes[i].inputs.size() == 2 && !m.nodes[i].outputs.empty();
+}
+
+// Binary node i computes `operand` ⊙ c with c ≈ want (either order); returns the operand.
+std::optional<std::string> withScalar(const Model& m, const Uses& uses, size_t i, double want) {
+    const Node& n = m.nodes[i];
+    for (int k = 0; k < 2; ++k)
+        if (near(scalar(m, uses, n.inputs[static_cast<size_t>(1 - k)]), want))
+            return n.inputs[static_cast<size_t>(k)];
+    return std::nullopt;
+}
+
+// The other operand of binary node i, when one operand is `known`.
+std::optional<std::string> otherThan(const Node& n, const std::string& known) {
+    if (n.inputs[0] == known)
+        return n.inputs[1];
+    if (n.inputs[1] == known)
+        return n.inputs[0];
+    return std::nullopt;
+}
+
+// The nodes of one GELU around Erf node e (the last one writes the result), or empty.
+std::vector<size_t> geluAround(const Model& m, const Uses& uses, size_t e, std::string& x) {
+    const Node& erf = m.nodes[e];
+    if (erf.inputs.size() != 1 || erf.outputs.size() != 1)
+        return {};
+    // x / √2 (or x · 1/√2), read by the Erf alone.
+    const size_t d = uses.producerOf(erf.inputs[0]);
+    std::optional<std::string> in;
+    if (is(m, d, "Div") && near(scalar(m, uses, m.nodes[d].inputs[1]), std::sqrt(2.0)))
+        in = m.nodes[d].inputs[0];
+    else if (is(m, d, "Mul"))
+        in = withScalar(m, uses, d, 1 / std::sqrt(2.0));
+    if (!in || uses.soleReader(m, erf.inputs[0]) != e)
+        return {};
+    x = *in;
+    // 1 + erf(…)
+    const size_t a = uses.soleReader(m, erf.outputs[0]);
+    if (!is(m, a, "Add") || withScalar(m, uses, a, 1.0) != erf.outputs[0])
+        return {};
+    const std::string& plus = m.nodes[a].outputs[0];
+    const size_t m1 = uses.soleReader(m, plus);
+    if (!is(m, m1, "Mul"))
+        return {};
+    const std::optional<std::string> factor = otherThan(m.nodes[m1], plus);
+    if (!factor)
+        return {};
+    if (*factor == x) { // (x · (1 + erf)) · 0.5
+        const size_t m2 = uses.soleReader(m, m.nodes[m1].outputs[0]);
+        if (!is(m, m2, "Mul") || withScalar(m, uses, m2, 0.5) != m.nodes[m1].outputs[0])
+            return {};
+        return {d, e, a, m1, m2};
+    }
+    // (x · 0.5) · (1 + erf)
+    const size_t h = uses.producerOf(*factor);
+    if (!is(m, h, "Mul") || withScalar(m, uses, h, 0.5) != x || uses.soleReader(m, *factor) != m1)
+        return {};
+    return {d, e, a, h, m1};
+}
+
+} // namespace
+
+size_t foldErfGelu(Model& model) {
+    const Uses uses(model);
+    std::vector<bool> dropped(model.nodes.size(), false);
+    size_t folded = 0;
+    for (size_t e = 0; e < model.nodes.size(); ++e) {
+        if (model.nodes[e].opType != "Erf" || !model.nodes[e].domain.empty() || dropped[e])
+            continue;
+        std::string x;
+        const std::vector<size_t> nodes = geluAround(model, uses, e, x);
+        bool free = !nodes.empty();
+        for (size_t i : nodes)
+            free = free && !dropped[i];
+        if (!free)
+            continue;
+        Node& last = model.nodes[nodes.back()];
+        Node gelu;
+        gelu.name = last.name;
+        gelu.opType = "Gelu";
+        gelu.inputs = {x};
+        gelu.outputs = {last.outputs[0]};
+        for (size_t i : nodes)
+            dropped[i] = true;
+        last = std::move(gelu);
+        dropped[nodes.back()] = false;
+        ++folded;
+    }
+    if (folded == 0)
+        return 0;
+    std::vector<Node> kept;
+    kept.reserve(model.nodes.size());
+    for (size_t i = 0; i < model.nodes.size(); ++i)
+        if (!dropped[i])
+            kept.push_back(std::move(model.nodes[i]));
+    model.nodes = std::move(kept);
+    return folded;
+}
+
+} // namespace ios::io::onnx
