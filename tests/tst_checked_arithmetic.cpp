@@ -16,7 +16,7 @@
 #include <limits>
 
 #ifdef IOS_HAVE_ONNX
-#include <onnx/onnx_pb.h>
+#include "onnx_test_builder.h"
 #endif
 
 using namespace ios;
@@ -56,55 +56,23 @@ const ir::Node& opNamed(const ir::Graph& g, const std::string& name) {
 #ifdef IOS_HAVE_ONNX
 // x [1, 8, 4, 4] -> `op`(a, b) on two int64 constants -> Reshape(x, result).
 std::string foldModel(const std::string& op, int64_t a, int64_t b) {
-    ::onnx::ModelProto model;
-    auto* o = model.add_opset_import();
-    o->set_domain("");
-    o->set_version(13);
-    auto* g = model.mutable_graph();
-    g->set_name("fold");
-    auto* in = g->add_input();
-    in->set_name("x");
-    auto* tt = in->mutable_type()->mutable_tensor_type();
-    tt->set_elem_type(1);
-    for (int64_t d : {1, 8, 4, 4})
-        tt->mutable_shape()->add_dim()->set_dim_value(d);
-    auto constant = [&](const std::string& name, std::vector<int64_t> values) {
-        auto* t = g->add_initializer();
-        t->set_name(name);
-        t->set_data_type(7);
-        t->add_dims(static_cast<int64_t>(values.size()));
-        for (int64_t v : values)
-            t->add_int64_data(v);
-    };
-    auto node = [&](const std::string& type, const std::string& name, std::vector<std::string> ins,
-                    const std::string& out) {
-        auto* n = g->add_node();
-        n->set_op_type(type);
-        n->set_name(name);
-        for (const auto& i : ins)
-            n->add_input(i);
-        n->add_output(out);
-    };
+    test::Builder m({1, 8, 4, 4});
     if (op == "Pad") {
-        constant("pads", {0, 0, a, 0, 0, 0, b, 0});
-        node("Pad", "pad", {"x", "pads"}, "y");
+        m.ints("pads", {0, 0, a, 0, 0, 0, b, 0});
+        m.node("Pad", "pad", {"x", "pads"}, {"y"});
     } else if (op == "Reshape") {
-        constant("target", {a, b, b, b});
-        node("Reshape", "view", {"x", "target"}, "y");
+        m.ints("target", {a, b, b, b});
+        m.node("Reshape", "view", {"x", "target"}, {"y"});
     } else {
-        constant("a", {a});
-        constant("b", {b});
-        node(op, "fold", {"a", "b"}, "q");
-        constant("rest", {8, 4, 4});
-        node("Concat", "cat", {"q", "rest"}, "target");
-        g->mutable_node(g->node_size() - 1)->add_attribute()->set_name("axis");
-        auto* axis = g->mutable_node(g->node_size() - 1)->mutable_attribute(0);
-        axis->set_type(::onnx::AttributeProto::INT);
-        axis->set_i(0);
-        node("Reshape", "view", {"x", "target"}, "y");
+        m.ints("a", {a});
+        m.ints("b", {b});
+        m.node(op, "fold", {"a", "b"}, {"q"});
+        m.ints("rest", {8, 4, 4});
+        test::Builder::attr(m.node("Concat", "cat", {"q", "rest"}, {"target"}), "axis", int64_t{0});
+        m.node("Reshape", "view", {"x", "target"}, {"y"});
     }
-    g->add_output()->set_name("y");
-    return model.SerializeAsString();
+    m.output("y");
+    return m.bytes();
 }
 #endif
 
