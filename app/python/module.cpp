@@ -51,6 +51,14 @@ struct ScheduleResult {
     }
 };
 
+// What a load read otherwise than the file says, as UserWarnings from the line that called
+// ios_explorer.load / load_onnx_bytes (their Python wrappers are one frame above this call).
+void warnLoad(const std::string& source, const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings)
+        if (PyErr_WarnEx(PyExc_UserWarning, (source + ": " + w).c_str(), 2) != 0)
+            throw py::error_already_set(); // warnings turned into errors (-W error)
+}
+
 Model loadPath(const std::string& pathOrName, const std::optional<std::vector<int64_t>>& shape,
                bool allowOpaque) {
     io::ModelLoadOptions options;
@@ -60,9 +68,7 @@ Model loadPath(const std::string& pathOrName, const std::optional<std::vector<in
     std::vector<std::string> warnings; // what was read otherwise than the file says
     options.warnings = &warnings;
     auto graph = std::make_shared<const ir::Graph>(samples::loadModel(pathOrName, options));
-    for (const std::string& w : warnings)
-        if (PyErr_WarnEx(PyExc_UserWarning, (pathOrName + ": " + w).c_str(), 1) != 0)
-            throw py::error_already_set(); // warnings turned into errors (-W error)
+    warnLoad(pathOrName, warnings);
     return Model{std::move(graph)};
 }
 
@@ -72,8 +78,12 @@ Model loadBytes(const py::bytes& bytes, const std::string& source,
     if (shape)
         options.inputShape = *shape;
     options.allowOpaque = allowOpaque;
+    std::vector<std::string> warnings;
+    options.warnings = &warnings;
     const std::string text = bytes;
-    return Model{std::make_shared<const ir::Graph>(io::parseOnnx(text, source, options))};
+    auto graph = std::make_shared<const ir::Graph>(io::parseOnnx(text, source, options));
+    warnLoad(source, warnings);
+    return Model{std::move(graph)};
 }
 
 py::dict schedulerInfo(const schedulers::Scheduler& s) {

@@ -50,6 +50,24 @@ def test_load_warns_what_it_reads_otherwise():
             ie.load(str(path))
 
 
+def test_parameters_exported_as_inputs_warn_at_the_caller():
+    # Graph inputs without values that join the data (a layer scale, a positional embedding)
+    # are read as parameters; the warning names them and points at the line that loaded.
+    if not ie.onnx_available():
+        pytest.skip("built without ONNX")
+    path = ROOT / "tests" / "data" / "parameter_inputs.onnx"
+    with pytest.warns(UserWarning, match="2 graph inputs without values read as parameters "
+                                         "\\('gamma', 'pos'\\)") as record:
+        m = ie.load(str(path))
+    assert m.operator_count == 4
+    assert record[0].filename == __file__
+    for load in (lambda: ie.load(path.read_bytes()),
+                 lambda: ie.load_onnx_bytes(path.read_bytes(), source="p.onnx")):
+        with pytest.warns(UserWarning) as record:
+            load()
+        assert record[0].filename == __file__
+
+
 def test_load_onnx_bytes():
     if not ie.onnx_available():
         pytest.skip("built without ONNX")
