@@ -36,8 +36,23 @@ bool isParameterSlot(const onnx::Node& n, size_t input) {
     return input > 0 && ops.contains(n.opType);
 }
 
+// Identity and Cast pass a tensor on unchanged (PyTorch shares weights through Identity).
+bool isPassThrough(const onnx::Node& n) {
+    return n.opType == "Identity" || n.opType == "Cast";
+}
+
+// "'a', 'b'" for the first `limit` names, then "and N more".
+std::string quotedNames(const std::vector<std::string>& names, size_t limit = SIZE_MAX) {
+    std::string list;
+    for (size_t k = 0; k < names.size() && k < limit; ++k)
+        list += (k == 0 ? "'" : ", '") + names[k] + "'";
+    if (names.size() > limit)
+        list += " and " + std::to_string(names.size() - limit) + " more";
+    return list;
+}
+
 // The nodes that read `input` in a data slot, directly or through such nodes' outputs;
-// Identity and Cast pass it on without counting (the exporter shares one parameter among
+// pass-through nodes carry it on without counting (the exporter shares one parameter among
 // layers through Identity nodes).
 size_t dataDescendants(const Model& m, const std::vector<size_t>& order, const std::string& input) {
     std::unordered_set<std::string> reached{input};
@@ -49,26 +64,19 @@ size_t dataDescendants(const Model& m, const std::vector<size_t>& order, const s
             reads = !isParameterSlot(n, k) && reached.contains(n.inputs[k]);
         if (!reads)
             continue;
-        if (n.opType != "Identity" && n.opType != "Cast")
+        if (!isPassThrough(n))
             ++nodes;
         reached.insert(n.outputs.begin(), n.outputs.end());
     }
     return nodes;
 }
 
-// The graph input the network computes on. Weights exported as inputs reach only parameter
-// slots, possibly through Identity/Cast (PyTorch shares weights through Identity nodes).
-// Parameters that operators other than convolutions read (a class token, a positional
-// embedding, a layer scale, LayerNorm's weights) reach data slots too, but only where they
-// join the data: the data input is the one from which the most nodes compute (every node
-// any of those parameters reaches, and the ones before the first join); the others are read
-// as parameters, and the load says so (`warnings`).
-std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
-                        std::vector<std::string>* warnings) {
+// The graph inputs without values that reach a non-parameter slot. Weights exported as inputs
+// reach only parameter slots, possibly through pass-through nodes.
+std::vector<std::string> dataCandidates(const Model& m, const std::vector<size_t>& order) {
     std::unordered_set<std::string> dataUse;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const onnx::Node& n = m.nodes[*it];
-        const bool passThrough = n.opType == "Identity" || n.opType == "Cast";
         const bool outputIsData =
             std::any_of(n.outputs.begin(), n.outputs.end(),
                         [&](const std::string& o) { return dataUse.contains(o); }) ||
@@ -76,13 +84,24 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
                 return std::find(m.outputs.begin(), m.outputs.end(), o) != m.outputs.end();
             });
         for (size_t i = 0; i < n.inputs.size(); ++i)
-            if (!isParameterSlot(n, i) && (!passThrough || outputIsData))
+            if (!isParameterSlot(n, i) && (!isPassThrough(n) || outputIsData))
                 dataUse.insert(n.inputs[i]);
     }
     std::vector<std::string> candidates;
     for (const onnx::ValueInfo& v : m.inputs)
         if (!m.initializers.contains(v.name) && dataUse.contains(v.name))
             candidates.push_back(v.name);
+    return candidates;
+}
+
+// The graph input the network computes on. Parameters that operators other than convolutions
+// read (a class token, a positional embedding, a layer scale, LayerNorm's weights) reach data
+// slots too, but only where they join the data: the data input is the candidate from which the
+// most nodes compute (every node any of those parameters reaches, and the ones before the first
+// join); the others are read as parameters, and the load says so (`warnings`).
+std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
+                        std::vector<std::string>* warnings) {
+    const std::vector<std::string> candidates = dataCandidates(m, order);
     if (candidates.size() == 1)
         return candidates.front();
     if (candidates.empty())
@@ -93,31 +112,19 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
         reach.push_back(dataDescendants(m, order, c));
     const size_t most = *std::max_element(reach.begin(), reach.end());
     std::vector<std::string> tops;
-    std::string others;
-    size_t listed = 0;
-    for (size_t k = 0; k < candidates.size(); ++k) {
-        if (reach[k] == most) {
-            tops.push_back(candidates[k]);
-        } else if (++listed <= 4) {
-            others += (others.empty() ? "'" : ", '") + candidates[k] + "'";
-        }
-    }
-    if (tops.size() > 1) {
-        std::string list;
-        for (const std::string& c : tops)
-            list += (list.empty() ? "'" : ", '") + c + "'";
-        throw UserError("the model has several data inputs (" + list + ", each feeding " +
-                        std::to_string(most) + (most == 1 ? " node" : " nodes") +
-                        "); an IOS graph has exactly one");
-    }
-    if (warnings != nullptr) {
-        if (listed > 4)
-            others += " and " + std::to_string(listed - 4) + " more";
-        warnings->push_back(std::to_string(listed) + " graph input" + (listed == 1 ? "" : "s") +
-                            " without values read as parameters (" + others + "): '" +
-                            tops.front() + "' feeds the network (" + std::to_string(most) +
+    std::vector<std::string> others;
+    for (size_t k = 0; k < candidates.size(); ++k)
+        (reach[k] == most ? tops : others).push_back(candidates[k]);
+    if (tops.size() > 1)
+        throw UserError("the model has several data inputs (" + quotedNames(tops) +
+                        ", each feeding " + std::to_string(most) +
+                        (most == 1 ? " node" : " nodes") + "); an IOS graph has exactly one");
+    if (warnings != nullptr)
+        warnings->push_back(std::to_string(others.size()) + " graph input" +
+                            (others.size() == 1 ? "" : "s") +
+                            " without values read as parameters (" + quotedNames(others, 4) +
+                            "): '" + tops.front() + "' feeds the network (" + std::to_string(most) +
                             " nodes compute from it)");
-    }
     return tops.front();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/onnx/onnx_patterns.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -40,7 +41,7 @@ struct Uses {
     }
     // The one node reading t, when it has exactly one reader and that is a node reading it
     // once.
-    size_t soleReader(const Model&, const std::string& t) const {
+    size_t soleReader(const std::string& t) const {
         const auto it = readers.find(t);
         return it == readers.end() || it->second.first != 1 ? kNone : it->second.second;
     }
@@ -106,29 +107,29 @@ std::vector<size_t> geluAround(const Model& m, const Uses& uses, size_t e, std::
         in = m.nodes[d].inputs[0];
     else if (is(m, d, "Mul"))
         in = withScalar(m, uses, d, 1 / std::sqrt(2.0));
-    if (!in || uses.soleReader(m, erf.inputs[0]) != e)
+    if (!in || uses.soleReader(erf.inputs[0]) != e)
         return {};
     x = *in;
     // 1 + erf(…)
-    const size_t a = uses.soleReader(m, erf.outputs[0]);
+    const size_t a = uses.soleReader(erf.outputs[0]);
     if (!is(m, a, "Add") || withScalar(m, uses, a, 1.0) != erf.outputs[0])
         return {};
     const std::string& plus = m.nodes[a].outputs[0];
-    const size_t m1 = uses.soleReader(m, plus);
+    const size_t m1 = uses.soleReader(plus);
     if (!is(m, m1, "Mul"))
         return {};
     const std::optional<std::string> factor = otherThan(m.nodes[m1], plus);
     if (!factor)
         return {};
     if (*factor == x) { // (x · (1 + erf)) · 0.5
-        const size_t m2 = uses.soleReader(m, m.nodes[m1].outputs[0]);
+        const size_t m2 = uses.soleReader(m.nodes[m1].outputs[0]);
         if (!is(m, m2, "Mul") || withScalar(m, uses, m2, 0.5) != m.nodes[m1].outputs[0])
             return {};
         return {d, e, a, m1, m2};
     }
     // (x · 0.5) · (1 + erf)
     const size_t h = uses.producerOf(*factor);
-    if (!is(m, h, "Mul") || withScalar(m, uses, h, 0.5) != x || uses.soleReader(m, *factor) != m1)
+    if (!is(m, h, "Mul") || withScalar(m, uses, h, 0.5) != x || uses.soleReader(*factor) != m1)
         return {};
     return {d, e, a, h, m1};
 }
@@ -136,6 +137,9 @@ std::vector<size_t> geluAround(const Model& m, const Uses& uses, size_t e, std::
 } // namespace
 
 size_t foldErfGelu(Model& model) {
+    if (std::none_of(model.nodes.begin(), model.nodes.end(),
+                     [](const Node& n) { return n.opType == "Erf"; }))
+        return 0; // no index of the graph for the many models without one
     const Uses uses(model);
     std::vector<bool> dropped(model.nodes.size(), false);
     size_t folded = 0;
