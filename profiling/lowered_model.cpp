@@ -190,6 +190,10 @@ void LoweredModel::lowerNode(const ir::Node& node) {
     }
     case NodeKind::Placeholder:
         throw UserError("a placeholder cannot be a schedule operator", {}, node.name);
+    case NodeKind::Norm:
+        throw UserError(std::string(ir::toString(node.norm.type)) +
+                            " operators have no kernel in the GPU executor yet",
+                        {}, node.name);
     case NodeKind::Opaque:
         throw UserError("an opaque (imported, undescribed) operator cannot run on the GPU executor",
                         {}, node.name);

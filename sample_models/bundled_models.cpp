@@ -3,85 +3,119 @@
 
 #include "io/ios_json.h"
 #include "io/model_file.h"
+#include "io/onnx_import.h"
 #include "random_dag.h"
 #include "util/error.h"
 #include "util/input_file.h"
 
 #include <filesystem>
+#include <span>
 #include <system_error>
 
 namespace ios::samples {
 
 namespace embedded {
-extern const std::string_view k_inception_v3_ios_json;
-extern const std::string_view k_squeezenet_ios_json;
-extern const std::string_view k_nasnet_large_ios_json;
-extern const std::string_view k_nasnet_large_parts_json;
-extern const std::string_view k_randwire_large_ios_json;
-extern const std::string_view k_demo_figure2_ios_json;
-extern const std::string_view k_demo_inception_module_ios_json;
-extern const std::string_view k_demo_random_dag_ios_json;
-extern const std::string_view k_darts_v2_cells_ios_json;
-extern const std::string_view k_darts_v2_cells_parts_json;
-extern const std::string_view k_swiftnet_cell_ios_json;
+extern const std::span<const std::pair<std::string_view, std::string_view>> kFiles;
 } // namespace embedded
 
-const std::vector<BundledModel>& bundledModels() {
-    static const std::vector<BundledModel> models{
-        {"inception_v3", "Inception V3 (299x299), 13 blocks, 119 operators", true},
-        {"squeezenet", "SqueezeNet (224x224), 12 blocks, 50 operators", true},
-        {"nasnet_large", "NasNet-A large (331x331), 1 block in 25 explicit parts, 374 operators",
-         true},
-        {"randwire_large", "RandWire large (224x224), 6 blocks, 120 operators", true},
-        {"demo_figure2", "IOS paper Figure 2: convolutions a -> b, c, d on one input", false},
-        {"demo_inception_module", "One Inception-A module (4 branches, concat)", false},
-        {"demo_random_dag", "A small random DAG of convolutions", false},
-        {"darts_v2_cells",
-         "DARTS V2 normal + reduction cell (28x28, C=48), 3 explicit parts, 51 operators", false},
-        {"swiftnet_cell",
-         "A SwiftNet-like cell (56x56), 33 operators: concatenations into ReLU-led convs", false},
+namespace {
+
+// One line per bundled model: what menus show, and the embedded files it is read from (an
+// explicit parts file beside it, docs/formats.md "Parts files"). The format follows the
+// model file's extension: IOS JSON, or a weight-less ONNX export (sample_models/onnx).
+struct Entry {
+    BundledModel model;
+    std::string_view file;
+    std::string_view parts; // empty: cut by max part size
+};
+
+const std::vector<Entry>& entries() {
+    static const std::vector<Entry> table{
+        {{"inception_v3", "Inception V3 (299x299), 13 blocks, 119 operators", true},
+         "inception_v3.ios.json",
+         {}},
+        {{"squeezenet", "SqueezeNet (224x224), 12 blocks, 50 operators", true},
+         "squeezenet.ios.json",
+         {}},
+        {{"nasnet_large", "NasNet-A large (331x331), 1 block in 25 explicit parts, 374 operators",
+          true},
+         "nasnet_large.ios.json",
+         "nasnet_large.parts.json"},
+        {{"randwire_large", "RandWire large (224x224), 6 blocks, 120 operators", true},
+         "randwire_large.ios.json",
+         {}},
+        {{"demo_figure2", "IOS paper Figure 2: convolutions a -> b, c, d on one input", false},
+         "demo_figure2.ios.json",
+         {}},
+        {{"demo_inception_module", "One Inception-A module (4 branches, concat)", false},
+         "demo_inception_module.ios.json",
+         {}},
+        {{"demo_random_dag", "A small random DAG of convolutions", false},
+         "demo_random_dag.ios.json",
+         {}},
+        {{"darts_v2_cells",
+          "DARTS V2 normal + reduction cell (28x28, C=48), 3 explicit parts, 51 operators", false},
+         "darts_v2_cells.ios.json",
+         "darts_v2_cells.parts.json"},
+        {{"swiftnet_cell",
+          "A SwiftNet-like cell (56x56), 33 operators: concatenations into ReLU-led convs", false},
+         "swiftnet_cell.ios.json",
+         {}},
+        {{"convnext_tiny",
+          "ConvNeXt-T (224x224, torchvision ONNX): LayerNorm, GELU, 101 operators in 23 blocks",
+          false},
+         "convnext_tiny.onnx",
+         {}},
     };
+    return table;
+}
+
+std::string_view embeddedFile(std::string_view file) {
+    for (const auto& [name, contents] : embedded::kFiles)
+        if (name == file)
+            return contents;
+    return {};
+}
+
+const Entry* entryOf(std::string_view name) {
+    for (const Entry& e : entries())
+        if (e.model.name == name)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+const std::vector<BundledModel>& bundledModels() {
+    static const std::vector<BundledModel> models = [] {
+        std::vector<BundledModel> out;
+        for (const Entry& e : entries())
+            out.push_back(e.model);
+        return out;
+    }();
     return models;
 }
 
 bool isBundledModel(std::string_view name) {
-    return !bundledModelText(name).empty();
+    return entryOf(name) != nullptr;
 }
 
 std::string_view bundledModelText(std::string_view name) {
-    using namespace embedded;
-    if (name == "inception_v3")
-        return k_inception_v3_ios_json;
-    if (name == "squeezenet")
-        return k_squeezenet_ios_json;
-    if (name == "nasnet_large")
-        return k_nasnet_large_ios_json;
-    if (name == "randwire_large")
-        return k_randwire_large_ios_json;
-    if (name == "demo_figure2")
-        return k_demo_figure2_ios_json;
-    if (name == "demo_inception_module")
-        return k_demo_inception_module_ios_json;
-    if (name == "demo_random_dag")
-        return k_demo_random_dag_ios_json;
-    if (name == "darts_v2_cells")
-        return k_darts_v2_cells_ios_json;
-    if (name == "swiftnet_cell")
-        return k_swiftnet_cell_ios_json;
-    return {};
+    const Entry* e = entryOf(name);
+    return e == nullptr ? std::string_view() : embeddedFile(e->file);
 }
 
 ir::Graph loadBundledModel(std::string_view name) {
-    const std::string_view text = bundledModelText(name);
-    if (text.empty())
+    const Entry* e = entryOf(name);
+    if (e == nullptr)
         throw UserError("unknown bundled model '" + std::string(name) + "'");
     const std::string source = "<bundled " + std::string(name) + ">";
+    const std::string_view text = embeddedFile(e->file);
+    if (e->file.ends_with(".onnx")) // named after the file's stem, as any ONNX file is
+        return io::parseOnnx(text, std::string(e->file));
     ir::Graph graph = io::parseIosJson(text, source);
-    // Explicit DP parts (docs/formats.md "Parts files"), as a file beside the model gives them.
-    if (name == "nasnet_large")
-        io::applyPartsJson(graph, embedded::k_nasnet_large_parts_json, source + " parts");
-    if (name == "darts_v2_cells")
-        io::applyPartsJson(graph, embedded::k_darts_v2_cells_parts_json, source + " parts");
+    if (!e->parts.empty())
+        io::applyPartsJson(graph, embeddedFile(e->parts), source + " parts");
     return graph;
 }
 

@@ -116,7 +116,14 @@ QString operatorTitle(const ir::Node& node) {
     switch (node.kind) {
     case ir::NodeKind::Conv: {
         QString s = QStringLiteral("Conv %1").arg(window(node.conv.kernel, node.conv.stride));
-        if (isDepthwise(node))
+        const QString type = onnxType(node);
+        if ((type == QLatin1String("MatMul") || type == QLatin1String("Gemm")) &&
+            node.conv.kernel == ir::Hw{1, 1}) {
+            int64_t in = 0; // a Linear over channels: its weight's in × out
+            for (const ir::Term& t : node.inputs)
+                in += t.empty() ? 0 : t.front().channels();
+            s = QStringLiteral("MatMul %1×%2").arg(in).arg(node.conv.outChannels);
+        } else if (isDepthwise(node))
             s = QStringLiteral("DWConv %1").arg(window(node.conv.kernel, node.conv.stride));
         if (node.conv.act != ir::ActType::Identity)
             s += QStringLiteral(" +") + actName(node.conv.act);
@@ -154,6 +161,12 @@ QString operatorTitle(const ir::Node& node) {
     }
     case ir::NodeKind::Element:
         return node.element == ir::ElementOp::Mul ? QStringLiteral("Mul") : QStringLiteral("Add");
+    case ir::NodeKind::Norm: {
+        const QString base = node.norm.type == ir::NormType::LayerNorm ? QStringLiteral("LayerNorm")
+                                                                       : QStringLiteral("Softmax");
+        return node.norm.groups > 1 ? QStringLiteral("%1 ×%2").arg(base).arg(node.norm.groups)
+                                    : base;
+    }
     case ir::NodeKind::Sequential:
         return sequentialTitle(node);
     case ir::NodeKind::Placeholder:
@@ -231,6 +244,12 @@ QString operatorTooltip(const ir::Node& node, const ir::OperatorMetrics& metrics
         break;
     case ir::NodeKind::Element:
         row(QObject::tr("op"), QString::fromUtf8(ir::toString(node.element)));
+        break;
+    case ir::NodeKind::Norm:
+        row(QObject::tr("normalization"), QString::fromUtf8(ir::toString(node.norm.type)));
+        row(QObject::tr("channel groups"), QString::number(node.norm.groups));
+        if (node.norm.type == ir::NormType::LayerNorm)
+            row(QObject::tr("epsilon"), QString::number(node.norm.epsilon));
         break;
     case ir::NodeKind::Sequential:
         for (const ir::Node& inner : node.nodes)

@@ -23,6 +23,8 @@ QColor kindColor(ir::NodeKind kind) {
         return QColor(0xb2, 0x79, 0xa2);
     case ir::NodeKind::Sequential:
         return QColor(0x72, 0xb7, 0xb2);
+    case ir::NodeKind::Norm:
+        return QColor(0xed, 0xc9, 0x48);
     case ir::NodeKind::Opaque:
         return QColor(0x6b, 0x5b, 0x3e);
     case ir::NodeKind::Placeholder:

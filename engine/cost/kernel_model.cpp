@@ -261,6 +261,18 @@ void nodeKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
         out.push_back(elementwise(node.kind == NodeKind::Relu ? "relu" : "activation", outElems,
                                   2 * kBytes * outElems, 1));
         break;
+    case NodeKind::Norm: {
+        // One warp per normalized row (a position's channel group), eight rows per CTA; the
+        // row stays in registers, so the input is read once (docs/cost-model.md).
+        const bool layerNorm = node.norm.type == ir::NormType::LayerNorm;
+        const double params = layerNorm ? 2.0 * kBytes * static_cast<double>(o.c) : 0.0;
+        KernelDesc k = elementwise(layerNorm ? "layernorm" : "softmax", outElems,
+                                   2 * kBytes * outElems + params, layerNorm ? 7 : 5);
+        const int64_t rows = batch * o.h * o.w * node.norm.groups;
+        k.ctas = std::max<int64_t>(1, ceilDiv(rows, 8));
+        out.push_back(k);
+        break;
+    }
     default: // identity: the input assembly is all it does
         break;
     }

@@ -117,6 +117,10 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
     case ir::NodeKind::Activation:
         num(static_cast<int64_t>(node.activation));
         break;
+    case ir::NodeKind::Norm:
+        num(static_cast<int64_t>(node.norm.type));
+        num(node.norm.groups);
+        break;
     case ir::NodeKind::Element:
         num(static_cast<int64_t>(node.element));
         break;

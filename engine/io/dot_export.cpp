@@ -65,6 +65,9 @@ std::string kindText(const Node& n) {
         return "activation " + std::string(ir::toString(n.activation));
     case NodeKind::Element:
         return "element " + std::string(ir::toString(n.element));
+    case NodeKind::Norm:
+        return std::string(ir::toString(n.norm.type)) +
+               (n.norm.groups > 1 ? " x" + std::to_string(n.norm.groups) + " groups" : "");
     case NodeKind::Sequential: {
         std::string s = "sequential:";
         for (const Node& inner : n.nodes)

@@ -40,9 +40,12 @@ template <class Pick> std::string quotedNodes(const ir::Graph& graph, const Pick
     for (const ir::Block& b : graph.blocks)
         for (const ir::Node* op : b.operators())
             collectNodes(*op, pick, nodes);
+    // Five names, then a count: a transformer has dozens of each kind.
     std::string list;
-    for (const std::string& n : nodes)
-        list += (list.empty() ? "'" : ", '") + n + "'";
+    for (size_t k = 0; k < nodes.size() && k < 5; ++k)
+        list += (list.empty() ? "'" : ", '") + nodes[k] + "'";
+    if (nodes.size() > 5)
+        list += " and " + std::to_string(nodes.size() - 5) + " more";
     return list;
 }
 
@@ -65,6 +68,10 @@ bool hasGelu(const ir::Node& node) {
            (node.kind == ir::NodeKind::Conv && node.conv.act == ir::ActType::Gelu);
 }
 
+bool isNorm(const ir::Node& node) {
+    return node.kind == ir::NodeKind::Norm;
+}
+
 } // namespace
 
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings) {
@@ -81,6 +88,11 @@ std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warni
             warnings->push_back("GELU activations at " + list +
                                 ": written as act_type 'gelu', which the IOS authors' loader "
                                 "and runtimes do not know; the native format (.json) is this "
+                                "tool's own");
+        if (const std::string list = quotedNodes(graph, isNorm); !list.empty())
+            warnings->push_back("LayerNorm/softmax operators at " + list +
+                                ": written as type 'norm', which the IOS authors' loader and "
+                                "runtimes do not know; the native format (.json) is this "
                                 "tool's own");
         for (size_t b = 0; b < graph.blocks.size(); ++b)
             if (!graph.blocks[b].parts.empty())

@@ -105,6 +105,14 @@ public:
                       "must be an array of " + std::to_string(N) + " integers in " + rangeText(hi));
         return out;
     }
+    // A finite number in [lo, hi].
+    double real(const char* key, double lo, double hi) const {
+        const Json& v = field(key);
+        if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi))
+            failField(key,
+                      "must be a number in [" + Json(lo).dump() + ", " + Json(hi).dump() + "]");
+        return v.get<double>();
+    }
     // An optional boolean: `fallback` when the field is absent.
     bool boolean(const char* key, bool fallback) const {
         const auto it = j_.find(key);
@@ -240,6 +248,13 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
     case NodeKind::Element:
         r.allowOnly({"type", "name", "hint_name", "inputs", "op_type", "output_shape"});
         n.element = r.enumeration("op_type", &ir::elementOpFromString, "add, mul");
+        break;
+    case NodeKind::Norm:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "norm_type", "groups", "epsilon",
+                     "output_shape"});
+        n.norm.type = r.enumeration("norm_type", &ir::normTypeFromString, "layernorm, softmax");
+        n.norm.groups = r.integer("groups", ir::kMaxDim);
+        n.norm.epsilon = r.real("epsilon", 0, 1);
         break;
     case NodeKind::Sequential: {
         r.allowOnly({"type", "name", "hint_name", "nodes", "output_shape"});
@@ -410,6 +425,11 @@ Json nodeToJson(const Node& n, Dialect dialect) {
         break;
     case NodeKind::Element:
         j["op_type"] = std::string(ir::toString(n.element));
+        break;
+    case NodeKind::Norm:
+        j["norm_type"] = std::string(ir::toString(n.norm.type));
+        j["groups"] = n.norm.groups;
+        j["epsilon"] = n.norm.epsilon;
         break;
     case NodeKind::Sequential: {
         Json nodes = Json::array();

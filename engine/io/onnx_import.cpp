@@ -194,6 +194,7 @@ ir::Graph parseOnnx(std::string_view bytes, const std::string& source,
     try {
         Model model = onnx::readModel(bytes);
         onnx::foldErfGelu(model);
+        onnx::foldLayerNorm(model);
         const std::vector<size_t> order = onnx::topologicalOrder(model);
         const std::string input = dataInputOf(model, order, options.warnings);
         const onnx::TensorTable tensors =

@@ -25,7 +25,7 @@ std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& 
     return "?";
 }
 
-constexpr std::array<std::pair<NodeKind, std::string_view>, 9> kKinds{{
+constexpr std::array<std::pair<NodeKind, std::string_view>, 10> kKinds{{
     {NodeKind::Conv, "conv"},
     {NodeKind::Pool, "pool"},
     {NodeKind::Identity, "identity"},
@@ -34,6 +34,7 @@ constexpr std::array<std::pair<NodeKind, std::string_view>, 9> kKinds{{
     {NodeKind::Element, "element"},
     {NodeKind::Sequential, "sequential"},
     {NodeKind::Placeholder, "placeholder"},
+    {NodeKind::Norm, "norm"},
     {NodeKind::Opaque, "opaque"},
 }};
 constexpr std::array<std::pair<PoolType, std::string_view>, 4> kPools{{
@@ -52,6 +53,10 @@ constexpr std::array<std::pair<ActType, std::string_view>, 5> kActs{{
 constexpr std::array<std::pair<ElementOp, std::string_view>, 2> kElementOps{{
     {ElementOp::Add, "add"},
     {ElementOp::Mul, "mul"},
+}};
+constexpr std::array<std::pair<NormType, std::string_view>, 2> kNorms{{
+    {NormType::LayerNorm, "layernorm"},
+    {NormType::Softmax, "softmax"},
 }};
 
 } // namespace
@@ -84,6 +89,9 @@ std::string_view toString(ActType act) {
 std::string_view toString(ElementOp op) {
     return nameOf(kElementOps, op);
 }
+std::string_view toString(NormType type) {
+    return nameOf(kNorms, type);
+}
 std::optional<NodeKind> nodeKindFromString(std::string_view s) {
     return lookup(kKinds, s);
 }
@@ -95,6 +103,9 @@ std::optional<ActType> actTypeFromString(std::string_view s) {
 }
 std::optional<ElementOp> elementOpFromString(std::string_view s) {
     return lookup(kElementOps, s);
+}
+std::optional<NormType> normTypeFromString(std::string_view s) {
+    return lookup(kNorms, s);
 }
 
 } // namespace ios::ir

@@ -36,6 +36,9 @@ enum class NodeKind : uint8_t {
     Element,
     Sequential,
     Placeholder,
+    // A normalization along channels at every position (docs/formats.md "norm"): LayerNorm
+    // over all channels, or softmax over each of `groups` equal channel groups.
+    Norm,
     // An imported operator the IR cannot describe (ONNX --allow-opaque): declared output
     // shape, inputs of any shape, zero FLOPs, real memory traffic.
     Opaque
@@ -44,6 +47,9 @@ enum class PoolType : uint8_t { Max, Avg, GlobalMax, GlobalAvg };
 // Gelu: x·Φ(x) = 0.5·x·(1 + erf(x/√2)), the exact (not tanh-approximated) GELU.
 enum class ActType : uint8_t { Identity, Relu, Tanh, Sigmoid, Gelu };
 enum class ElementOp : uint8_t { Add, Mul };
+// LayerNorm: (x − mean) / √(var + ε) per group, then a per-channel scale and shift.
+// Softmax: exp(x − max) / Σ exp(x − max) per group.
+enum class NormType : uint8_t { LayerNorm, Softmax };
 
 // Channels [begin, end) of node `node`'s output.
 struct ValueRef {
@@ -74,6 +80,13 @@ struct ConvAttrs {
     friend bool operator==(const ConvAttrs&, const ConvAttrs&) = default;
 };
 
+struct NormAttrs {
+    NormType type = NormType::LayerNorm;
+    int64_t groups = 1;    // equal channel groups normalized separately (attention heads)
+    double epsilon = 1e-5; // LayerNorm's ε
+    friend bool operator==(const NormAttrs&, const NormAttrs&) = default;
+};
+
 struct PoolAttrs {
     PoolType type = PoolType::Max;
     Hw kernel{1, 1};
@@ -93,6 +106,7 @@ struct Node {
 
     ConvAttrs conv;                     // Conv
     PoolAttrs pool;                     // Pool
+    NormAttrs norm;                     // Norm
     ActType activation = ActType::Relu; // Activation (act_type)
     // Activation (inplace): the IOS authors' runtime writes the result over its input's
     // buffer. Values are unchanged by it; it is kept so files written back carry it.
@@ -138,9 +152,11 @@ std::string_view toString(NodeKind kind);
 std::string_view toString(PoolType type);
 std::string_view toString(ActType act);
 std::string_view toString(ElementOp op);
+std::string_view toString(NormType type);
 std::optional<NodeKind> nodeKindFromString(std::string_view s);
 std::optional<PoolType> poolTypeFromString(std::string_view s);
 std::optional<ActType> actTypeFromString(std::string_view s);
 std::optional<ElementOp> elementOpFromString(std::string_view s);
+std::optional<NormType> normTypeFromString(std::string_view s);
 
 } // namespace ios::ir

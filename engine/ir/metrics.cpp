@@ -120,6 +120,23 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
     case NodeKind::Activation:
         m.flops = count(checked::add(outElems, combines), "FLOPs");
         break;
+    case NodeKind::Norm: {
+        // Per element: LayerNorm 7 (sum for the mean, subtract, square, sum, normalize, scale,
+        // shift), softmax 5 (max, subtract, exp, sum, divide); plus one reciprocal square root
+        // per normalized row of a LayerNorm, which also has a scale and a shift per channel.
+        const bool layerNorm = node.norm.type == NormType::LayerNorm;
+        const int64_t rows =
+            count(checked::mul(checked::mul(out.h, out.w), node.norm.groups), "rows");
+        const int64_t perElement = layerNorm ? 7 : 5;
+        m.flops = count(checked::add(checked::add(checked::mul(outElems, perElement), combines),
+                                     layerNorm ? rows : 0),
+                        "FLOPs");
+        if (layerNorm) {
+            m.parameters = count(checked::mul(out.c, 2), "parameters");
+            m.weightBytes = count(checked::mul(m.parameters, kBytesPerElement), "weight bytes");
+        }
+        break;
+    }
     case NodeKind::Opaque: // unknown arithmetic: counted as none, its memory traffic is real
         m.flops = 0;
         break;

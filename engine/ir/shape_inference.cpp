@@ -167,6 +167,18 @@ TensorShape inferShape(const Node& node, const ShapeLookup& shapeOf) {
                             windowExtent(node, in.h, a.kernel.h, a.stride.h, a.padding.h),
                             windowExtent(node, in.w, a.kernel.w, a.stride.w, a.padding.w));
     }
+    case NodeKind::Norm: {
+        const NormAttrs& a = node.norm;
+        requireRange(node, "groups", a.groups, 1, kMaxDim);
+        if (in.c % a.groups != 0)
+            throw UserError("groups = " + std::to_string(a.groups) +
+                                " does not divide the input channels (" + std::to_string(in.c) +
+                                ")",
+                            {}, node.name);
+        if (!(a.epsilon >= 0 && a.epsilon <= 1)) // NaN fails too
+            throw UserError("epsilon must be in [0, 1]", {}, node.name);
+        return checkedShape(node, in.c, in.h, in.w);
+    }
     default: // identity, relu, activation, element: shape of the combined input
         return checkedShape(node, in.c, in.h, in.w);
     }

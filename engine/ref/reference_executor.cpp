@@ -205,6 +205,39 @@ void activate(Tensor& t, ir::ActType act) {
     }
 }
 
+Tensor normalize(const Tensor& in, const ir::NormAttrs& a) {
+    if (a.groups < 1 || in.shape.c % a.groups != 0)
+        throw std::invalid_argument("normalize: groups do not divide the channels");
+    Tensor out(in.shape);
+    const int64_t width = in.shape.c / a.groups;
+    const auto n = static_cast<double>(width);
+    for (int64_t g = 0; g < a.groups; ++g)
+        for (int64_t y = 0; y < in.shape.h; ++y)
+            for (int64_t x = 0; x < in.shape.w; ++x) {
+                const int64_t c0 = g * width, c1 = c0 + width;
+                if (a.type == ir::NormType::LayerNorm) {
+                    double mean = 0, var = 0;
+                    for (int64_t c = c0; c < c1; ++c)
+                        mean += in.at(c, y, x);
+                    mean /= n;
+                    for (int64_t c = c0; c < c1; ++c)
+                        var += (in.at(c, y, x) - mean) * (in.at(c, y, x) - mean);
+                    const double scale = 1.0 / std::sqrt(var / n + a.epsilon);
+                    for (int64_t c = c0; c < c1; ++c)
+                        out.at(c, y, x) = (in.at(c, y, x) - mean) * scale;
+                } else {
+                    double peak = in.at(c0, y, x), sum = 0;
+                    for (int64_t c = c0; c < c1; ++c)
+                        peak = std::max(peak, in.at(c, y, x));
+                    for (int64_t c = c0; c < c1; ++c)
+                        sum += std::exp(in.at(c, y, x) - peak);
+                    for (int64_t c = c0; c < c1; ++c)
+                        out.at(c, y, x) = std::exp(in.at(c, y, x) - peak) / sum;
+                }
+            }
+    return out;
+}
+
 void ReferenceExecutor::setWeights(const std::string& convName, ConvWeights weights) {
     explicitWeights_[convName] = std::move(weights);
 }
@@ -309,6 +342,9 @@ void ReferenceExecutor::runNode(const ir::Node& node) {
     case NodeKind::Activation:
         out = gather(node, node.inputs);
         activate(out, node.kind == NodeKind::Relu ? ir::ActType::Relu : node.activation);
+        break;
+    case NodeKind::Norm:
+        out = normalize(gather(node, node.inputs), node.norm);
         break;
     case NodeKind::Identity:
     case NodeKind::Element:

@@ -85,6 +85,9 @@ ConvWeights mergedConvWeights(const std::vector<const ir::Node*>& members,
 Tensor conv2d(const Tensor& in, const ir::ConvAttrs& attrs, const ConvWeights& w);
 Tensor pool2d(const Tensor& in, const ir::PoolAttrs& attrs);
 void activate(Tensor& t, ir::ActType act);
+// LayerNorm or softmax over each channel group at every position; a LayerNorm's per-channel
+// scale and shift are 1 and 0 (constants that no rewrite or merge touches).
+Tensor normalize(const Tensor& in, const ir::NormAttrs& a);
 
 // Runs a validated graph node by node and keeps every node's output.
 class ReferenceExecutor {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rewrite/graph_hash.h"
 
+#include <bit>
 #include <string>
 #include <unordered_map>
 
@@ -52,6 +53,11 @@ public:
             break;
         case ir::NodeKind::Element:
             add(static_cast<int64_t>(n.element));
+            break;
+        case ir::NodeKind::Norm:
+            add(static_cast<int64_t>(n.norm.type));
+            add(n.norm.groups);
+            add(std::bit_cast<int64_t>(n.norm.epsilon));
             break;
         default:
             break;

@@ -23,6 +23,9 @@ enum class View {
     Padded,   // a Pad output: the terms unpadded, awaiting a Conv/Pool to take the padding
     Flat,     // [1, C*H*W] of terms with spatial size termHw (Flatten/Reshape before a Gemm)
     Reshaped, // an intermediate of a channel shuffle (Reshape → Transpose → Reshape)
+    // [1, H, W, C]: a Transpose (0, 2, 3, 1) of a Plain [1, C, H, W]; the terms are unchanged,
+    // so operators along the last axis are operators along the IR's channels (docs/onnx.md).
+    ChannelsLast,
 };
 
 struct Val {
@@ -48,6 +51,20 @@ std::vector<Term> sliceTerms(const std::vector<Term>& terms, int64_t lo, int64_t
 
 // The IR activation an ONNX activation costs like (docs/onnx.md).
 ActType actFor(const std::string& op);
+
+// [C, H, W·…] of ONNX dims [N, C, H, W, …] ([C, 1, 1] for [N, C]).
+ir::TensorShape chw(const std::vector<int64_t>& d);
+
+// Smallest symmetric IR padding giving the ONNX output extent (asymmetric pads, ceil_mode,
+// auto_pad and dilation all reduce to this; docs/onnx.md). Throws naming node n.
+int64_t fitPadding(const Node& n, int64_t in, int64_t out, int64_t k, int64_t s);
+
+// Whether ONNX axis `axis` of x is the IR's channel axis at every position (for a norm:
+// `throughLast` = the operator reduces from the axis to the last one).
+bool isChannelAxis(const Val& x, int64_t axis, bool throughLast);
+
+// Whether a constant of dims `c` varies at most along x's channel axis (broadcast against x).
+bool perChannel(const std::vector<int64_t>& c, const Val& x);
 
 class Lowerer {
 public:
@@ -82,15 +99,6 @@ private:
         auto it = uses_.find(tensor);
         return it != uses_.end() && it->second == 1;
     }
-    ir::TensorShape chw(const std::vector<int64_t>& d) const {
-        if (d.size() < 2)
-            return {d.empty() ? 1 : d[0], 1, 1};
-        int64_t w = 1;
-        for (size_t i = 3; i < d.size(); ++i)
-            w *= d[i];
-        return {d[1], d.size() > 2 ? d[2] : 1, w};
-    }
-
     // A unique IR name: `base`, else base_2, base_3, ... The next suffix to try is kept per
     // base, so 100 000 unnamed nodes cost linear time, not a search from _2 each. (Names are
     // never released, so every suffix below the counter is still taken: the result is the
@@ -143,27 +151,17 @@ private:
     }
     ir::Node& irNode(const Val& v) { return nodes_[static_cast<size_t>(v.irNode)]; }
 
-    // Smallest symmetric IR padding giving the ONNX output extent (asymmetric pads, ceil_mode,
-    // auto_pad and dilation all reduce to this; docs/onnx.md).
-    int64_t fitPadding(const Node& n, int64_t in, int64_t out, int64_t k, int64_t s) const {
-        const int64_t need = (out - 1) * s + k - in;
-        const int64_t p = need <= 0 ? 0 : (need + 1) / 2;
-        if ((in + 2 * p - k) / s + 1 != out)
-            throw UserError("padding of " + n.opType +
-                                " cannot be expressed symmetrically "
-                                "(input " +
-                                std::to_string(in) + ", output " + std::to_string(out) +
-                                ", kernel " + std::to_string(k) + ", stride " + std::to_string(s) +
-                                ")",
-                            {}, n.name);
-        return p;
-    }
-
     bool lowerNode(const Node& n, const std::vector<const Val*>& in);
     bool lowerWindow(const Node& n, const Val& x);
     bool lowerActivation(const Node& n, const Val& x);
     bool lowerBinary(const Node& n, const std::vector<const Val*>& in);
     bool lowerShapeOp(const Node& n, const Val& x);
+    bool lowerNorm(const Node& n, const std::vector<const Val*>& in);
+    bool lowerLinear(const Node& n, const Val& x);
+    // data ⊙ a per-channel constant folded into its producer (a conv's weights and bias, a
+    // LayerNorm's scale and shift); false when the producer cannot take it.
+    bool foldConstant(const Node& n, const Val& x, const std::string& xName,
+                      const std::string& constant);
     void opaque(const Node& n, const std::vector<const Val*>& in, const std::string& why);
 
     const Model& model_;

@@ -22,8 +22,56 @@ std::vector<Term> sliceTerms(const std::vector<Term>& terms, int64_t lo, int64_t
     return out;
 }
 
+bool isChannelAxis(const Val& x, int64_t axis, bool throughLast) {
+    const auto rank = static_cast<int64_t>(x.dims.size());
+    if (rank < 2 || axis < -rank || axis >= rank)
+        return false;
+    axis = axis < 0 ? axis + rank : axis;
+    if (x.view == View::ChannelsLast)
+        return axis == rank - 1;
+    if (x.view == View::Flat)
+        return axis == 1 && x.termHw == ir::Hw{1, 1};
+    if (x.view != View::Plain || axis != 1)
+        return false;
+    return !throughLast ||
+           std::all_of(x.dims.begin() + 2, x.dims.end(), [](int64_t d) { return d == 1; });
+}
+
+bool perChannel(const std::vector<int64_t>& c, const Val& x) {
+    const size_t rank = x.dims.size();
+    if (c.size() > rank)
+        return false;
+    const size_t channel = x.view == View::ChannelsLast ? rank - 1 : 1;
+    for (size_t k = 0; k < c.size(); ++k) {
+        const size_t axis = rank - c.size() + k; // right-aligned broadcasting
+        if (c[k] != 1 && (axis != channel || (x.view == View::Flat && x.termHw != ir::Hw{1, 1})))
+            return false;
+    }
+    return true;
+}
+
+ir::TensorShape chw(const std::vector<int64_t>& d) {
+    if (d.size() < 2)
+        return {d.empty() ? 1 : d[0], 1, 1};
+    int64_t w = 1;
+    for (size_t i = 3; i < d.size(); ++i)
+        w *= d[i];
+    return {d[1], d.size() > 2 ? d[2] : 1, w};
+}
+
+int64_t fitPadding(const Node& n, int64_t in, int64_t out, int64_t k, int64_t s) {
+    const int64_t need = (out - 1) * s + k - in;
+    const int64_t p = need <= 0 ? 0 : (need + 1) / 2;
+    if ((in + 2 * p - k) / s + 1 != out)
+        throw UserError("padding of " + n.opType + " cannot be expressed symmetrically (input " +
+                            std::to_string(in) + ", output " + std::to_string(out) + ", kernel " +
+                            std::to_string(k) + ", stride " + std::to_string(s) + ")",
+                        {}, n.name);
+    return p;
+}
+
 ActType actFor(const std::string& op) {
-    if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Softmax")
+    if (op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish")
         return ActType::Sigmoid; // one transcendental-ish op per element (docs/onnx.md)
     if (op == "Tanh")
         return ActType::Tanh;
@@ -76,8 +124,9 @@ bool Lowerer::lowerWindow(const Node& n, const Val& x) {
 bool Lowerer::lowerActivation(const Node& n, const Val& x) {
     const std::string& out = n.outputs.at(0);
     if (n.opType == "BatchNormalization") {
-        if (n.outputs.size() > 1 && !n.outputs[1].empty())
-            return false; // training mode
+        if ((n.outputs.size() > 1 && !n.outputs[1].empty()) ||
+            (x.view != View::Plain && x.view != View::Flat))
+            return false; // training mode, or not along the IR's channels
         if (x.irNode >= 0 && soleUse(n.inputs[0]) && irNode(x).kind == NodeKind::Conv &&
             irNode(x).conv.act == ActType::Identity) {
             vals_[out] = x; // folded into the conv's weights and bias
@@ -124,17 +173,21 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
     for (const Val* v : in)
         if (v != nullptr)
             operands.push_back(v);
+    const bool channelsLast = operands.front()->view == View::ChannelsLast;
     for (const Val* v : operands)
-        if (v->view != View::Plain && v->view != View::Flat)
-            return false;
+        if ((v->view != View::Plain && v->view != View::Flat && v->view != View::ChannelsLast) ||
+            (v->view == View::ChannelsLast) != channelsLast ||
+            (channelsLast && v->dims != dimsOf(n, out)))
+            return false;       // channels-last operands: same shapes only
     if (operands.size() == 1) { // data ⊙ constant: bias, scale (e.g. a decomposed HardSwish)
         const Val& x = *operands.front();
-        const std::string& xName = in[0] != nullptr ? n.inputs[0] : n.inputs[1];
+        const bool first = in[0] != nullptr;
+        const std::string& xName = first ? n.inputs[0] : n.inputs[1];
         if (x.dims != dimsOf(n, out))
             return false;
-        if (x.irNode >= 0 && soleUse(xName) && irNode(x).kind == NodeKind::Conv &&
-            irNode(x).conv.act == ActType::Identity && (op == "Add" || op == "Sub")) {
-            vals_[out] = x; // a bias: folded into the conv
+        if (n.inputs.size() == 2 && (op != "Div" || first) && (op != "Sub" || first) &&
+            foldConstant(n, x, xName, n.inputs[first ? 1 : 0])) {
+            vals_[out] = x;
             return true;
         }
         const int idx = newNode(n, NodeKind::Activation, x.terms, x);
@@ -184,12 +237,73 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
     return true;
 }
 
+bool Lowerer::foldConstant(const Node& n, const Val& x, const std::string& xName,
+                           const std::string& constant) {
+    if (x.irNode < 0 || !soleUse(xName))
+        return false;
+    const ir::Node& p = irNode(x);
+    if (p.kind == NodeKind::Conv && p.conv.act == ActType::Identity)
+        // A bias, scaled weights, or a LayerNorm's scale and shift: per channel only (a
+        // per-position constant such as a positional embedding stays an operator).
+        if (!perChannel(dimsOf(n, constant), x))
+            return false;
+    return (p.kind == NodeKind::Conv && p.conv.act == ActType::Identity) ||
+           (p.kind == NodeKind::Norm && p.norm.type == ir::NormType::LayerNorm);
+}
+
+bool Lowerer::lowerNorm(const Node& n, const std::vector<const Val*>& in) {
+    const Val* x = in.empty() ? nullptr : in[0];
+    const bool layerNorm = n.opType == "LayerNormalization";
+    if (x == nullptr || std::any_of(in.begin() + 1, in.end(), [](const Val* v) { return v; }) ||
+        std::any_of(n.outputs.begin() + 1, n.outputs.end(),
+                    [](const std::string& o) { return !o.empty(); }))
+        return false; // data scale or bias, or the statistics asked for
+    // Softmax before opset 13 (and LayerNormalization) reduce from the axis to the last one.
+    const int64_t axis = n.attrInt("axis", layerNorm ? -1 : (model_.opset >= 13 ? -1 : 1));
+    if (!isChannelAxis(*x, axis, layerNorm || model_.opset < 13))
+        return false;
+    const int idx = newNode(n, NodeKind::Norm, x->terms, *x);
+    ir::NormAttrs& a = nodes_[static_cast<size_t>(idx)].norm;
+    a.type = layerNorm ? ir::NormType::LayerNorm : ir::NormType::Softmax;
+    if (const Attribute* e = n.attr("epsilon"); e != nullptr)
+        a.epsilon = e->f;
+    vals_[n.outputs[0]] = replaced(*x, idx);
+    return true;
+}
+
+bool Lowerer::lowerLinear(const Node& n, const Val& x) {
+    const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
+    const bool channelsLast = x.view == View::ChannelsLast && n.opType == "MatMul";
+    if ((x.view != View::Flat && !channelsLast) || n.attrInt("transA", 0) != 0)
+        return false;
+    ir::Node node; // a dense layer = a conv whose kernel covers the whole (flattened) map, or,
+    node.kind = NodeKind::Conv; // over channels-last positions, a 1×1 conv
+    node.hintName = n.opType;
+    node.inputs = x.terms;
+    node.conv.outChannels = out.back();
+    node.conv.kernel = channelsLast ? ir::Hw{1, 1} : x.termHw;
+    node.outputShape = channelsLast ? ir::TensorShape{out.back(), x.termHw.h, x.termHw.w}
+                                    : ir::TensorShape{out.back(), 1, 1};
+    Val v = nodeVal(add(std::move(node), n.name), out);
+    if (channelsLast)
+        v.view = View::ChannelsLast;
+    vals_[n.outputs[0]] = v;
+    return true;
+}
+
 bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
     const std::string& op = n.opType;
     const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
     Val v = x;
     v.dims = out;
-    if (op == "Identity" || op == "Dropout" || op == "Cast" || out == x.dims) {
+    std::vector<int64_t> perm = n.attrInts("perm");
+    const bool movesAxes = op == "Transpose" && [&] {
+        for (size_t a = 0; a < perm.size(); ++a)
+            if (perm[a] != static_cast<int64_t>(a))
+                return true;
+        return perm.empty() && x.dims.size() > 1; // the default reverses the axes
+    }();
+    if (op == "Identity" || op == "Dropout" || op == "Cast" || (out == x.dims && !movesAxes)) {
         if (x.view == View::Reshaped && out == x.origDims && !x.permuted)
             v.view = View::Plain; // reshaped there and back
         vals_[n.outputs[0]] = v;
@@ -216,6 +330,18 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
             return true;
         }
         return false;
+    }
+    if (op == "Transpose" && x.dims.size() == 4) {
+        if (x.view == View::Plain && perm == std::vector<int64_t>{0, 2, 3, 1}) {
+            v.view = View::ChannelsLast;
+            vals_[n.outputs[0]] = v;
+            return true;
+        }
+        if (x.view == View::ChannelsLast && perm == std::vector<int64_t>{0, 3, 1, 2}) {
+            v.view = View::Plain;
+            vals_[n.outputs[0]] = v;
+            return true;
+        }
     }
     if (op == "Transpose" && x.view == View::Reshaped) {
         v.permuted = true;

@@ -61,10 +61,12 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
     if (op == "Gelu" && n.attrString("approximate", "none") != "none")
         return false; // the tanh approximation computes other values
     if (op == "Relu" || op == "Clip" || op == "Sigmoid" || op == "HardSigmoid" ||
-        op == "HardSwish" || op == "Tanh" || op == "LeakyRelu" || op == "Softmax" ||
-        op == "BatchNormalization" || op == "Gelu")
+        op == "HardSwish" || op == "Tanh" || op == "LeakyRelu" || op == "BatchNormalization" ||
+        op == "Gelu")
         return x != nullptr && x->view != View::Padded && x->view != View::Reshaped &&
                lowerActivation(n, *x);
+    if (op == "LayerNormalization" || op == "Softmax")
+        return lowerNorm(n, in);
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum")
         return lowerBinary(n, in);
     if (op == "Concat") {
@@ -103,21 +105,8 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
         vals_[n.outputs[0]] = v;
         return true;
     }
-    if (op == "Gemm" || op == "MatMul") {
-        if (x == nullptr || in.size() < 2 || in[1] != nullptr || x->view != View::Flat ||
-            n.attrInt("transA", 0) != 0)
-            return false;
-        const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
-        ir::Node node; // a dense layer = a conv whose kernel covers the whole (flattened) map
-        node.kind = NodeKind::Conv;
-        node.hintName = op;
-        node.inputs = x->terms;
-        node.conv.outChannels = out.back();
-        node.conv.kernel = x->termHw;
-        node.outputShape = {out.back(), 1, 1};
-        vals_[n.outputs[0]] = nodeVal(add(std::move(node), n.name), out);
-        return true;
-    }
+    if (op == "Gemm" || op == "MatMul")
+        return x != nullptr && in.size() >= 2 && in[1] == nullptr && lowerLinear(n, *x);
     return x != nullptr && lowerShapeOp(n, *x);
 }
 

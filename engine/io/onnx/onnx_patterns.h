@@ -16,4 +16,12 @@ namespace ios::io::onnx {
 // and the constants are those numbers (to float precision). Returns how many were folded.
 size_t foldErfGelu(Model& model);
 
+// LayerNorm written out, as PyTorch exports nn.LayerNorm before opset 17: mean = ReduceMean(x)
+// over one axis (keepdims), d = x − mean, ReduceMean(d² or d·d) over the same axis, + ε, Sqrt,
+// d / that — becomes one "LayerNormalization" node (opset 17's op) over that axis with that ε,
+// named after its module ("/m/LayerNorm" for PyTorch's "/m/Div"; else the Div's name),
+// without scale or bias inputs (the Mul and Add that follow stay and are folded by the
+// lowering). Only where every intermediate has no other reader (d: the square and the Div).
+size_t foldLayerNorm(Model& model);
+
 } // namespace ios::io::onnx

@@ -192,7 +192,8 @@ void Inference::run(const Node& node) {
         return; // unknown input: the lowering names the first node it cannot shape
     if (op == "Identity" || op == "Cast" || op == "Dropout" || op == "Relu" || op == "Clip" ||
         op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Tanh" ||
-        op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu") {
+        op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu" ||
+        op == "LayerNormalization") {
         const bool passValue = op == "Identity" || op == "Cast";
         set(node, 0, x->dims, passValue ? x->value : std::nullopt);
         if (op == "Dropout")
