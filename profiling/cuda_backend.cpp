@@ -162,7 +162,8 @@ public:
                             [&](const AccumulateKernel& k) { accumulate(s, k); },
                             [&](const ConvKernel& k) { conv(s, k); },
                             [&](const PoolKernel& k) { pool(s, k); },
-                            [&](const ActivationKernel& k) { activation(s, k); }},
+                            [&](const ActivationKernel& k) { activation(s, k); },
+                            [&](const NormKernel& k) { norm(s, k); }},
                    kernel);
     }
 
@@ -399,6 +400,24 @@ private:
         cudnnTensorDescriptor_t d = tensorDesc(k.dims);
         IOS_CUDA(cudnnActivationForward(s.handle, activationDesc(k.act), &one, d, ptr(k.in), &zero,
                                         d, ptr(k.out)));
+    }
+
+    // Softmax: cuDNN's channel softmax (max subtracted) over the tensor viewed as
+    // [n · groups, c / groups, h, w], the same packed memory since a group's channels are
+    // consecutive. LayerNorm: cuDNN's legacy API normalizes over the batch (batch norm) or
+    // with given statistics, never over the channels of each position.
+    void norm(Stream& s, const NormKernel& k) {
+        if (k.type == ir::NormType::LayerNorm)
+            throw std::runtime_error(
+                "LayerNorm operators have no kernel in the CUDA executor yet (cuDNN's legacy API "
+                "has no normalization over the channels at each position; the simulated GPU and "
+                "the mock backend run them)");
+        const float one = 1, zero = 0;
+        const int64_t width = k.dims.c / k.groups;
+        cudnnTensorDescriptor_t d =
+            tensorDesc(k.dims.n * k.groups, width, k.dims.h, k.dims.w, width);
+        IOS_CUDA(cudnnSoftmaxForward(s.handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL,
+                                     &one, d, ptr(k.in), &zero, d, ptr(k.out)));
     }
 
     CudaBackendOptions options_;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CUDA/cuDNN GpuBackend (docs/performance.md "GPU executor and profiling"): cudaMalloc'd
 // NCHW fp32 tensors, one stream + cuDNN handle + workspace per stream, cuDNN's legacy API for
-// convolutions (bias and ReLU fused), pooling, activations and tensor add/multiply,
+// convolutions (bias and ReLU fused), pooling, activations, softmax and tensor add/multiply,
 // cudaMemcpy2DAsync for channel slices, CUDA graphs, CUPTI for kernel records and PM sampling
 // of active warps.
 #pragma once

@@ -9,14 +9,16 @@ template <class... F> Overload(F...) -> Overload<F...>;
 } // namespace
 
 std::string kernelKindName(const Kernel& kernel) {
-    return std::visit(Overload{[](const CopyKernel&) { return std::string("copy"); },
-                               [](const AccumulateKernel& k) {
-                                   return std::string(k.op == ir::ElementOp::Mul ? "mul" : "add");
-                               },
-                               [](const ConvKernel&) { return std::string("conv"); },
-                               [](const PoolKernel&) { return std::string("pool"); },
-                               [](const ActivationKernel&) { return std::string("activation"); }},
-                      kernel);
+    return std::visit(
+        Overload{[](const CopyKernel&) { return std::string("copy"); },
+                 [](const AccumulateKernel& k) {
+                     return std::string(k.op == ir::ElementOp::Mul ? "mul" : "add");
+                 },
+                 [](const ConvKernel&) { return std::string("conv"); },
+                 [](const PoolKernel&) { return std::string("pool"); },
+                 [](const ActivationKernel&) { return std::string("activation"); },
+                 [](const NormKernel& k) { return std::string(ir::toString(k.type)); }},
+        kernel);
 }
 
 double kernelFlops(const Kernel& kernel) {
@@ -33,7 +35,12 @@ double kernelFlops(const Kernel& kernel) {
                  [](const PoolKernel& k) {
                      return static_cast<double>(k.outDims.elements() * k.kernel.h * k.kernel.w);
                  },
-                 [](const ActivationKernel& k) { return static_cast<double>(k.dims.elements()); }},
+                 [](const ActivationKernel& k) { return static_cast<double>(k.dims.elements()); },
+                 // Per element, as the kernel model counts them (cost/kernel_model.cpp).
+                 [](const NormKernel& k) {
+                     const double perElement = k.type == ir::NormType::LayerNorm ? 7 : 5;
+                     return perElement * static_cast<double>(k.dims.elements());
+                 }},
         kernel);
 }
 

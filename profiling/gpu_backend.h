@@ -75,11 +75,22 @@ struct ActivationKernel {
     ir::ActType act = ir::ActType::Relu;
 };
 
-using Kernel = std::variant<CopyKernel, AccumulateKernel, ConvKernel, PoolKernel, ActivationKernel>;
+// At every position of every batch item, each of `groups` equal consecutive channel groups is
+// normalized on its own (ir::NormType, ref::normalize): a LayerNorm's scale 1 and shift 0.
+struct NormKernel {
+    BufferId in = -1, out = -1;
+    TensorDims dims;
+    ir::NormType type = ir::NormType::LayerNorm;
+    int64_t groups = 1;
+    double epsilon = 1e-5; // LayerNorm
+};
+
+using Kernel = std::variant<CopyKernel, AccumulateKernel, ConvKernel, PoolKernel, ActivationKernel,
+                            NormKernel>;
 
 // One line per kernel kind for logs and the mock's record names ("conv", "pool", ...).
 std::string kernelKindName(const Kernel& kernel);
-// Multiply-adds × 2 of a kernel (the mock's virtual clock uses it).
+// Multiply-adds × 2 of a kernel, a norm's operations (the mock's virtual clock uses it).
 double kernelFlops(const Kernel& kernel);
 
 // Collects the kernels the device ran between begin() and end() (CUPTI Activity API on a GPU).

@@ -177,6 +177,13 @@ void LoweredModel::lowerNode(const ir::Node& node) {
             low.kernels.emplace_back(ActivationKernel{low.input.buffer, out.buffer, out.dims, act});
         break;
     }
+    case NodeKind::Norm: {
+        low.input = gather(node.inputs, ir::ElementOp::Add, nullptr, low.kernels);
+        out = allocateTensor(node.outputShape, true);
+        low.kernels.emplace_back(NormKernel{low.input.buffer, out.buffer, out.dims, node.norm.type,
+                                            node.norm.groups, node.norm.epsilon});
+        break;
+    }
     case NodeKind::Sequential: {
         // Inner nodes run in order; the sequential's output is its last inner node's.
         for (const ir::Node& inner : node.nodes) {
@@ -190,10 +197,6 @@ void LoweredModel::lowerNode(const ir::Node& node) {
     }
     case NodeKind::Placeholder:
         throw UserError("a placeholder cannot be a schedule operator", {}, node.name);
-    case NodeKind::Norm:
-        throw UserError(std::string(ir::toString(node.norm.type)) +
-                            " operators have no kernel in the GPU executor yet",
-                        {}, node.name);
     case NodeKind::Opaque:
         throw UserError("an opaque (imported, undescribed) operator cannot run on the GPU executor",
                         {}, node.name);

@@ -51,7 +51,7 @@ private:
     struct Lowered {
         std::vector<Kernel> kernels;
         int gatherKernels = 0; // the first kernels build the input (merge reuses them)
-        Tensor input;          // what the main kernel reads (conv/pool/activation)
+        Tensor input;          // what the main kernel reads (conv/pool/activation/norm)
     };
 
     Tensor allocateTensor(const ir::TensorShape& shape, bool activation);

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Profiling without a GPU: the executor on the mock backend (numeric equality of schedules,
-// merged convolutions, streams, CUDA-graph replay), the measured cost model's median, the
-// measurement cache round trip, CUPTI record → timeline conversion with synthetic records, and
-// the no-GPU error path of the library and of `ios-sched measure`.
+// merged convolutions, norms against the reference executor, streams, CUDA-graph replay), the
+// measured cost model's median, the measurement cache round trip, CUPTI record → timeline
+// conversion with synthetic records, and the no-GPU error path of the library and of
+// `ios-sched measure`.
 #include "bundled_models.h"
 #include "cost/analytic_cost_model.h"
 #include "cost/measurement_cache.h"
 #include "executor.h"
 #include "gpu_runs.h"
 #include "gpu_trace.h"
+#include "ir/validate.h"
+#include "ir_builders.h"
 #include "measured_cost_model.h"
 #include "mock_backend.h"
+#include "ref/reference_executor.h"
 #include "schedule/merge.h"
 #include "schedulers/baselines.h"
 #include "schedulers/ios_dp.h"
@@ -42,6 +46,33 @@ std::optional<schedule::Stage> mergePair(const ir::BlockDag& dag) {
                 return schedule::Stage{schedule::StageKind::Merge,
                                        {{static_cast<int>(a), static_cast<int>(b)}}};
     return std::nullopt;
+}
+
+// Norms of every kind on a 12×3×2 input: LayerNorm and softmax over one group and several, on
+// the input's own buffer and on a channel slice (gathered by a copy), concatenated at the exit.
+ir::Graph normGraph() {
+    using namespace testing;
+    auto norm = [](std::string name, std::vector<Term> in, ir::NormType type, int64_t groups,
+                   double epsilon) {
+        Node n = node(NodeKind::Norm, std::move(name), std::move(in));
+        n.norm = {type, groups, epsilon};
+        return n;
+    };
+    ir::Graph g;
+    g.name = "norms";
+    g.input = placeholder("in", {12, 3, 2});
+    const auto all = concat({val("in", 0, 12)});
+    const auto slice = concat({val("in", 3, 12)});
+    std::vector<Node> norms{norm("ln1", all, ir::NormType::LayerNorm, 1, 1e-5),
+                            norm("ln4", slice, ir::NormType::LayerNorm, 3, 1e-3),
+                            norm("sm1", all, ir::NormType::Softmax, 1, 0),
+                            norm("sm4", all, ir::NormType::Softmax, 4, 0)};
+    Node out =
+        node(NodeKind::Identity, "out",
+             concat({val("ln1", 0, 12), val("ln4", 0, 9), val("sm1", 0, 12), val("sm4", 0, 12)}));
+    g.blocks.push_back(block(g.input, std::move(norms), out));
+    ir::validateAndInferShapes(g);
+    return g;
 }
 
 } // namespace
@@ -125,6 +156,53 @@ private slots:
             const NumericCheck c = compareOutputs(outputOf(*merge, op), outputOf(apart, op));
             QVERIFY2(c.passed(1e-5), qPrintable(QString::number(c.relativeL2)));
         }
+    }
+
+    // The norm kernels compute ref::normalize in float. Batch item b is checked against the
+    // reference executor run on that item's input (the executor's float input values).
+    void normKernelsMatchTheReference_data() {
+        QTest::addColumn<int>("batch");
+        QTest::newRow("batch 1") << 1;
+        QTest::newRow("batch 2") << 2;
+    }
+    void normKernelsMatchTheReference() {
+        QFETCH(int, batch);
+        const ir::Graph g = normGraph();
+        const auto dags = ir::buildDags(g);
+        MockOptions options;
+        options.logCalls = true;
+        MockBackend backend(options);
+        Executor ex(g, backend, batch, 7);
+        ex.issueSchedule(dags, schedulers::sequential(dags));
+        const std::vector<float> got = ex.output();
+        std::map<std::string, int> kinds;
+        for (const MockCall& c : backend.calls())
+            ++kinds[c.kernel];
+        QCOMPARE(kinds["layernorm"], 2);
+        QCOMPARE(kinds["softmax"], 2);
+        const auto inSize = static_cast<size_t>(g.input.outputShape.elements());
+        const auto outSize = static_cast<size_t>(g.blocks[0].exitNode.outputShape.elements());
+        QCOMPARE(got.size(), outSize * static_cast<size_t>(batch));
+        const std::vector<double> input =
+            ref::uniformValues(inSize * static_cast<size_t>(batch), ref::nameSeed("in", 7), 1.0);
+        double worst = 0;
+        for (size_t b = 0; b < static_cast<size_t>(batch); ++b) {
+            ref::Tensor item(g.input.outputShape);
+            for (size_t i = 0; i < inSize; ++i)
+                item.data[i] = static_cast<float>(input[b * inSize + i]);
+            ref::ReferenceExecutor r(7);
+            r.setInput(item);
+            r.run(g);
+            const std::vector<double>& want = r.output("out").data;
+            QCOMPARE(want.size(), outSize);
+            for (size_t i = 0; i < outSize; ++i)
+                worst = std::max(worst, std::abs(got[b * outSize + i] - want[i]));
+        }
+        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+        // Norms on parallel streams read the input's buffer concurrently: same values, ordered.
+        const NumericCheck c = checkSchedule(ex, dags, schedulers::greedy(dags), got);
+        QVERIFY2(c.passed(1e-6), qPrintable(QString::number(c.relativeL2)));
+        QCOMPARE(backend.hazardCount(), 0);
     }
 
     void parallelStagesUseOneStreamPerGroupAndOverlap() {
