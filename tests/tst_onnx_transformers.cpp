@@ -132,6 +132,7 @@ private slots:
     void softmaxOverChannels();
     void nonChannelAxesAreRefused();
     void transposeWithEqualDimsIsNotAnIdentity();
+    void badAxesAndParameterShapesNameTheNode();
     void normRoundTripsAndComputes();
     void bundledConvNext();
 };
@@ -259,6 +260,37 @@ void TestOnnxTransformers::transposeWithEqualDimsIsNotAnIdentity() {
     b.output("y");
     const QString e = errorOf(b.bytes());
     QVERIFY2(e.contains("Conv: unsupported form x1: 'c'"), qPrintable(e));
+}
+
+void TestOnnxTransformers::badAxesAndParameterShapesNameTheNode() {
+    { // a softmax over an axis the tensor does not have
+        Builder b({1, 8, 4, 4});
+        Builder::attr(b.node("Softmax", "sm", {"x"}, {"y"}), "axis", int64_t{4});
+        b.output("y");
+        QCOMPARE(errorOf(b.bytes()),
+                 QStringLiteral("test.onnx: node 'sm': axis 4 is out of range for input "
+                                "[1x8x4x4] (Softmax)"));
+    }
+    { // a LayerNorm scale that does not match the normalized channels
+        Builder b({1, 8, 4, 4}, 17);
+        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.weight("s", {7});
+        b.node("LayerNormalization", "ln", {"xl", "s"}, {"n"});
+        transpose(b, "back", "n", "y", {0, 3, 1, 2});
+        b.output("y");
+        QCOMPARE(errorOf(b.bytes()),
+                 QStringLiteral("test.onnx: node 'ln': scale [7] does not match the normalized "
+                                "dims [8] of input [1x4x4x8] (LayerNormalization)"));
+    }
+    { // a Reshape of channels-last tokens that changes the element count
+        Builder b({1, 8, 4, 4});
+        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.ints("shape", {1, 15, 8});
+        b.node("Reshape", "tokens", {"xl", "shape"}, {"y"});
+        b.output("y");
+        const QString e = errorOf(b.bytes());
+        QVERIFY2(e.contains("node 'tokens': cannot reshape [1x4x4x8] to [1x15x8]"), qPrintable(e));
+    }
 }
 
 void TestOnnxTransformers::normRoundTripsAndComputes() {

@@ -94,6 +94,8 @@ private:
     void window(const Node& node, const TensorInfo& x, const std::vector<int64_t>& kernel,
                 int64_t outChannels);
     void reduce(const Node& node, const TensorInfo& x);
+    // Softmax's and LayerNormalization's axis, and LayerNorm's scale and bias against it.
+    void checkNormAxis(const Node& node, const TensorInfo& x) const;
     void slice(const Node& node, const TensorInfo& x);
 
     const Model& model_;
@@ -130,6 +132,31 @@ void Inference::window(const Node& node, const TensorInfo& x, const std::vector<
         }
     }
     set(node, 0, out);
+}
+
+void Inference::checkNormAxis(const Node& node, const TensorInfo& x) const {
+    const auto rank = static_cast<int64_t>(x.dims.size());
+    const int64_t axis = node.attrInt("axis", -1); // the default is in range whenever -1 is
+    if (axis < -rank || axis >= rank)
+        fail(node, "axis " + std::to_string(axis) + " is out of range for input " +
+                       dimsText(x.dims));
+    if (node.opType != "LayerNormalization")
+        return;
+    // Scale and B broadcast to the normalized dims x[axis:].
+    const std::vector<int64_t> normalized(x.dims.begin() + (axis < 0 ? axis + rank : axis),
+                                          x.dims.end());
+    for (size_t i = 1; i < 3; ++i)
+        if (const TensorInfo* p = in(node, i); p != nullptr) {
+            bool fits = p->dims.size() <= normalized.size();
+            for (size_t k = 0; fits && k < p->dims.size(); ++k) {
+                const int64_t want = normalized[normalized.size() - p->dims.size() + k];
+                fits = p->dims[k] == want || p->dims[k] == 1;
+            }
+            if (!fits)
+                fail(node, std::string(i == 1 ? "scale " : "bias ") + dimsText(p->dims) +
+                               " does not match the normalized dims " + dimsText(normalized) +
+                               " of input " + dimsText(x.dims));
+        }
 }
 
 void Inference::reduce(const Node& node, const TensorInfo& x) {
@@ -194,6 +221,8 @@ void Inference::run(const Node& node) {
         op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Tanh" ||
         op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu" ||
         op == "LayerNormalization") {
+        if (op == "Softmax" || op == "LayerNormalization")
+            checkNormAxis(node, *x);
         const bool passValue = op == "Identity" || op == "Cast";
         set(node, 0, x->dims, passValue ? x->value : std::nullopt);
         if (op == "Dropout")
