@@ -138,8 +138,8 @@ void Inference::checkNormAxis(const Node& node, const TensorInfo& x) const {
     const auto rank = static_cast<int64_t>(x.dims.size());
     const int64_t axis = node.attrInt("axis", -1); // the default is in range whenever -1 is
     if (axis < -rank || axis >= rank)
-        fail(node, "axis " + std::to_string(axis) + " is out of range for input " +
-                       dimsText(x.dims));
+        fail(node,
+             "axis " + std::to_string(axis) + " is out of range for input " + dimsText(x.dims));
     if (node.opType != "LayerNormalization")
         return;
     // Scale and B broadcast to the normalized dims x[axis:].
