@@ -119,6 +119,8 @@ private slots:
                                             << "constant -9223372036854775808 Mul -1 overflows";
         QTest::newRow("Div by zero")
             << "Div" << qint64(8) << qint64(0) << "node 'fold': divides the constant 8 by zero";
+        QTest::newRow("Mod by zero")
+            << "Mod" << qint64(8) << qint64(0) << "node 'fold': takes the constant 8 modulo zero";
         QTest::newRow("Mul 2^40 * 2^40") << "Mul" << (qint64(1) << 40) << (qint64(1) << 40)
                                          << "node 'fold': constant 1099511627776 Mul "
                                             "1099511627776 overflows 64-bit integers";
@@ -144,6 +146,13 @@ private slots:
         const std::string bytes = foldModel("Sub", 3, 2);
         const QString err = testing::userErrorOf([&] { io::parseOnnx(bytes, "f.onnx", {}); });
         QVERIFY2(!err.contains("overflow") && !err.contains("zero"), qPrintable(err));
+        // ONNX Mod (fmod 0) takes the divisor's sign, as Python's %: -7 mod 8 = 1, the batch.
+        const std::string mod = foldModel("Mod", -7, 8);
+        QVERIFY(testing::userErrorOf([&] { io::parseOnnx(mod, "f.onnx", {}); }).isEmpty());
+        // INT64_MIN % -1 traps in C++ (SIGFPE); ONNX's answer is 0, a Reshape target dim that
+        // copies the input's batch.
+        const std::string minMod = foldModel("Mod", kMin, -1);
+        QVERIFY(testing::userErrorOf([&] { io::parseOnnx(minMod, "f.onnx", {}); }).isEmpty());
     }
 #endif
 

@@ -133,6 +133,8 @@ private slots:
     void nonChannelAxesAreRefused();
     void transposeWithEqualDimsIsNotAnIdentity();
     void badAxesAndParameterShapesNameTheNode();
+    void computedZeroPadsPassThrough();
+    void classTokenShapeArithmeticFolds();
     void normRoundTripsAndComputes();
     void bundledConvNext();
 };
@@ -291,6 +293,79 @@ void TestOnnxTransformers::badAxesAndParameterShapesNameTheNode() {
         const QString e = errorOf(b.bytes());
         QVERIFY2(e.contains("node 'tokens': cannot reshape [1x4x4x8] to [1x15x8]"), qPrintable(e));
     }
+}
+
+// Swin's window padding: pads computed from the feature map's width with Mod, gathered into
+// pairs, reversed by a Slice of step -1 and transposed. At a width the window divides they
+// are all zero and the Pad is no operator.
+void TestOnnxTransformers::computedZeroPadsPassThrough() {
+    Builder b({1, 8, 4, 4});
+    b.conv("c", "x", "h", 8, 8, 1);
+    b.node("Shape", "shape", {"h"}, {"s"});
+    b.ints("three", {3});
+    b.node("Gather", "width", {"s", "three"}, {"w"}); // [4]
+    b.ints("window", {4});
+    b.node("Mod", "rem", {"w", "window"}, {"r"});
+    b.node("Sub", "left", {"window", "r"}, {"l"});
+    b.node("Mod", "pad", {"l", "window"}, {"p"}); // (4 − 4 mod 4) mod 4 = 0
+    b.ints("zeros", {0, 0, 0, 0, 0, 0});
+    b.node("Concat", "all", {"zeros", "p", "p"}, {"flat"})->add_attribute()->CopyFrom([] {
+        ::onnx::AttributeProto a;
+        a.set_name("axis");
+        a.set_type(::onnx::AttributeProto::INT);
+        a.set_i(0);
+        return a;
+    }());
+    b.ints("pairs", {4, 2});
+    b.node("Reshape", "as_pairs", {"flat", "pairs"}, {"pp"});
+    b.ints("start", {-1});
+    b.ints("stop", {-1000});
+    b.ints("axis0", {0});
+    b.ints("back", {-1});
+    b.node("Slice", "reverse", {"pp", "start", "stop", "axis0", "back"}, {"rev"});
+    Builder::attr(b.node("Transpose", "swap", {"rev"}, {"tr"}), "perm", std::vector<int64_t>{1, 0});
+    b.ints("minus_one", {-1});
+    b.node("Reshape", "onnx_pads", {"tr", "minus_one"}, {"pads"});
+    b.node("Pad", "window_pad", {"h", "pads"}, {"hp"});
+    b.conv("c2", "hp", "y", 8, 8, 1);
+    b.output("y");
+    const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx");
+    QCOMPARE(kindCounts(g), (std::map<std::string, int>{{"conv", 2}}));
+    QCOMPARE(g.blocks.back().exitNode.outputShape, (ir::TensorShape{8, 4, 4}));
+}
+
+// ViT: the class token expanded to a shape computed with Equal and Where. The shapes fold, so
+// the import reaches the lowering and names what it cannot say (the token Concat), not a
+// shape it could not infer.
+void TestOnnxTransformers::classTokenShapeArithmeticFolds() {
+    Builder b({1, 3, 8, 8});
+    b.conv("patch", "x", "p", 3, 8, 4); // [1, 8, 5, 5]: a 4×4 kernel at stride 1
+    b.ints("tokens_shape", {1, 8, 25});
+    b.node("Reshape", "flatten", {"p", "tokens_shape"}, {"f"});
+    Builder::attr(b.node("Transpose", "to_tokens", {"f"}, {"t"}), "perm",
+                  std::vector<int64_t>{0, 2, 1});
+    b.weight("class_token", {1, 1, 8});
+    b.ints("want", {1, -1, -1});
+    b.ints("minus", {-1, -1, -1});
+    b.ints("ones", {1, 1, 1});
+    b.node("Equal", "is_free", {"want", "minus"}, {"eq"});
+    b.node("Where", "expand_to", {"eq", "ones", "want"}, {"shape"});
+    b.node("Expand", "expand", {"class_token", "shape"}, {"cls"});
+    auto* cat = b.node("Concat", "with_class", {"cls", "t"}, {"y"});
+    Builder::attr(cat, "axis", int64_t{1});
+    b.output("y");
+    const QString e = errorOf(b.bytes());
+    QVERIFY2(e.contains("Concat: unsupported form x1: 'with_class'"), qPrintable(e));
+
+    Builder bad({1, 3, 8, 8}); // batched MatMul with mismatched inner dims: named with dims
+    bad.conv("c", "x", "h", 3, 6, 1);
+    bad.ints("heads", {1, 2, 3, 64});
+    bad.node("Reshape", "split_heads", {"h", "heads"}, {"q"});
+    bad.node("MatMul", "scores", {"q", "q"}, {"y"});
+    bad.output("y");
+    QCOMPARE(errorOf(bad.bytes()),
+             QStringLiteral("test.onnx: node 'scores': inner dimensions of [1x2x3x64] and "
+                            "[1x2x3x64] differ (MatMul)"));
 }
 
 void TestOnnxTransformers::normRoundTripsAndComputes() {

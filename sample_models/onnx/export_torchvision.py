@@ -75,7 +75,10 @@ def export(name: str, out_dir: str, opset: int) -> str:
     x = torch.zeros(1, 3, size, size)
     path = os.path.join(out_dir, name + ".onnx")
     tmp = path + ".full"
-    with torch.no_grad():
+    # PyTorch 1.13 runs nn.MultiheadAttention (ViT) through a fused kernel the ONNX exporter
+    # does not know whenever autograd is off; with it on, the exporter sees the plain ops.
+    attention = any(isinstance(m, torch.nn.MultiheadAttention) for m in model.modules())
+    with torch.enable_grad() if attention else torch.no_grad():
         torch.onnx.export(model, x, tmp, opset_version=opset, input_names=["input"],
                           output_names=["logits"], do_constant_folding=True)
     m = onnx.load(tmp)

@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 41> kKnownOps{"Conv",
+constexpr std::array<std::string_view, 45> kKnownOps{"Conv",
                                                      "BatchNormalization",
                                                      "Relu",
                                                      "Clip",
@@ -55,7 +55,11 @@ constexpr std::array<std::string_view, 41> kKnownOps{"Conv",
                                                      "ConstantOfShape",
                                                      "Softmax",
                                                      "Gelu",
-                                                     "LayerNormalization"};
+                                                     "LayerNormalization",
+                                                     "Mod",
+                                                     "Equal",
+                                                     "Where",
+                                                     "Expand"};
 
 } // namespace
 

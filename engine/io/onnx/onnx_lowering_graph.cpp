@@ -92,6 +92,8 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
             onlyConcats ? v : replaced(v, newNode(n, NodeKind::Identity, v.terms, v));
         return true;
     }
+    if (op == "Pad" && x != nullptr && dimsOf(n, n.outputs.at(0)) == x->dims)
+        return lowerShapeOp(n, *x); // pads of zero (Swin's window padding at 224×224)
     if (op == "Pad") {
         const auto pads = constInts(n, 1, "pads", tensors_);
         if (x == nullptr || x->view != View::Plain || x->dims.size() != 4 || !pads ||

@@ -46,12 +46,52 @@ std::optional<int64_t> foldBinary(const Node& node, int64_t x, int64_t y) {
                        " by zero; fix the shape computation in the model");
     else if (op == "Div")
         r = checked::div(x, y); // integer Div truncates
-    else
+    else if (op == "Equal")
+        r = x == y ? 1 : 0;
+    else if (op == "Mod" && y == 0)
+        fail(node, "takes the constant " + std::to_string(x) +
+                       " modulo zero; fix the shape computation in the model");
+    else if (op == "Mod" && y == -1)
+        r = 0;              // INT64_MIN % -1 traps
+    else if (op == "Mod") { // fmod 0: the divisor's sign, as Python's %; fmod 1: C's
+        int64_t m = x % y;
+        if (node.attrInt("fmod", 0) == 0 && m != 0 && ((m < 0) != (y < 0)))
+            m += y;
+        r = m;
+    } else
         return std::nullopt;
     if (!r)
         fail(node, "constant " + std::to_string(x) + " " + op + " " + std::to_string(y) +
                        " overflows 64-bit integers; fix the shape computation in the model");
     return r;
+}
+
+// The values of a small constant rearranged: output element i (a multi-index over outDims)
+// is the input's element at source(i) (a multi-index over inDims).
+// Nothing when the values do not fill inDims or the output is not small.
+template <class Source>
+std::optional<std::vector<int64_t>>
+remapValues(const std::vector<int64_t>& values, const std::vector<int64_t>& inDims,
+            const std::vector<int64_t>& outDims, Source source) {
+    const std::optional<int64_t> inCount = checked::product(inDims);
+    const std::optional<int64_t> count = checked::product(outDims);
+    if (!inCount || !count || *inCount != static_cast<int64_t>(values.size()) ||
+        *count > kMaxFoldedElements)
+        return std::nullopt;
+    std::vector<int64_t> out, index(outDims.size(), 0), from(inDims.size(), 0);
+    for (int64_t k = 0; k < *count; ++k) {
+        source(index, from);
+        size_t flat = 0;
+        for (size_t a = 0; a < inDims.size(); ++a)
+            flat = flat * static_cast<size_t>(inDims[a]) + static_cast<size_t>(from[a]);
+        out.push_back(values[flat]);
+        for (size_t a = outDims.size(); a-- > 0;) { // next multi-index, last axis fastest
+            if (++index[a] < outDims[a])
+                break;
+            index[a] = 0;
+        }
+    }
+    return out;
 }
 
 // A checked result of shape arithmetic, or a UserError naming the node.
@@ -94,6 +134,8 @@ private:
     void window(const Node& node, const TensorInfo& x, const std::vector<int64_t>& kernel,
                 int64_t outChannels);
     void reduce(const Node& node, const TensorInfo& x);
+    // Where(cond, a, b): broadcast dims; values folded for small constants.
+    void where(const Node& node);
     // Softmax's and LayerNormalization's axis, and LayerNorm's scale and bias against it.
     void checkNormAxis(const Node& node, const TensorInfo& x) const;
     void slice(const Node& node, const TensorInfo& x);
@@ -132,6 +174,27 @@ void Inference::window(const Node& node, const TensorInfo& x, const std::vector<
         }
     }
     set(node, 0, out);
+}
+
+void Inference::where(const Node& node) {
+    const TensorInfo *c = in(node, 0), *a = in(node, 1), *b = in(node, 2);
+    if (c == nullptr || a == nullptr || b == nullptr)
+        return;
+    const std::vector<int64_t> out = broadcast(node, broadcast(node, c->dims, a->dims), b->dims);
+    std::optional<std::vector<int64_t>> value;
+    const int64_t n = out.empty() ? 1 : out[0];
+    const auto fits = [n](const std::optional<std::vector<int64_t>>& v) {
+        return v && (v->size() == 1 || static_cast<int64_t>(v->size()) == n);
+    };
+    if (out.size() <= 1 && fits(c->value) && fits(a->value) && fits(b->value)) {
+        const auto at = [](const std::vector<int64_t>& v, int64_t k) {
+            return v[v.size() == 1 ? 0 : static_cast<size_t>(k)];
+        };
+        value.emplace();
+        for (int64_t k = 0; k < n; ++k)
+            value->push_back(at(*c->value, k) != 0 ? at(*a->value, k) : at(*b->value, k));
+    }
+    set(node, 0, out, value);
 }
 
 void Inference::checkNormAxis(const Node& node, const TensorInfo& x) const {
@@ -183,12 +246,12 @@ void Inference::slice(const Node& node, const TensorInfo& x) {
     for (const SliceRange& r : *ranges)
         out.push_back(r.length());
     std::optional<std::vector<int64_t>> value;
-    if (x.value && x.dims.size() == 1) {
-        value.emplace();
-        for (int64_t k = 0; k < out[0]; ++k)
-            value->push_back(
-                (*x.value)[static_cast<size_t>((*ranges)[0].begin + k * (*ranges)[0].step)]);
-    }
+    if (x.value) // shape arithmetic, such as Swin's pads reversed by a Slice of step -1
+        value = remapValues(*x.value, x.dims, out,
+                            [&](const std::vector<int64_t>& i, std::vector<int64_t>& from) {
+                                for (size_t a = 0; a < i.size(); ++a)
+                                    from[a] = (*ranges)[a].begin + i[a] * (*ranges)[a].step;
+                            });
     set(node, 0, out, value);
 }
 
@@ -237,7 +300,8 @@ void Inference::run(const Node& node) {
         std::vector<int64_t> v(x->dims.begin() + b, x->dims.begin() + std::max(b, e));
         return set(node, 0, {static_cast<int64_t>(v.size())}, v);
     }
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum") {
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum" || op == "Mod" ||
+        op == "Equal") {
         std::vector<int64_t> dims;
         std::optional<std::vector<int64_t>> value;
         for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -269,6 +333,12 @@ void Inference::run(const Node& node) {
             dims = out;
         }
         return set(node, 0, dims, value);
+    }
+    if (op == "Where")
+        return where(node);
+    if (op == "Expand") { // broadcast to a shape (ViT's class token)
+        const std::vector<int64_t>* shape = valueOf(node, 1);
+        return shape == nullptr ? void() : set(node, 0, broadcast(node, x->dims, *shape));
     }
     if (op == "Gather") {
         const TensorInfo* idx = in(node, 1);
@@ -406,7 +476,14 @@ void Inference::run(const Node& node) {
             used[a] = true;
             out.push_back(x->dims[a]);
         }
-        return set(node, 0, out);
+        std::optional<std::vector<int64_t>> value;
+        if (x->value)
+            value = remapValues(*x->value, x->dims, out,
+                                [&](const std::vector<int64_t>& i, std::vector<int64_t>& from) {
+                                    for (size_t a = 0; a < i.size(); ++a)
+                                        from[normAxis(node, perm[a], i.size())] = i[a];
+                                });
+        return set(node, 0, out, value);
     }
     if (op == "Slice")
         return slice(node, *x);
@@ -470,6 +547,18 @@ void Inference::run(const Node& node) {
         const TensorInfo* b = in(node, 1);
         if (b == nullptr)
             return;
+        if (op == "MatMul" && x->dims.size() >= 2 && b->dims.size() > 2) {
+            // Batched (attention's Q·Kᵀ and A·V): leading dims broadcast.
+            const std::vector<int64_t> lead(x->dims.begin(), x->dims.end() - 2);
+            const std::vector<int64_t> bLead(b->dims.begin(), b->dims.end() - 2);
+            if (x->dims.back() != b->dims[b->dims.size() - 2])
+                fail(node, "inner dimensions of " + dimsText(x->dims) + " and " +
+                               dimsText(b->dims) + " differ");
+            std::vector<int64_t> out = broadcast(node, lead, bLead);
+            out.push_back(x->dims[x->dims.size() - 2]);
+            out.push_back(b->dims.back());
+            return set(node, 0, out);
+        }
         if (x->dims.size() < 2 || b->dims.size() != 2 || (op == "Gemm" && x->dims.size() != 2))
             fail(node,
                  "unsupported operand shapes " + dimsText(x->dims) + " and " + dimsText(b->dims));
