@@ -7,6 +7,7 @@
 #include "io/onnx_import.h"
 #include "ir/block_dag.h"
 #include "ir/metrics.h"
+#include "onnx_test_support.h"
 #include "schedule/verify.h"
 #include "schedulers/ios_dp.h"
 #include "util/error.h"
@@ -16,13 +17,16 @@
 #include <fstream>
 #include <map>
 #include <random>
-
 #ifdef IOS_HAVE_ONNX
 #include "onnx_test_builder.h"
 #endif
 
 using namespace ios;
 namespace fs = std::filesystem;
+using ios::test::findOp;
+using ios::test::kindCounts;
+using ios::test::optimizeAndVerify;
+using ios::test::totalFlops;
 #ifdef IOS_HAVE_ONNX
 using ios::test::Builder;
 #endif
@@ -34,42 +38,6 @@ const fs::path kOnnxDir = fs::path(IOS_SOURCE_DIR) / "sample_models" / "onnx";
 std::string readBytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::map<std::string, int> kindCounts(const ir::Graph& g) {
-    std::map<std::string, int> out;
-    for (const ir::Block& b : g.blocks)
-        for (const ir::Node* op : b.operators())
-            ++out[std::string(ir::toString(op->kind))];
-    return out;
-}
-
-double totalFlops(const ir::Graph& g) {
-    const ir::NodeIndex index(g);
-    double f = 0;
-    for (const ir::Block& b : g.blocks)
-        for (const ir::Node* op : b.operators())
-            f += ir::computeMetrics(*op, index).flops;
-    return f;
-}
-
-const ir::Node* findOp(const ir::Graph& g, const std::string& name) {
-    for (const ir::Block& b : g.blocks)
-        for (const ir::Node* op : b.operators())
-            if (op->name == name)
-                return op;
-    return nullptr;
-}
-
-// `optimize --strategy both` on the analytic cost model, checked by the schedule verifier.
-void optimizeAndVerify(const ir::Graph& g) {
-    const cost::AnalyticCostModel cost(g);
-    schedulers::Options options;
-    options.strategy = schedulers::Strategy::Both;
-    const ir::PreparedModel prepared(g);
-    const schedulers::Result r = schedulers::optimize(prepared, options, cost);
-    schedule::verify(prepared.dags(), r.schedule);
-    QVERIFY(r.latencyMs > 0);
 }
 
 QString errorOf(const std::string& bytes, const io::ModelLoadOptions& o = {}) {

@@ -9,6 +9,7 @@
 #include "io/onnx_import.h"
 #include "ir/metrics.h"
 #include "onnx_test_builder.h"
+#include "onnx_test_support.h"
 #include "ref/reference_executor.h"
 #include "schedule/verify.h"
 #include "schedulers/ios_dp.h"
@@ -21,27 +22,15 @@
 
 using namespace ios;
 using ios::test::Builder;
+using ios::test::findOp;
+using ios::test::kindCounts;
+using ios::test::optimizeAndVerify;
+using ios::test::totalFlops;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kOnnxDir = fs::path(IOS_SOURCE_DIR) / "sample_models" / "onnx";
-
-std::map<std::string, int> kindCounts(const ir::Graph& g) {
-    std::map<std::string, int> out;
-    for (const ir::Block& b : g.blocks)
-        for (const ir::Node* op : b.operators())
-            ++out[std::string(ir::toString(op->kind))];
-    return out;
-}
-
-const ir::Node* findOp(const ir::Graph& g, const std::string& name) {
-    for (const ir::Block& b : g.blocks)
-        for (const ir::Node* op : b.operators())
-            if (op->name == name)
-                return op;
-    return nullptr;
-}
 
 const ir::Node* firstOfKind(const ir::Graph& g, ir::NodeKind kind) {
     for (const ir::Block& b : g.blocks)
@@ -49,16 +38,6 @@ const ir::Node* firstOfKind(const ir::Graph& g, ir::NodeKind kind) {
             if (op->kind == kind)
                 return op;
     return nullptr;
-}
-
-void optimizeAndVerify(const ir::Graph& g) {
-    const cost::AnalyticCostModel cost(g);
-    schedulers::Options options;
-    options.strategy = schedulers::Strategy::Both;
-    const ir::PreparedModel prepared(g);
-    const schedulers::Result r = schedulers::optimize(prepared, options, cost);
-    schedule::verify(prepared.dags(), r.schedule);
-    QVERIFY(r.latencyMs > 0);
 }
 
 QString errorOf(const std::string& bytes) {
@@ -418,11 +397,7 @@ void TestOnnxTransformers::bundledConvNext() {
     const std::map<std::string, int> kinds = kindCounts(g);
     QCOMPARE(kinds.at("norm"), 23); // stem, 18 blocks, 3 downsamplings, head
     QCOMPARE(kinds.at("conv"), 59); // 4 + 3 downsampling convs, 18 × 3 in the blocks, the head
-    double flops = 0;
-    const ir::NodeIndex index(g);
-    for (const ir::Block& blk : g.blocks)
-        for (const ir::Node* op : blk.operators())
-            flops += static_cast<double>(ir::computeMetrics(*op, index).flops);
+    const double flops = totalFlops(g);
     QVERIFY2(std::abs(flops / 2e9 - 4.46) / 4.46 < 0.03, qPrintable(QString::number(flops)));
     // Named after their modules; the IOS JSON writer's warning names five, then counts.
     QVERIFY(findOp(g, "/features/features.1/features.1.0/block/block.2/LayerNorm") != nullptr);
