@@ -180,6 +180,20 @@ void TestOnnxTransformers::layerNormalizationOp() {
     const ir::Node* norm = findOp(g, "ln");
     QVERIFY(norm != nullptr && norm->kind == ir::NodeKind::Norm);
     QCOMPARE(norm->norm.epsilon, 1e-5); // the op's default
+
+    // A per-position constant after a LayerNorm (a positional embedding) is no scale or shift
+    // of it: it stays an element-wise operator; a per-channel one folds.
+    Builder pos({1, 8, 4, 4}, 17);
+    transpose(pos, "t", "x", "xl", {0, 2, 3, 1});
+    pos.node("LayerNormalization", "ln", {"xl"}, {"n"});
+    pos.weight("embedding", {1, 4, 4, 8});
+    pos.node("Add", "pos", {"n", "embedding"}, {"p"});
+    pos.weight("gamma", {8});
+    pos.node("Mul", "scale", {"p", "gamma"}, {"s"});
+    transpose(pos, "back", "s", "y", {0, 3, 1, 2});
+    pos.output("y");
+    const ir::Graph withPos = io::parseOnnx(pos.bytes(), "t.onnx");
+    QCOMPARE(kindCounts(withPos), (std::map<std::string, int>{{"activation", 2}, {"norm", 1}}));
 }
 
 void TestOnnxTransformers::softmaxOverChannels() {

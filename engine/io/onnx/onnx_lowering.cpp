@@ -239,14 +239,11 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
 
 bool Lowerer::foldConstant(const Node& n, const Val& x, const std::string& xName,
                            const std::string& constant) {
-    if (x.irNode < 0 || !soleUse(xName))
+    // A bias, scaled weights, or a LayerNorm's scale and shift: per channel only (a
+    // per-position constant such as a positional embedding stays an operator).
+    if (x.irNode < 0 || !soleUse(xName) || !perChannel(dimsOf(n, constant), x))
         return false;
     const ir::Node& p = irNode(x);
-    if (p.kind == NodeKind::Conv && p.conv.act == ActType::Identity)
-        // A bias, scaled weights, or a LayerNorm's scale and shift: per channel only (a
-        // per-position constant such as a positional embedding stays an operator).
-        if (!perChannel(dimsOf(n, constant), x))
-            return false;
     return (p.kind == NodeKind::Conv && p.conv.act == ActType::Identity) ||
            (p.kind == NodeKind::Norm && p.norm.type == ir::NormType::LayerNorm);
 }
