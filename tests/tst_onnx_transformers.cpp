@@ -277,6 +277,24 @@ void TestOnnxTransformers::badAxesAndParameterShapesNameTheNode() {
                  QStringLiteral("test.onnx: node 'ln': scale [7] does not match the normalized "
                                 "dims [8] of input [1x4x4x8] (LayerNormalization)"));
     }
+    { // a shape computed by an operator the importer does not fold: no --input-shape hint
+        Builder b({1, 8, 4, 4});
+        b.conv("c", "x", "h", 8, 8, 1);
+        b.ints("dims", {1, 8, 16});
+        b.node("CustomShape", "shape_of", {"dims"}, {"target"});
+        b.node("Reshape", "view", {"h", "target"}, {"y"});
+        b.output("y");
+        QCOMPARE(errorOf(b.bytes()),
+                 QStringLiteral("test.onnx: node 'view': cannot infer the shape of tensor 'y' "
+                                "(Reshape): it depends on values the importer does not compute "
+                                "(an operator it does not fold, or a weight without a declared "
+                                "shape)"));
+        try {
+            io::parseOnnx(b.bytes(), "test.onnx");
+        } catch (const UserError& e) {
+            QVERIFY(e.hint() == Hint::None);
+        }
+    }
     { // a Reshape of channels-last tokens that changes the element count
         Builder b({1, 8, 4, 4});
         transpose(b, "t", "x", "xl", {0, 2, 3, 1});

@@ -86,9 +86,13 @@ private:
     const std::vector<int64_t>& dimsOf(const Node& n, const std::string& tensor) const {
         auto it = tensors_.find(tensor);
         if (it == tensors_.end() || !it->second.known)
+            // The input's dims are known by now (onnx_import.cpp refuses dynamic ones), so
+            // the cause is upstream arithmetic, not something --input-shape fixes.
             throw UserError("cannot infer the shape of tensor '" + tensor + "' (" + n.opType +
-                                "); give the input's shape for dynamic inputs",
-                            {}, n.name, Hint::InputShape);
+                                "): it depends on values the importer does not compute (an "
+                                "operator it does not fold, or a weight without a declared "
+                                "shape)",
+                            {}, n.name);
         return it->second.dims;
     }
     const Val* data(const std::string& tensor) const {
