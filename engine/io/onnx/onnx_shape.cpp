@@ -2,6 +2,7 @@
 #include "io/onnx/onnx_shape.h"
 
 #include "io/onnx/onnx_checks.h"
+#include "io/onnx/onnx_values.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -15,84 +16,6 @@ namespace ios::io::onnx {
 namespace {
 
 using namespace detail;
-
-std::vector<int64_t> broadcast(const Node& node, const std::vector<int64_t>& a,
-                               const std::vector<int64_t>& b) {
-    std::vector<int64_t> out(std::max(a.size(), b.size()), 1);
-    for (size_t i = 0; i < out.size(); ++i) {
-        const int64_t x = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
-        const int64_t y = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
-        if (x != y && x != 1 && y != 1)
-            fail(node, "cannot broadcast " + dimsText(a) + " with " + dimsText(b));
-        out[i] = x == 1 ? y : x;
-    }
-    return out;
-}
-
-// Folds one element of Add/Sub/Mul/Div/Sum on constant integers (shape arithmetic such as
-// Shape -> Gather -> Mul -> Reshape), exactly: an overflow or a division by zero is refused
-// naming the node (Div(INT64_MIN, -1) used to trap with SIGFPE).
-std::optional<int64_t> foldBinary(const Node& node, int64_t x, int64_t y) {
-    const std::string& op = node.opType;
-    std::optional<int64_t> r;
-    if (op == "Add" || op == "Sum")
-        r = checked::add(x, y);
-    else if (op == "Sub")
-        r = checked::sub(x, y);
-    else if (op == "Mul")
-        r = checked::mul(x, y);
-    else if (op == "Div" && y == 0)
-        fail(node, "divides the constant " + std::to_string(x) +
-                       " by zero; fix the shape computation in the model");
-    else if (op == "Div")
-        r = checked::div(x, y); // integer Div truncates
-    else if (op == "Equal")
-        r = x == y ? 1 : 0;
-    else if (op == "Mod" && y == 0)
-        fail(node, "takes the constant " + std::to_string(x) +
-                       " modulo zero; fix the shape computation in the model");
-    else if (op == "Mod" && y == -1)
-        r = 0;              // INT64_MIN % -1 traps
-    else if (op == "Mod") { // fmod 0: the divisor's sign, as Python's %; fmod 1: C's
-        int64_t m = x % y;
-        if (node.attrInt("fmod", 0) == 0 && m != 0 && ((m < 0) != (y < 0)))
-            m += y;
-        r = m;
-    } else
-        return std::nullopt;
-    if (!r)
-        fail(node, "constant " + std::to_string(x) + " " + op + " " + std::to_string(y) +
-                       " overflows 64-bit integers; fix the shape computation in the model");
-    return r;
-}
-
-// The values of a small constant rearranged: output element i (a multi-index over outDims)
-// is the input's element at source(i) (a multi-index over inDims).
-// Nothing when the values do not fill inDims or the output is not small.
-template <class Source>
-std::optional<std::vector<int64_t>>
-remapValues(const std::vector<int64_t>& values, const std::vector<int64_t>& inDims,
-            const std::vector<int64_t>& outDims, Source source) {
-    const std::optional<int64_t> inCount = checked::product(inDims);
-    const std::optional<int64_t> count = checked::product(outDims);
-    if (!inCount || !count || *inCount != static_cast<int64_t>(values.size()) ||
-        *count > kMaxFoldedElements)
-        return std::nullopt;
-    std::vector<int64_t> out, index(outDims.size(), 0), from(inDims.size(), 0);
-    for (int64_t k = 0; k < *count; ++k) {
-        source(index, from);
-        size_t flat = 0;
-        for (size_t a = 0; a < inDims.size(); ++a)
-            flat = flat * static_cast<size_t>(inDims[a]) + static_cast<size_t>(from[a]);
-        out.push_back(values[flat]);
-        for (size_t a = outDims.size(); a-- > 0;) { // next multi-index, last axis fastest
-            if (++index[a] < outDims[a])
-                break;
-            index[a] = 0;
-        }
-    }
-    return out;
-}
 
 // A checked result of shape arithmetic, or a UserError naming the node.
 int64_t must(const Node& node, std::optional<int64_t> v, const char* what) {
