@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CUDA backend module (ios-cuda-backend.so, cuda_plugin_abi.h): the only code that calls
-// CUDA, cuDNN and CUPTI. The programs load it at run time (cuda_backend_loader.cpp) and never
-// link those libraries.
+// CUDA, cuDNN, cuBLAS and CUPTI. The programs load it at run time (cuda_backend_loader.cpp) and
+// never link those libraries.
 #include "cuda_backend.h"
 
 #include "cuda_plugin_abi.h"
 #include "cupti_collectors.h"
 
 #include <cstdio>
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
 #include <map>
@@ -27,6 +28,10 @@ void check(cudaError_t e, const char* what) {
 void check(cudnnStatus_t s, const char* what) {
     if (s != CUDNN_STATUS_SUCCESS)
         throw std::runtime_error(std::string(what) + ": " + cudnnGetErrorString(s));
+}
+void check(cublasStatus_t s, const char* what) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(s));
 }
 #define IOS_CUDA(call) check((call), #call)
 
@@ -114,6 +119,8 @@ public:
                 cudaGraphExecDestroy(g);
         for (auto& s : streams_) {
             cudnnDestroy(s.handle);
+            cublasDestroy(s.blas);
+            cudaFree(s.blasWorkspace);
             cudaFree(s.workspace);
             cudaStreamDestroy(s.stream);
         }
@@ -152,6 +159,12 @@ public:
         IOS_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
         IOS_CUDA(cudnnCreate(&s.handle));
         IOS_CUDA(cudnnSetStream(s.handle, s.stream));
+        IOS_CUDA(cublasCreate(&s.blas));
+        IOS_CUDA(cublasSetStream(s.blas, s.stream));
+        IOS_CUDA(cublasSetMathMode(s.blas, CUBLAS_PEDANTIC_MATH)); // strict fp32, as the mock
+        constexpr size_t kBlasWorkspace = size_t{4} << 20;
+        IOS_CUDA(cudaMalloc(&s.blasWorkspace, kBlasWorkspace));
+        IOS_CUDA(cublasSetWorkspace(s.blas, s.blasWorkspace, kBlasWorkspace));
         streams_.push_back(s);
         return static_cast<StreamId>(streams_.size() - 1);
     }
@@ -163,7 +176,8 @@ public:
                             [&](const ConvKernel& k) { conv(s, k); },
                             [&](const PoolKernel& k) { pool(s, k); },
                             [&](const ActivationKernel& k) { activation(s, k); },
-                            [&](const NormKernel& k) { norm(s, k); }},
+                            [&](const NormKernel& k) { norm(s, k); },
+                            [&](const MatmulKernel& k) { matmul(s, k); }},
                    kernel);
     }
 
@@ -235,6 +249,8 @@ private:
     struct Stream {
         cudaStream_t stream = nullptr;
         cudnnHandle_t handle = nullptr;
+        cublasHandle_t blas = nullptr; // matmuls of two activations
+        void* blasWorkspace = nullptr; // set up front: no allocation inside a graph capture
         void* workspace = nullptr;
         size_t workspaceBytes = 0;
     };
@@ -418,6 +434,23 @@ private:
             tensorDesc(k.dims.n * k.groups, width, k.dims.h, k.dims.w, width);
         IOS_CUDA(cudnnSoftmaxForward(s.handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL,
                                      &one, d, ptr(k.in), &zero, d, ptr(k.out)));
+    }
+
+    // One strided-batched SGEMM over batch × heads. Per head, an operand of c channels × P
+    // positions (NCHW: channel-major) is a column-major P × c matrix with leading dimension P.
+    // Q·Kᵀ: out (P_A × P_B) = A (P_A × d) · B (P_B × d)ᵀ; A·V: out (P_A × d) = A (P_A × P_B) ·
+    // B (P_B × d). Heads and batch items are consecutive blocks of equal stride.
+    void matmul(Stream& s, const MatmulKernel& k) {
+        const int64_t heads = k.heads, pa = k.aDims.h * k.aDims.w, pb = k.bDims.h * k.bDims.w;
+        const int64_t d = k.bDims.c / heads;
+        const int64_t n = k.transposeB ? pb : d, depth = k.transposeB ? d : pb;
+        const auto alpha = static_cast<float>(k.alpha);
+        const float zero = 0;
+        IOS_CUDA(cublasSgemmStridedBatched(
+            s.blas, CUBLAS_OP_N, k.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(pa),
+            static_cast<int>(n), static_cast<int>(depth), &alpha, ptr(k.a), static_cast<int>(pa),
+            pa * (k.aDims.c / heads), ptr(k.b), static_cast<int>(pb), pb * d, &zero, ptr(k.out),
+            static_cast<int>(pa), pa * n, static_cast<int>(k.aDims.n * heads)));
     }
 
     CudaBackendOptions options_;

@@ -17,30 +17,37 @@ std::string kernelKindName(const Kernel& kernel) {
                  [](const ConvKernel&) { return std::string("conv"); },
                  [](const PoolKernel&) { return std::string("pool"); },
                  [](const ActivationKernel&) { return std::string("activation"); },
-                 [](const NormKernel& k) { return std::string(ir::toString(k.type)); }},
+                 [](const NormKernel& k) { return std::string(ir::toString(k.type)); },
+                 [](const MatmulKernel&) { return std::string("matmul"); }},
         kernel);
 }
 
 double kernelFlops(const Kernel& kernel) {
     return std::visit(
-        Overload{[](const CopyKernel&) { return 0.0; },
-                 [](const AccumulateKernel& k) {
-                     return static_cast<double>(k.dst.dims.n * k.channels * k.dst.dims.h *
-                                                k.dst.dims.w);
-                 },
-                 [](const ConvKernel& k) {
-                     return 2.0 * static_cast<double>(k.outDims.elements()) *
-                            static_cast<double>(k.inDims.c / k.groups * k.kernel.h * k.kernel.w);
-                 },
-                 [](const PoolKernel& k) {
-                     return static_cast<double>(k.outDims.elements() * k.kernel.h * k.kernel.w);
-                 },
-                 [](const ActivationKernel& k) { return static_cast<double>(k.dims.elements()); },
-                 // Per element, as the kernel model counts them (cost/kernel_model.cpp).
-                 [](const NormKernel& k) {
-                     const double perElement = k.type == ir::NormType::LayerNorm ? 7 : 5;
-                     return perElement * static_cast<double>(k.dims.elements());
-                 }},
+        Overload{
+            [](const CopyKernel&) { return 0.0; },
+            [](const AccumulateKernel& k) {
+                return static_cast<double>(k.dst.dims.n * k.channels * k.dst.dims.h * k.dst.dims.w);
+            },
+            [](const ConvKernel& k) {
+                return 2.0 * static_cast<double>(k.outDims.elements()) *
+                       static_cast<double>(k.inDims.c / k.groups * k.kernel.h * k.kernel.w);
+            },
+            [](const PoolKernel& k) {
+                return static_cast<double>(k.outDims.elements() * k.kernel.h * k.kernel.w);
+            },
+            [](const ActivationKernel& k) { return static_cast<double>(k.dims.elements()); },
+            // Per element, as the kernel model counts them (cost/kernel_model.cpp).
+            [](const NormKernel& k) {
+                const double perElement = k.type == ir::NormType::LayerNorm ? 7 : 5;
+                return perElement * static_cast<double>(k.dims.elements());
+            },
+            // outputs × depth × 2: the depth is d (A·Bᵀ) or B's positions (A·V).
+            [](const MatmulKernel& k) {
+                const int64_t depth = k.transposeB ? k.bDims.c / std::max<int64_t>(1, k.heads)
+                                                   : k.bDims.h * k.bDims.w;
+                return 2.0 * static_cast<double>(k.outDims.elements()) * static_cast<double>(depth);
+            }},
         kernel);
 }
 

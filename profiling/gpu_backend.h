@@ -85,8 +85,18 @@ struct NormKernel {
     double epsilon = 1e-5; // LayerNorm
 };
 
+// The product of two activations per head of every batch item (ir::MatmulAttrs,
+// ref::matmul): a cuBLAS strided-batched GEMM over batch × heads.
+struct MatmulKernel {
+    BufferId a = -1, b = -1, out = -1;
+    TensorDims aDims, bDims, outDims;
+    int64_t heads = 1;
+    bool transposeB = true;
+    double alpha = 1.0;
+};
+
 using Kernel = std::variant<CopyKernel, AccumulateKernel, ConvKernel, PoolKernel, ActivationKernel,
-                            NormKernel>;
+                            NormKernel, MatmulKernel>;
 
 // One line per kernel kind for logs and the mock's record names ("conv", "pool", ...).
 std::string kernelKindName(const Kernel& kernel);

@@ -184,6 +184,21 @@ void LoweredModel::lowerNode(const ir::Node& node) {
                                             node.norm.groups, node.norm.epsilon});
         break;
     }
+    case NodeKind::Matmul: {
+        if (node.inputs.size() != 2)
+            throw UserError("a matmul reads two operands", {}, node.name);
+        low.input = gather({node.inputs[0]}, ir::ElementOp::Add, nullptr, low.kernels);
+        const Tensor b = gather({node.inputs[1]}, ir::ElementOp::Add, nullptr, low.kernels);
+        out = allocateTensor(node.outputShape, true);
+        low.kernels.emplace_back(MatmulKernel{low.input.buffer, b.buffer, out.buffer,
+                                              low.input.dims, b.dims, out.dims, node.matmul.heads,
+                                              node.matmul.transposeB, node.matmul.alpha});
+        break;
+    }
+    case NodeKind::Tokens:
+        throw UserError("token gathers (class tokens, positional embeddings, window partitions) "
+                        "have no kernel in the GPU executor yet; the simulated GPU runs them",
+                        {}, node.name);
     case NodeKind::Sequential: {
         // Inner nodes run in order; the sequential's output is its last inner node's.
         for (const ir::Node& inner : node.nodes) {

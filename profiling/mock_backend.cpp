@@ -45,6 +45,9 @@ KernelBuffers buffersOf(const Kernel& kernel) {
                                },
                                [](const NormKernel& k) {
                                    return KernelBuffers{{k.in}, k.out};
+                               },
+                               [](const MatmulKernel& k) {
+                                   return KernelBuffers{{k.a, k.b}, k.out};
                                }},
                       kernel);
 }

@@ -75,6 +75,14 @@ inline Node element(std::string name, std::vector<Term> inputs, ir::ElementOp op
     return n;
 }
 
+// A product of two activations: operands a and b (one term each).
+inline Node matmul(std::string name, ValueRef a, ValueRef b, int64_t heads, bool transposeB,
+                   double alpha = 1.0) {
+    Node n = node(NodeKind::Matmul, std::move(name), {{std::move(a)}, {std::move(b)}});
+    n.matmul = {heads, transposeB, alpha};
+    return n;
+}
+
 inline Node activation(std::string name, std::vector<Term> inputs, ir::ActType act) {
     Node n = node(NodeKind::Activation, std::move(name), std::move(inputs));
     n.activation = act;

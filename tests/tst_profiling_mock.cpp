@@ -75,6 +75,55 @@ ir::Graph normGraph() {
     return g;
 }
 
+// Attention on an 8×3×2 input: q, k, v are channel slices of it (two heads of two), scores
+// scaled by ½, softmax per head, attention · v; the exit concatenates scores and result.
+ir::Graph attentionGraph() {
+    using namespace testing;
+    ir::Graph g;
+    g.name = "attention";
+    g.input = placeholder("in", {8, 3, 2});
+    Node soft = node(NodeKind::Norm, "soft", concat({val("scores", 0, 12)}));
+    soft.norm = {ir::NormType::Softmax, 2, 0};
+    std::vector<Node> ops{matmul("scores", val("in", 0, 4), val("in", 4, 8), 2, true, 0.5), soft,
+                          matmul("mix", val("soft", 0, 12), val("in", 2, 6), 2, false)};
+    Node out = node(NodeKind::Identity, "out", concat({val("scores", 0, 12), val("mix", 0, 4)}));
+    g.blocks.push_back(block(g.input, std::move(ops), out));
+    ir::validateAndInferShapes(g);
+    return g;
+}
+
+// The mock executor's output against the reference executor's, worst absolute difference.
+double worstAgainstReference(const ir::Graph& g, int batch, std::map<std::string, int>* kinds) {
+    const auto dags = ir::buildDags(g);
+    MockOptions options;
+    options.logCalls = true;
+    MockBackend backend(options);
+    Executor ex(g, backend, batch, 7);
+    ex.issueSchedule(dags, schedulers::sequential(dags));
+    const std::vector<float> got = ex.output();
+    for (const MockCall& c : backend.calls())
+        ++(*kinds)[c.kernel];
+    const auto inSize = static_cast<size_t>(g.input.outputShape.elements());
+    const auto outSize = static_cast<size_t>(g.blocks[0].exitNode.outputShape.elements());
+    if (got.size() != outSize * static_cast<size_t>(batch))
+        return 1e300;
+    const std::vector<double> input =
+        ref::uniformValues(inSize * static_cast<size_t>(batch), ref::nameSeed("in", 7), 1.0);
+    double worst = 0;
+    for (size_t b = 0; b < static_cast<size_t>(batch); ++b) {
+        ref::Tensor item(g.input.outputShape);
+        for (size_t i = 0; i < inSize; ++i)
+            item.data[i] = static_cast<float>(input[b * inSize + i]);
+        ref::ReferenceExecutor r(7);
+        r.setInput(item);
+        r.run(g);
+        const std::vector<double>& want = r.output("out").data;
+        for (size_t i = 0; i < outSize; ++i)
+            worst = std::max(worst, std::abs(got[b * outSize + i] - want[i]));
+    }
+    return worst;
+}
+
 } // namespace
 
 class TestProfilingMock : public QObject {
@@ -167,6 +216,12 @@ private slots:
     }
     void normKernelsMatchTheReference() {
         QFETCH(int, batch);
+        std::map<std::string, int> kinds;
+        const double worst = worstAgainstReference(normGraph(), batch, &kinds);
+        QCOMPARE(kinds["layernorm"], 2);
+        QCOMPARE(kinds["softmax"], 2);
+        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+        // Norms on parallel streams read the input's buffer concurrently: same values, ordered.
         const ir::Graph g = normGraph();
         const auto dags = ir::buildDags(g);
         MockOptions options;
@@ -175,34 +230,19 @@ private slots:
         Executor ex(g, backend, batch, 7);
         ex.issueSchedule(dags, schedulers::sequential(dags));
         const std::vector<float> got = ex.output();
-        std::map<std::string, int> kinds;
-        for (const MockCall& c : backend.calls())
-            ++kinds[c.kernel];
-        QCOMPARE(kinds["layernorm"], 2);
-        QCOMPARE(kinds["softmax"], 2);
-        const auto inSize = static_cast<size_t>(g.input.outputShape.elements());
-        const auto outSize = static_cast<size_t>(g.blocks[0].exitNode.outputShape.elements());
-        QCOMPARE(got.size(), outSize * static_cast<size_t>(batch));
-        const std::vector<double> input =
-            ref::uniformValues(inSize * static_cast<size_t>(batch), ref::nameSeed("in", 7), 1.0);
-        double worst = 0;
-        for (size_t b = 0; b < static_cast<size_t>(batch); ++b) {
-            ref::Tensor item(g.input.outputShape);
-            for (size_t i = 0; i < inSize; ++i)
-                item.data[i] = static_cast<float>(input[b * inSize + i]);
-            ref::ReferenceExecutor r(7);
-            r.setInput(item);
-            r.run(g);
-            const std::vector<double>& want = r.output("out").data;
-            QCOMPARE(want.size(), outSize);
-            for (size_t i = 0; i < outSize; ++i)
-                worst = std::max(worst, std::abs(got[b * outSize + i] - want[i]));
-        }
-        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
-        // Norms on parallel streams read the input's buffer concurrently: same values, ordered.
         const NumericCheck c = checkSchedule(ex, dags, schedulers::greedy(dags), got);
         QVERIFY2(c.passed(1e-6), qPrintable(QString::number(c.relativeL2)));
         QCOMPARE(backend.hazardCount(), 0);
+    }
+
+    void attentionKernelsMatchTheReference_data() { normKernelsMatchTheReference_data(); }
+    void attentionKernelsMatchTheReference() {
+        QFETCH(int, batch);
+        std::map<std::string, int> kinds;
+        const double worst = worstAgainstReference(attentionGraph(), batch, &kinds);
+        QCOMPARE(kinds["matmul"], 2);
+        QCOMPARE(kinds["softmax"], 1);
+        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
     }
 
     void parallelStagesUseOneStreamPerGroupAndOverlap() {

@@ -167,6 +167,19 @@ QString operatorTitle(const ir::Node& node) {
         return node.norm.groups > 1 ? QStringLiteral("%1 ×%2").arg(base).arg(node.norm.groups)
                                     : base;
     }
+    case ir::NodeKind::Matmul: {
+        const QString base =
+            node.matmul.transposeB ? QStringLiteral("MatMul A·Bᵀ") : QStringLiteral("MatMul A·B");
+        return node.matmul.heads > 1 ? QStringLiteral("%1 ×%2").arg(base).arg(node.matmul.heads)
+                                     : base;
+    }
+    case ir::NodeKind::Tokens: { // short enough for a node card; counts in the properties
+        if (node.tokens.learnedTokens() > 0)
+            return node.tokens.embed ? QStringLiteral("ClassToken+Pos")
+                                     : QStringLiteral("ClassToken");
+        return node.tokens.embed ? QStringLiteral("PosEmbed")
+                                 : QStringLiteral("Tokens %1").arg(node.tokens.index.size());
+    }
     case ir::NodeKind::Sequential:
         return sequentialTitle(node);
     case ir::NodeKind::Placeholder:
@@ -250,6 +263,19 @@ QString operatorTooltip(const ir::Node& node, const ir::OperatorMetrics& metrics
         row(QObject::tr("channel groups"), QString::number(node.norm.groups));
         if (node.norm.type == ir::NormType::LayerNorm)
             row(QObject::tr("epsilon"), QString::number(node.norm.epsilon));
+        break;
+    case ir::NodeKind::Matmul:
+        row(QObject::tr("product"),
+            node.matmul.transposeB ? QObject::tr("A·Bᵀ per head") : QObject::tr("A·B per head"));
+        row(QObject::tr("heads"), QString::number(node.matmul.heads));
+        if (node.matmul.alpha != 1.0)
+            row(QObject::tr("scale"), QString::number(node.matmul.alpha));
+        break;
+    case ir::NodeKind::Tokens:
+        row(QObject::tr("positions out"), QString::number(node.tokens.index.size()));
+        row(QObject::tr("learned tokens"), QString::number(node.tokens.learnedTokens()));
+        row(QObject::tr("embedding"),
+            node.tokens.embed ? QObject::tr("added") : QObject::tr("none"));
         break;
     case ir::NodeKind::Sequential:
         for (const ir::Node& inner : node.nodes)

@@ -513,9 +513,10 @@ void GraphView::updateLegend() {
         entries.push_back({Qt::transparent, tr("M = merged")});
         entries.push_back({Qt::transparent, tr("left strip: kind")});
     }
-    for (ir::NodeKind k : {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity,
-                           ir::NodeKind::Relu, ir::NodeKind::Activation, ir::NodeKind::Element,
-                           ir::NodeKind::Norm, ir::NodeKind::Sequential})
+    for (ir::NodeKind k :
+         {ir::NodeKind::Conv, ir::NodeKind::Pool, ir::NodeKind::Identity, ir::NodeKind::Relu,
+          ir::NodeKind::Activation, ir::NodeKind::Element, ir::NodeKind::Norm, ir::NodeKind::Matmul,
+          ir::NodeKind::Tokens, ir::NodeKind::Sequential})
         entries.push_back({kindColor(k), kindLabel(k)});
     entries.push_back({Qt::transparent, QString()});
     entries.push_back({selectionColor(), tr("selected (outline)")});

@@ -25,6 +25,10 @@ QColor kindColor(ir::NodeKind kind) {
         return QColor(0x72, 0xb7, 0xb2);
     case ir::NodeKind::Norm:
         return QColor(0xed, 0xc9, 0x48);
+    case ir::NodeKind::Matmul:
+        return QColor(0x2f, 0x4b, 0x7c);
+    case ir::NodeKind::Tokens:
+        return QColor(0xa0, 0xcb, 0xe8);
     case ir::NodeKind::Opaque:
         return QColor(0x6b, 0x5b, 0x3e);
     case ir::NodeKind::Placeholder:

@@ -377,7 +377,7 @@ int StreamsPainter::renderLegend(QPainter* p, const QRect& area) const {
         ir::NodeKind kind = ir::NodeKind::Conv;
     };
     // The operator kinds the block launches (in the palette's order), merged launches.
-    std::vector<bool> used(static_cast<size_t>(ir::NodeKind::Opaque) + 1, false);
+    std::vector<bool> used(ir::kNodeKindCount, false);
     bool merged = false;
     for (const StreamLaunch& l : layout_.launches) {
         if (!l.synthetic && view_.model())

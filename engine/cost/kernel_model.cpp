@@ -152,6 +152,38 @@ KernelDesc convKernel(const ConvGeometry& g, const DeviceProfile& device) {
     return candidates[best];
 }
 
+// A strided-batched SGEMM (cuBLAS-like: the FFMA tiles above, the fastest on an idle GPU;
+// TF32 is off for matmuls by default in PyTorch and cuBLAS): `batches` independent
+// M×N×K products. The byte counts are whole operands and output.
+KernelDesc batchedGemm(int64_t batches, int64_t m, int64_t n, int64_t k, double aBytes,
+                       double bBytes, double outBytes, const DeviceProfile& device) {
+    KernelDesc best;
+    double bestUs = 0;
+    for (const TileConfig& t : kGemmTiles) {
+        KernelDesc d;
+        d.name = "gemm_batched_" + std::to_string(t.tileM) + "x" + std::to_string(t.tileN);
+        const int64_t gridM = ceilDiv(m, t.tileM);
+        const int64_t gridN = ceilDiv(n, t.tileN);
+        d.ctas = batches * gridM * gridN;
+        d.threadsPerCta = t.threads;
+        d.registersPerThread = t.registers;
+        d.sharedMemPerCta = int64_t{t.sharedKb} * 1024;
+        d.flops = 2.0 * static_cast<double>(d.ctas) * t.tileM * t.tileN * static_cast<double>(k);
+        d.efficiency = t.efficiency;
+        d.dramBytes = aBytes + bBytes + outBytes;
+        // Every column of CTAs re-reads A, every row B (through L2).
+        d.reuseBytes =
+            static_cast<double>(gridN - 1) * aBytes + static_cast<double>(gridM - 1) * bBytes;
+        d.workingSetBytes = aBytes + bBytes;
+        const double us = soloKernelUs(d, device);
+        if (best.name.empty() || us < bestUs) {
+            best = std::move(d);
+            bestUs = us;
+        }
+    }
+    return best;
+}
+
 const ir::TensorShape& shapeOf(const ir::ValueRef& v, const ir::ShapeLookup& lookup,
                                const ir::Node& node) {
     const ir::TensorShape* s = lookup(v.node);
@@ -181,7 +213,8 @@ void inputKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch
                                       static_cast<double>(term.size() - 1)));
         }
     }
-    if (terms.size() > 1 && !concatInPlace) {
+    // A matmul's terms are its two operands, not a concatenation.
+    if (terms.size() > 1 && !concatInPlace && node.kind != ir::NodeKind::Matmul) {
         for (const ir::Term& term : terms) {
             if (term.size() == 1 && term.front().inPlace)
                 continue; // its producer already wrote into the concatenation's buffer
@@ -271,6 +304,35 @@ void nodeKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
         const int64_t rows = batch * o.h * o.w * node.norm.groups;
         k.ctas = std::max<int64_t>(1, ceilDiv(rows, 8));
         out.push_back(k);
+        break;
+    }
+    case NodeKind::Tokens: {
+        // One thread per output element: read the source position (or learned token) and
+        // the embedding, write the output.
+        const ir::TokenAttrs& a = node.tokens;
+        const double params = kBytes * static_cast<double>(o.c * a.learnedTokens()) +
+                              (a.embed ? kBytes * outElems / batch : 0);
+        out.push_back(
+            elementwise("token_gather", outElems, 2 * kBytes * outElems + params, a.embed ? 1 : 0));
+        break;
+    }
+    case NodeKind::Matmul: {
+        // Per sample and head: M = A's positions, N = B's positions (A·Bᵀ) or d (A·V),
+        // K = d (A·Bᵀ) or B's positions (A·V).
+        const ir::TensorShape& b = shapeOf(node.inputs.back().front(), lookup, node);
+        const int64_t heads = std::max<int64_t>(1, node.matmul.heads);
+        const int64_t keys = b.h * b.w;
+        const int64_t d = node.inputs.back().front().channels() / heads;
+        const int64_t positions = in.h * in.w;
+        const int64_t n = node.matmul.transposeB ? keys : d;
+        const int64_t k = node.matmul.transposeB ? d : keys;
+        const auto bytes = [&](int64_t channels, int64_t hw) {
+            return kBytes * static_cast<double>(batch * channels * hw);
+        };
+        out.push_back(batchedGemm(batch * heads, positions, n, k,
+                                  bytes(node.inputs.front().front().channels(), positions),
+                                  bytes(node.inputs.back().front().channels(), keys),
+                                  kBytes * outElems, device));
         break;
     }
     default: // identity: the input assembly is all it does

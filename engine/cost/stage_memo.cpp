@@ -121,6 +121,15 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
         num(static_cast<int64_t>(node.norm.type));
         num(node.norm.groups);
         break;
+    case ir::NodeKind::Matmul:
+        num(node.matmul.heads);
+        num(node.matmul.transposeB ? 1 : 0);
+        break;
+    case ir::NodeKind::Tokens: // the cost depends on sizes, not on which positions
+        num(static_cast<int64_t>(node.tokens.index.size()));
+        num(node.tokens.learnedTokens());
+        num(node.tokens.embed ? 1 : 0);
+        break;
     case ir::NodeKind::Element:
         num(static_cast<int64_t>(node.element));
         break;

@@ -68,6 +68,15 @@ std::string kindText(const Node& n) {
     case NodeKind::Norm:
         return std::string(ir::toString(n.norm.type)) +
                (n.norm.groups > 1 ? " x" + std::to_string(n.norm.groups) + " groups" : "");
+    case NodeKind::Matmul:
+        return std::string(n.matmul.transposeB ? "matmul A*B^T" : "matmul A*B") +
+               (n.matmul.heads > 1 ? " x" + std::to_string(n.matmul.heads) + " heads" : "");
+    case NodeKind::Tokens:
+        return "tokens " + std::to_string(n.tokens.index.size()) +
+               (n.tokens.learnedTokens() > 0
+                    ? " (" + std::to_string(n.tokens.learnedTokens()) + " learned)"
+                    : "") +
+               (n.tokens.embed ? " +embedding" : "");
     case NodeKind::Sequential: {
         std::string s = "sequential:";
         for (const Node& inner : n.nodes)

@@ -72,6 +72,14 @@ bool isNorm(const ir::Node& node) {
     return node.kind == ir::NodeKind::Norm;
 }
 
+bool isMatmul(const ir::Node& node) {
+    return node.kind == ir::NodeKind::Matmul;
+}
+
+bool isTokens(const ir::Node& node) {
+    return node.kind == ir::NodeKind::Tokens;
+}
+
 } // namespace
 
 std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warnings) {
@@ -92,6 +100,18 @@ std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warni
         if (const std::string list = quotedNodes(graph, isNorm); !list.empty())
             warnings->push_back("LayerNorm/softmax operators at " + list +
                                 ": written as type 'norm', which the IOS authors' loader and "
+                                "runtimes do not know; the native format (.json) is this "
+                                "tool's own");
+        if (const std::string list = quotedNodes(graph, isMatmul); !list.empty())
+            warnings->push_back("products of two activations (attention) at " + list +
+                                ": written as type 'matmul', which the IOS authors' loader and "
+                                "runtimes do not know; the native format (.json) is this "
+                                "tool's own");
+        if (const std::string list = quotedNodes(graph, isTokens); !list.empty())
+            warnings->push_back("token gathers (class tokens, positional embeddings, window "
+                                "partitions) at " +
+                                list +
+                                ": written as type 'tokens', which the IOS authors' loader and "
                                 "runtimes do not know; the native format (.json) is this "
                                 "tool's own");
         for (size_t b = 0; b < graph.blocks.size(); ++b)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/node_json.h"
 
+#include "io/json_object_reader.h"
 #include "ir/block_dag.h"
 #include "ir/validate.h"
 #include "schedule/ios_stages.h"
@@ -25,127 +26,6 @@ using ir::TensorShape;
 
 // ---------------------------------------------------------------------------------------
 // Reading
-
-// An integer in [0, hi]. Floats, booleans and values beyond int64 (nlohmann stores those as
-// unsigned or double) are rejected here, so nothing downstream can overflow.
-bool toInt(const Json& v, int64_t hi, int64_t& out) {
-    if (v.is_number_unsigned()) {
-        const uint64_t u = v.get<uint64_t>();
-        if (u > static_cast<uint64_t>(hi))
-            return false;
-        out = static_cast<int64_t>(u);
-        return true;
-    }
-    if (!v.is_number_integer())
-        return false;
-    out = v.get<int64_t>();
-    return out >= 0 && out <= hi;
-}
-
-std::string rangeText(int64_t hi) {
-    return "[0, " + std::to_string(hi) + "]";
-}
-
-// The fields of one JSON object, with errors that say where: the node's name once it is
-// known, else the path from the document root ("blocks[2].inner_nodes[5]").
-class ObjectReader {
-public:
-    ObjectReader(const Json& object, std::string path) : j_(object), path_(std::move(path)) {
-        if (!j_.is_object())
-            fail("must be an object");
-    }
-
-    void setNode(std::string name) { node_ = std::move(name); }
-
-    [[noreturn]] void fail(const std::string& what) const {
-        if (node_.empty())
-            throw UserError(path_ + ": " + what);
-        throw UserError(what, {}, node_);
-    }
-    [[noreturn]] void failField(const char* key, const std::string& what) const {
-        fail("field '" + std::string(key) + "' " + what);
-    }
-
-    const Json& field(const char* key) const {
-        const auto it = j_.find(key);
-        if (it == j_.end())
-            fail("missing field '" + std::string(key) + "'");
-        return *it;
-    }
-    std::string string(const char* key) const {
-        const Json& v = field(key);
-        if (!v.is_string())
-            failField(key, "must be a string");
-        return v.get<std::string>();
-    }
-    const Json& array(const char* key) const {
-        const Json& v = field(key);
-        if (!v.is_array())
-            failField(key, "must be an array");
-        return v;
-    }
-    int64_t integer(const char* key, int64_t hi) const {
-        int64_t out = 0;
-        if (!toInt(field(key), hi, out))
-            failField(key, "must be an integer in " + rangeText(hi));
-        return out;
-    }
-    // A fixed-length array of integers in [0, hi].
-    template <size_t N> std::array<int64_t, N> integers(const char* key, int64_t hi) const {
-        const Json& v = field(key);
-        std::array<int64_t, N> out{};
-        const bool ok = v.is_array() && v.size() == N && [&] {
-            for (size_t i = 0; i < N; ++i)
-                if (!toInt(v[i], hi, out[i]))
-                    return false;
-            return true;
-        }();
-        if (!ok)
-            failField(key,
-                      "must be an array of " + std::to_string(N) + " integers in " + rangeText(hi));
-        return out;
-    }
-    // A finite number in [lo, hi].
-    double real(const char* key, double lo, double hi) const {
-        const Json& v = field(key);
-        if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi))
-            failField(key,
-                      "must be a number in [" + Json(lo).dump() + ", " + Json(hi).dump() + "]");
-        return v.get<double>();
-    }
-    // An optional boolean: `fallback` when the field is absent.
-    bool boolean(const char* key, bool fallback) const {
-        const auto it = j_.find(key);
-        if (it == j_.end())
-            return fallback;
-        if (!it->is_boolean())
-            failField(key, "must be true or false");
-        return it->get<bool>();
-    }
-    template <typename Enum>
-    Enum enumeration(const char* key, std::optional<Enum> (*parse)(std::string_view),
-                     const char* allowed) const {
-        const std::optional<Enum> e = parse(string(key));
-        if (!e)
-            failField(key, std::string("must be one of ") + allowed);
-        return *e;
-    }
-    // Strict: an unknown field would be lost on writing, so it is an error, not a warning.
-    void allowOnly(std::initializer_list<const char*> keys) const {
-        for (const auto& item : j_.items()) {
-            bool known = false;
-            for (const char* k : keys)
-                known = known || item.key() == k;
-            if (!known)
-                fail("unknown field '" + item.key() + "'");
-        }
-    }
-
-private:
-    const Json& j_;
-    std::string path_;
-    std::string node_;
-};
 
 Hw readHw(const ObjectReader& r, const char* key) {
     const auto v = r.integers<2>(key, ir::kMaxKernel);
@@ -256,6 +136,23 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
         n.norm.groups = r.integer("groups", ir::kMaxDim);
         n.norm.epsilon = r.real("epsilon", 0, 1);
         break;
+    case NodeKind::Matmul:
+        r.allowOnly({"type", "name", "hint_name", "inputs", "heads", "transpose_b", "alpha",
+                     "output_shape"});
+        n.matmul.heads = r.integer("heads", ir::kMaxDim);
+        n.matmul.transposeB = r.boolean("transpose_b", true);
+        n.matmul.alpha = r.real("alpha", -1e12, 1e12);
+        break;
+    case NodeKind::Tokens: {
+        r.allowOnly(
+            {"type", "name", "hint_name", "inputs", "index", "out_hw", "embed", "output_shape"});
+        const auto hw = r.integers<2>("out_hw", ir::kMaxDim);
+        n.tokens.outHw = {hw[0], hw[1]};
+        n.tokens.index =
+            r.integerList("index", -ir::kMaxDim, ir::kMaxDim, static_cast<size_t>(ir::kMaxDim));
+        n.tokens.embed = r.boolean("embed", false);
+        break;
+    }
     case NodeKind::Sequential: {
         r.allowOnly({"type", "name", "hint_name", "nodes", "output_shape"});
         const Json& nodes = r.array("nodes");
@@ -430,6 +327,16 @@ Json nodeToJson(const Node& n, Dialect dialect) {
         j["norm_type"] = std::string(ir::toString(n.norm.type));
         j["groups"] = n.norm.groups;
         j["epsilon"] = n.norm.epsilon;
+        break;
+    case NodeKind::Matmul:
+        j["heads"] = n.matmul.heads;
+        j["transpose_b"] = n.matmul.transposeB;
+        j["alpha"] = n.matmul.alpha;
+        break;
+    case NodeKind::Tokens:
+        j["index"] = n.tokens.index;
+        j["out_hw"] = hwJson(n.tokens.outHw);
+        j["embed"] = n.tokens.embed;
         break;
     case NodeKind::Sequential: {
         Json nodes = Json::array();

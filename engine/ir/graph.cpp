@@ -25,7 +25,7 @@ std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& 
     return "?";
 }
 
-constexpr std::array<std::pair<NodeKind, std::string_view>, 10> kKinds{{
+constexpr std::array<std::pair<NodeKind, std::string_view>, 12> kKinds{{
     {NodeKind::Conv, "conv"},
     {NodeKind::Pool, "pool"},
     {NodeKind::Identity, "identity"},
@@ -36,6 +36,8 @@ constexpr std::array<std::pair<NodeKind, std::string_view>, 10> kKinds{{
     {NodeKind::Placeholder, "placeholder"},
     {NodeKind::Norm, "norm"},
     {NodeKind::Opaque, "opaque"},
+    {NodeKind::Matmul, "matmul"},
+    {NodeKind::Tokens, "tokens"},
 }};
 constexpr std::array<std::pair<PoolType, std::string_view>, 4> kPools{{
     {PoolType::Max, "max"},

@@ -3,6 +3,8 @@
 // structure", docs/algorithms.md §1).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,8 +43,16 @@ enum class NodeKind : uint8_t {
     Norm,
     // An imported operator the IR cannot describe (ONNX --allow-opaque): declared output
     // shape, inputs of any shape, zero FLOPs, real memory traffic.
-    Opaque
+    Opaque,
+    // A batched product of two activations per attention head (docs/formats.md "matmul"):
+    // the two input terms are the operands, not a concatenation.
+    Matmul,
+    // Positions gathered from the input, learned tokens among them, optionally plus a learned
+    // per-position table (docs/formats.md "tokens"): class tokens and positional embeddings,
+    // token selection, window partitions and shifts.
+    Tokens // keep last: kNodeKindCount
 };
+inline constexpr size_t kNodeKindCount = static_cast<size_t>(NodeKind::Tokens) + 1;
 enum class PoolType : uint8_t { Max, Avg, GlobalMax, GlobalAvg };
 // Gelu: x·Φ(x) = 0.5·x·(1 + erf(x/√2)), the exact (not tanh-approximated) GELU.
 enum class ActType : uint8_t { Identity, Relu, Tanh, Sigmoid, Gelu };
@@ -87,6 +97,35 @@ struct NormAttrs {
     friend bool operator==(const NormAttrs&, const NormAttrs&) = default;
 };
 
+// Matmul: operands A (input term 0) and B (term 1); positions are H×W, and the channels of
+// every operand split into `heads` equal consecutive groups (g = head, P_B = B's positions):
+//   transpose_b (Q·Kᵀ): A and B have heads·d channels; out has heads·P_B channels,
+//     out[g·P_B + j, p] = alpha · Σ_e A[g·d + e, p] · B[g·d + e, j];
+//   otherwise (A·V):    A has heads·P_B channels, B heads·d; out has heads·d channels,
+//     out[g·d + e, p]   = alpha · Σ_j A[g·P_B + j, p] · B[g·d + e, j].
+struct MatmulAttrs {
+    int64_t heads = 1;
+    bool transposeB = true;
+    double alpha = 1.0;
+    friend bool operator==(const MatmulAttrs&, const MatmulAttrs&) = default;
+};
+
+// Tokens: output position i (row-major over out_hw) copies input position index[i]
+// (row-major over the input's H×W), or, for index[i] = −1 − k, learned token k (C values);
+// with `embed`, a learned [C, out_hw] table is added.
+struct TokenAttrs {
+    std::vector<int64_t> index;
+    Hw outHw{1, 1};
+    bool embed = false;
+    int64_t learnedTokens() const {
+        int64_t k = 0;
+        for (int64_t i : index)
+            k = i < 0 ? std::max(k, -i) : k;
+        return k;
+    }
+    friend bool operator==(const TokenAttrs&, const TokenAttrs&) = default;
+};
+
 struct PoolAttrs {
     PoolType type = PoolType::Max;
     Hw kernel{1, 1};
@@ -107,6 +146,8 @@ struct Node {
     ConvAttrs conv;                     // Conv
     PoolAttrs pool;                     // Pool
     NormAttrs norm;                     // Norm
+    MatmulAttrs matmul;                 // Matmul
+    TokenAttrs tokens;                  // Tokens
     ActType activation = ActType::Relu; // Activation (act_type)
     // Activation (inplace): the IOS authors' runtime writes the result over its input's
     // buffer. Values are unchanged by it; it is kept so files written back carry it.

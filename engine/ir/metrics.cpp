@@ -137,6 +137,31 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
         }
         break;
     }
+    case NodeKind::Matmul: {
+        // 2 FLOPs per multiply-add: every output element sums over d (A·Bᵀ) or over B's
+        // positions (A·V); in both cases outputs × depth = positions_A × positions_B × C.
+        const Node* b = node.inputs.size() == 2 && !node.inputs[1].empty()
+                            ? index.find(node.inputs[1].front().node)
+                            : nullptr;
+        const int64_t keys =
+            b ? count(checked::mul(b->outputShape.h, b->outputShape.w), "positions") : 0;
+        const int64_t depth = node.matmul.transposeB ? node.inputs.front().front().channels() /
+                                                           std::max<int64_t>(1, node.matmul.heads)
+                                                     : keys;
+        m.flops =
+            count(checked::add(checked::mul(checked::mul(outElems, depth), 2), combines), "FLOPs");
+        break;
+    }
+    case NodeKind::Tokens: {
+        // A copy; the learned tokens are C values each, the embedding one per output element.
+        const TokenAttrs& a = node.tokens;
+        m.flops = count(checked::add(a.embed ? outElems : 0, combines), "FLOPs");
+        m.parameters =
+            count(checked::add(checked::mul(out.c, a.learnedTokens()), a.embed ? outElems : 0),
+                  "parameters");
+        m.weightBytes = count(checked::mul(m.parameters, kBytesPerElement), "weight bytes");
+        break;
+    }
     case NodeKind::Opaque: // unknown arithmetic: counted as none, its memory traffic is real
         m.flops = 0;
         break;

@@ -10,7 +10,7 @@ namespace ios::ir {
 
 namespace {
 
-constexpr size_t kKindCount = static_cast<size_t>(NodeKind::Opaque) + 1;
+constexpr size_t kKindCount = ir::kNodeKindCount;
 using KindTally = std::array<int, kKindCount>;
 
 void countPrimitives(const Node& node, KindTally& tally) {

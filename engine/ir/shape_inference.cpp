@@ -3,6 +3,7 @@
 #include "ir/validate.h"
 #include "util/error.h"
 
+#include <cmath>
 #include <string>
 
 namespace ios::ir::detail {
@@ -90,6 +91,48 @@ static TensorShape combinedInput(const Node& node, const std::vector<Term>& term
     return in;
 }
 
+// One operand of a matmul: a single value (a term of several would be a sum).
+static TensorShape matmulOperand(const Node& node, const std::vector<Term>& terms, size_t i,
+                                 const ShapeLookup& shapeOf) {
+    return combinedInput(node, {terms[i]}, shapeOf);
+}
+
+// docs/formats.md "matmul": operands' channels split into heads; B's positions are the
+// contracted (A·V) or produced (Q·Kᵀ) axis.
+static TensorShape matmulShape(const Node& node, const ShapeLookup& shapeOf) {
+    const MatmulAttrs& a = node.matmul;
+    if (node.inputs.size() != 2)
+        throw UserError("a matmul reads two operands (input terms), not " +
+                            std::to_string(node.inputs.size()),
+                        {}, node.name);
+    requireRange(node, "heads", a.heads, 1, kMaxDim);
+    if (!std::isfinite(a.alpha))
+        throw UserError("alpha must be a finite number", {}, node.name);
+    const TensorShape x = matmulOperand(node, node.inputs, 0, shapeOf);
+    const TensorShape y = matmulOperand(node, node.inputs, 1, shapeOf);
+    const auto dims = [](const TensorShape& s) { return shapeText(s); };
+    if (x.c % a.heads != 0 || y.c % a.heads != 0)
+        throw UserError("heads = " + std::to_string(a.heads) +
+                            " does not divide the operands' channels (" + dims(x) + " and " +
+                            dims(y) + ")",
+                        {}, node.name);
+    const int64_t keys = y.h * y.w; // B's positions
+    if (a.transposeB) {
+        if (x.c != y.c)
+            throw UserError("A·Bᵀ needs operands with equal channels per head (A " + dims(x) +
+                                ", B " + dims(y) + ")",
+                            {}, node.name);
+        if (keys > kMaxDim / a.heads)
+            throw UserError("heads × B's positions is too large", {}, node.name);
+        return checkedShape(node, a.heads * keys, x.h, x.w);
+    }
+    if (x.c != a.heads * keys)
+        throw UserError("A·B needs A's channels (" + dims(x) + ") to be heads (" +
+                            std::to_string(a.heads) + ") × B's positions (" + dims(y) + ")",
+                        {}, node.name);
+    return checkedShape(node, y.c, x.h, x.w);
+}
+
 } // namespace ios::ir::detail
 
 namespace ios::ir {
@@ -134,6 +177,8 @@ TensorShape inferShape(const Node& node, const ShapeLookup& shapeOf) {
         }
         return prev;
     }
+    case NodeKind::Matmul:
+        return matmulShape(node, shapeOf);
     default:
         break;
     }
@@ -166,6 +211,23 @@ TensorShape inferShape(const Node& node, const ShapeLookup& shapeOf) {
         return checkedShape(node, in.c,
                             windowExtent(node, in.h, a.kernel.h, a.stride.h, a.padding.h),
                             windowExtent(node, in.w, a.kernel.w, a.stride.w, a.padding.w));
+    }
+    case NodeKind::Tokens: {
+        const TokenAttrs& a = node.tokens;
+        requireRange(node, "out_hw", a.outHw.h, 1, kMaxDim);
+        requireRange(node, "out_hw", a.outHw.w, 1, kMaxDim);
+        if (a.index.empty() || static_cast<int64_t>(a.index.size()) != a.outHw.h * a.outHw.w)
+            throw UserError("tokens: index has " + std::to_string(a.index.size()) +
+                                " entries for out_hw " + std::to_string(a.outHw.h) + "x" +
+                                std::to_string(a.outHw.w),
+                            {}, node.name);
+        const int64_t positions = in.h * in.w;
+        for (int64_t i : a.index)
+            if (i >= positions || i < -kMaxDim)
+                throw UserError("tokens: index " + std::to_string(i) + " is outside the input's " +
+                                    std::to_string(positions) + " positions",
+                                {}, node.name);
+        return checkedShape(node, in.c, a.outHw.h, a.outHw.w);
     }
     case NodeKind::Norm: {
         const NormAttrs& a = node.norm;

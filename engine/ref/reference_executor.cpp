@@ -205,6 +205,68 @@ void activate(Tensor& t, ir::ActType act) {
     }
 }
 
+Tensor gatherTokens(const Tensor& in, const ir::TokenAttrs& attrs,
+                    const std::vector<double>& learned, const std::vector<double>& embedding) {
+    const int64_t c = in.shape.c, positions = in.shape.h * in.shape.w;
+    const auto outPositions = static_cast<int64_t>(attrs.index.size());
+    if (outPositions != attrs.outHw.h * attrs.outHw.w ||
+        static_cast<int64_t>(learned.size()) != c * attrs.learnedTokens() ||
+        (attrs.embed && static_cast<int64_t>(embedding.size()) != c * outPositions))
+        throw std::invalid_argument("gatherTokens: sizes do not match");
+    Tensor out({c, attrs.outHw.h, attrs.outHw.w});
+    for (int64_t i = 0; i < outPositions; ++i) {
+        const int64_t from = attrs.index[static_cast<size_t>(i)];
+        if (from >= positions)
+            throw std::invalid_argument("gatherTokens: index outside the input");
+        for (int64_t ch = 0; ch < c; ++ch) {
+            double v = from >= 0 ? in.data[static_cast<size_t>(ch * positions + from)]
+                                 : learned[static_cast<size_t>((-1 - from) * c + ch)];
+            if (attrs.embed)
+                v += embedding[static_cast<size_t>(ch * outPositions + i)];
+            out.data[static_cast<size_t>(ch * outPositions + i)] = v;
+        }
+    }
+    return out;
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b, const ir::MatmulAttrs& attrs) {
+    const int64_t heads = attrs.heads;
+    const int64_t keys = b.shape.h * b.shape.w;
+    if (heads < 1 || a.shape.c % heads != 0 || b.shape.c % heads != 0)
+        throw std::invalid_argument("matmul: heads do not divide the operands' channels");
+    const int64_t d = b.shape.c / heads; // channels per head of B
+    if (attrs.transposeB ? a.shape.c != b.shape.c : a.shape.c != heads * keys)
+        throw std::invalid_argument("matmul: operand shapes do not match");
+    const int64_t positions = a.shape.h * a.shape.w;
+    const int64_t outC = attrs.transposeB ? heads * keys : b.shape.c;
+    Tensor out({outC, a.shape.h, a.shape.w});
+    // Positions p of A and j of B in row-major (y, x) order: data[c · positions + p].
+    const auto A = [&](int64_t c, int64_t p) {
+        return a.data[static_cast<size_t>(c * positions + p)];
+    };
+    const auto B = [&](int64_t c, int64_t j) { return b.data[static_cast<size_t>(c * keys + j)]; };
+    for (int64_t g = 0; g < heads; ++g)
+        for (int64_t p = 0; p < positions; ++p) {
+            if (attrs.transposeB) {
+                for (int64_t j = 0; j < keys; ++j) {
+                    double sum = 0;
+                    for (int64_t e = 0; e < d; ++e)
+                        sum += A(g * d + e, p) * B(g * d + e, j);
+                    out.data[static_cast<size_t>((g * keys + j) * positions + p)] =
+                        attrs.alpha * sum;
+                }
+            } else {
+                for (int64_t e = 0; e < d; ++e) {
+                    double sum = 0;
+                    for (int64_t j = 0; j < keys; ++j)
+                        sum += A(g * keys + j, p) * B(g * d + e, j);
+                    out.data[static_cast<size_t>((g * d + e) * positions + p)] = attrs.alpha * sum;
+                }
+            }
+        }
+    return out;
+}
+
 Tensor normalize(const Tensor& in, const ir::NormAttrs& a) {
     if (a.groups < 1 || in.shape.c % a.groups != 0)
         throw std::invalid_argument("normalize: groups do not divide the channels");
@@ -349,6 +411,25 @@ void ReferenceExecutor::runNode(const ir::Node& node) {
     case NodeKind::Identity:
     case NodeKind::Element:
         out = gather(node, node.inputs);
+        break;
+    case NodeKind::Tokens: {
+        // Learned tokens and the embedding: random like conv weights, from (name, seed).
+        const Tensor in = gather(node, node.inputs);
+        const auto c = static_cast<size_t>(in.shape.c);
+        const std::vector<double> learned =
+            uniformValues(c * static_cast<size_t>(node.tokens.learnedTokens()),
+                          nameSeed(node.name + "/tokens", seed_), 1.0);
+        const std::vector<double> embedding =
+            node.tokens.embed ? uniformValues(c * node.tokens.index.size(),
+                                              nameSeed(node.name + "/embedding", seed_), 1.0)
+                              : std::vector<double>{};
+        out = gatherTokens(in, node.tokens, learned, embedding);
+        break;
+    }
+    case NodeKind::Matmul:
+        if (node.inputs.size() != 2)
+            throw UserError("a matmul reads two operands", {}, node.name);
+        out = matmul(gather(node, {node.inputs[0]}), gather(node, {node.inputs[1]}), node.matmul);
         break;
     }
     if (node.outputShape.elements() != 0 && out.shape != node.outputShape)

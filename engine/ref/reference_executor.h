@@ -72,9 +72,9 @@ ConvWeights randomConvWeights(const ir::Node& conv, int64_t inChannels, uint64_t
 // The weight transform of schedule::mergedConv (IOS paper §3, operator merge): member m's
 // kernel is zero-padded and centred in the merged kernel, i.e. placed at row offset
 // (K_h − k_h) / 2 = P_h − p_h (and likewise for columns) by schedule::placeMergedWeights, the
-// placement the GPU executor uses too; out-channel blocks and biases are concatenated in member order. `inChannels` is the
-// shared input's channel count; memberWeights[i] belongs to members[i]. Throws what
-// schedule::mergedConv throws (ios::UserError when the members are not mergeable,
+// placement the GPU executor uses too; out-channel blocks and biases are concatenated in member
+// order. `inChannels` is the shared input's channel count; memberWeights[i] belongs to members[i].
+// Throws what schedule::mergedConv throws (ios::UserError when the members are not mergeable,
 // std::logic_error for fewer than two), ios::UserError naming a member whose kernel cannot be
 // centred exactly (odd size difference, or a centre that is not the padding difference: only
 // for sets mergeable() refuses), and std::invalid_argument for weights of the wrong size.
@@ -88,6 +88,12 @@ void activate(Tensor& t, ir::ActType act);
 // LayerNorm or softmax over each channel group at every position; a LayerNorm's per-channel
 // scale and shift are 1 and 0 (constants that no rewrite or merge touches).
 Tensor normalize(const Tensor& in, const ir::NormAttrs& a);
+// Positions gathered from `in` (ir::TokenAttrs): learned token k's values are learned[k·C + c];
+// with attrs.embed, embedding[c · outPositions + i] is added.
+Tensor gatherTokens(const Tensor& in, const ir::TokenAttrs& attrs,
+                    const std::vector<double>& learned, const std::vector<double>& embedding);
+// The product of two activations per head (ir::MatmulAttrs; docs/formats.md "matmul").
+Tensor matmul(const Tensor& a, const Tensor& b, const ir::MatmulAttrs& attrs);
 
 // Runs a validated graph node by node and keeps every node's output.
 class ReferenceExecutor {

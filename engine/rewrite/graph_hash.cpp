@@ -59,6 +59,18 @@ public:
             add(n.norm.groups);
             add(std::bit_cast<int64_t>(n.norm.epsilon));
             break;
+        case ir::NodeKind::Matmul:
+            add(n.matmul.heads);
+            add(n.matmul.transposeB ? 1 : 0);
+            add(std::bit_cast<int64_t>(n.matmul.alpha));
+            break;
+        case ir::NodeKind::Tokens:
+            add(n.tokens.outHw.h);
+            add(n.tokens.outHw.w);
+            add(n.tokens.embed ? 1 : 0);
+            for (int64_t i : n.tokens.index)
+                add(i);
+            break;
         default:
             break;
         }
