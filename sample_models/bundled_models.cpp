@@ -66,6 +66,12 @@ const std::vector<Entry>& entries() {
           false},
          "convnext_tiny.onnx",
          {}},
+        {{"vit_b_16",
+          "ViT-B/16 (224x224, torchvision ONNX): class token, 12-head self-attention, 137 "
+          "operators in 26 blocks",
+          false},
+         "vit_b_16.onnx",
+         {}},
     };
     return table;
 }

@@ -455,9 +455,9 @@ void TestOnnxImport::parametersExportedAsInputs() {
              QStringLiteral("2 graph inputs without values read as parameters ('gamma', 'pos'): "
                             "'x' feeds the network (5 nodes compute from it)"));
     QCOMPARE(g.input.outputShape, (ir::TensorShape{8, 16, 16}));
-    // The per-channel scale folded into the conv's weights, the per-position embedding as
-    // element-wise operators on the data (docs/onnx.md), the residual sum an operator.
-    const std::map<std::string, int> kinds{{"activation", 2}, {"conv", 1}, {"identity", 1}};
+    // The per-channel scale folded into the conv's weights, each per-position embedding a
+    // tokens node adding its learned table (docs/onnx.md), the residual sum an operator.
+    const std::map<std::string, int> kinds{{"conv", 1}, {"identity", 1}, {"tokens", 2}};
     QCOMPARE(kindCounts(g), kinds);
     optimizeAndVerify(g);
 

@@ -182,7 +182,8 @@ void TestOnnxTransformers::layerNormalizationOp() {
     QCOMPARE(norm->norm.epsilon, 1e-5); // the op's default
 
     // A per-position constant after a LayerNorm (a positional embedding) is no scale or shift
-    // of it: it stays an element-wise operator; a per-channel one folds.
+    // of it: it becomes a tokens node's learned table; the per-channel scale after that has no
+    // producer to fold into and stays an element-wise operator.
     Builder pos({1, 8, 4, 4}, 17);
     transpose(pos, "t", "x", "xl", {0, 2, 3, 1});
     pos.node("LayerNormalization", "ln", {"xl"}, {"n"});
@@ -193,7 +194,9 @@ void TestOnnxTransformers::layerNormalizationOp() {
     transpose(pos, "back", "s", "y", {0, 3, 1, 2});
     pos.output("y");
     const ir::Graph withPos = io::parseOnnx(pos.bytes(), "t.onnx");
-    QCOMPARE(kindCounts(withPos), (std::map<std::string, int>{{"activation", 2}, {"norm", 1}}));
+    QCOMPARE(kindCounts(withPos),
+             (std::map<std::string, int>{{"activation", 1}, {"norm", 1}, {"tokens", 1}}));
+    QVERIFY(findOp(withPos, "pos")->tokens.embed);
 }
 
 void TestOnnxTransformers::softmaxOverChannels() {
@@ -365,8 +368,14 @@ void TestOnnxTransformers::classTokenShapeArithmeticFolds() {
     auto* cat = b.node("Concat", "with_class", {"cls", "t"}, {"y"});
     Builder::attr(cat, "axis", int64_t{1});
     b.output("y");
-    const QString e = errorOf(b.bytes());
-    QVERIFY2(e.contains("Concat: unsupported form x1: 'with_class'"), qPrintable(e));
+    // The class token joins the 25 patch tokens: learned token 0, then positions 0 … 24.
+    const ir::Graph g = io::parseOnnx(b.bytes(), "test.onnx");
+    const ir::Node* cls = findOp(g, "with_class");
+    QVERIFY(cls != nullptr && cls->kind == ir::NodeKind::Tokens && !cls->tokens.embed);
+    QCOMPARE(cls->tokens.index.size(), size_t{26});
+    QCOMPARE(cls->tokens.index[0], int64_t{-1});
+    QCOMPARE(cls->tokens.index[1], int64_t{0});
+    QCOMPARE(cls->outputShape, (ir::TensorShape{8, 26, 1}));
 
     Builder bad({1, 3, 8, 8}); // batched MatMul with mismatched inner dims: named with dims
     bad.conv("c", "x", "h", 3, 6, 1);

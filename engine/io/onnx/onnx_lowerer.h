@@ -23,20 +23,26 @@ enum class View {
     Padded,   // a Pad output: the terms unpadded, awaiting a Conv/Pool to take the padding
     Flat,     // [1, C*H*W] of terms with spatial size termHw (Flatten/Reshape before a Gemm)
     Reshaped, // an intermediate of a channel shuffle (Reshape → Transpose → Reshape)
-    // [1, H, W, C]: a Transpose (0, 2, 3, 1) of a Plain [1, C, H, W]; the terms are unchanged,
-    // so operators along the last axis are operators along the IR's channels (docs/onnx.md).
+    // [..., C]: the last axis is the IR's channels and the others enumerate the positions in
+    // order (a Transpose (0, 2, 3, 1) of a Plain [1, C, H, W]; token sequences [1, T, C]);
+    // operators along the last axis are operators along the IR's channels (docs/onnx.md).
     ChannelsLast,
+    // Any other arrangement of the same terms: chanAxes enumerate the channels and posAxes the
+    // positions, each major → minor (attention heads: [heads, T, d] has chanAxes {0, 2}).
+    Axes,
 };
 
 struct Val {
     View view = View::Plain;
     std::vector<Term> terms;
     ir::Hw termHw{1, 1};
-    std::vector<int64_t> dims;     // the ONNX dims of this tensor
-    std::vector<int64_t> origDims; // Reshaped: the 4-D dims of the terms
-    bool permuted = false;         // Reshaped: a Transpose moved channels
-    int irNode = -1;               // the terms are exactly this node's whole output
-    bool poisoned = false;         // produced by an unsupported operator (error mode)
+    std::vector<int64_t> dims;          // the ONNX dims of this tensor
+    std::vector<int64_t> origDims;      // Reshaped: the 4-D dims of the terms
+    bool permuted = false;              // Reshaped: a Transpose moved channels
+    int irNode = -1;                    // the terms are exactly this node's whole output
+    bool poisoned = false;              // produced by an unsupported operator (error mode)
+    std::vector<int> chanAxes, posAxes; // Axes: which ONNX axes (size-1 axes in neither)
+    double alpha = 1.0; // a scalar factor pending for the MatMul(s) that alone read this value
 };
 
 inline int64_t width(const std::vector<Term>& terms) {
@@ -60,13 +66,15 @@ ir::TensorShape chw(const std::vector<int64_t>& d);
 int64_t fitPadding(const Node& n, int64_t in, int64_t out, int64_t k, int64_t s);
 
 // Whether ONNX axis `axis` of x is the IR's channel axis at every position (for a norm:
-// `throughLast` = the operator reduces from the axis to the last one).
-bool isChannelAxis(const Val& x, int64_t axis, bool throughLast);
+// `throughLast` = the operator reduces from the axis to the last one); `groups`, when given,
+// receives how many equal channel groups it splits into (attention heads before the axis).
+bool isChannelAxis(const Val& x, int64_t axis, bool throughLast, int64_t* groups = nullptr);
 
 // Whether a constant of dims `c` varies at most along x's channel axis (broadcast against x).
 bool perChannel(const std::vector<int64_t>& c, const Val& x);
 
 class Lowerer {
+    friend class TokenRules; // onnx_tokens.cpp: token, head and attention layouts
 public:
     Lowerer(const Model& m, const TensorTable& t, bool allowOpaque)
         : model_(m), tensors_(t), allowOpaque_(allowOpaque) {
@@ -178,6 +186,31 @@ private:
     std::unordered_set<std::string> names_;
     std::unordered_map<std::string, int> nextSuffix_; // add(): next suffix per base name
     std::map<std::string, std::vector<std::string>> unsupported_; // op → node names
+};
+
+// Rules for token sequences and attention heads (onnx_tokens.cpp): layouts by axis roles
+// (docs/onnx.md "Tokens and heads"), position gathers, products of two activations.
+class TokenRules {
+public:
+    explicit TokenRules(Lowerer& l) : l_(l) {}
+    // Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Slice and Gather over any view.
+    bool layout(const Node& n, const Val& x);
+    bool concat(const Node& n, const std::vector<const Val*>& in);
+    bool matmul(const Node& n, const Val& a, const Val& b);
+    // data ⊙ constant that no producer folds: a scalar a MatMul takes, or a learned table
+    // added along the positions (a positional embedding).
+    bool constant(const Node& n, const Val& x, const std::string& xName,
+                  const std::string& constant);
+
+private:
+    bool transpose(const Node& n, const Val& x);
+    bool reshape(const Node& n, const Val& x);
+    bool slice(const Node& n, const Val& x);
+    bool gather(const Node& n, const Val& x);
+    // A tokens node reading x's terms: output position i copies x's position index[i].
+    Val gathered(const Node& n, const Val& x, std::vector<int64_t> index,
+                 const std::vector<int64_t>& dims, const std::vector<int>& posAxes);
+    Lowerer& l_;
 };
 
 } // namespace ios::io::onnx::detail

@@ -22,11 +22,19 @@ std::vector<Term> sliceTerms(const std::vector<Term>& terms, int64_t lo, int64_t
     return out;
 }
 
-bool isChannelAxis(const Val& x, int64_t axis, bool throughLast) {
+bool isChannelAxis(const Val& x, int64_t axis, bool throughLast, int64_t* groups) {
     const auto rank = static_cast<int64_t>(x.dims.size());
     if (rank < 2 || axis < -rank || axis >= rank)
         return false;
     axis = axis < 0 ? axis + rank : axis;
+    if (x.view == View::Axes) { // the minor channel axis; the major ones are groups (heads)
+        if (x.chanAxes.empty() || x.chanAxes.back() != axis ||
+            (throughLast && (x.chanAxes.size() != 1 || axis != rank - 1)))
+            return false;
+        for (size_t k = 0; groups != nullptr && k + 1 < x.chanAxes.size(); ++k)
+            *groups *= x.dims[static_cast<size_t>(x.chanAxes[k])];
+        return true;
+    }
     if (x.view == View::ChannelsLast)
         return axis == rank - 1;
     if (x.view == View::Flat)
@@ -41,7 +49,9 @@ bool perChannel(const std::vector<int64_t>& c, const Val& x) {
     const size_t rank = x.dims.size();
     if (c.size() > rank)
         return false;
-    const size_t channel = x.view == View::ChannelsLast ? rank - 1 : 1;
+    size_t channel = x.view == View::ChannelsLast ? rank - 1 : 1;
+    if (x.view == View::Axes)
+        channel = x.chanAxes.size() == 1 ? static_cast<size_t>(x.chanAxes[0]) : rank;
     for (size_t k = 0; k < c.size(); ++k) {
         const size_t axis = rank - c.size() + k; // right-aligned broadcasting
         if (c[k] != 1 && (axis != channel || (x.view == View::Flat && x.termHw != ir::Hw{1, 1})))
@@ -173,12 +183,13 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
     for (const Val* v : in)
         if (v != nullptr)
             operands.push_back(v);
-    const bool channelsLast = operands.front()->view == View::ChannelsLast;
+    const Val& lead = *operands.front(); // channels-last and head views: same shapes only
+    const bool channelsLast = lead.view == View::ChannelsLast || lead.view == View::Axes;
     for (const Val* v : operands)
-        if ((v->view != View::Plain && v->view != View::Flat && v->view != View::ChannelsLast) ||
-            (v->view == View::ChannelsLast) != channelsLast ||
-            (channelsLast && v->dims != dimsOf(n, out)))
-            return false;       // channels-last operands: same shapes only
+        if ((v->view != View::Plain && v->view != View::Flat && !channelsLast) ||
+            (channelsLast && (v->view != lead.view || v->dims != dimsOf(n, out))) ||
+            v->chanAxes != lead.chanAxes || v->posAxes != lead.posAxes)
+            return false;
     if (operands.size() == 1) { // data ⊙ constant: bias, scale (e.g. a decomposed HardSwish)
         const Val& x = *operands.front();
         const bool first = in[0] != nullptr;
@@ -190,6 +201,9 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
             vals_[out] = x;
             return true;
         }
+        if (n.inputs.size() == 2 &&
+            TokenRules(*this).constant(n, x, xName, n.inputs[first ? 1 : 0]))
+            return true;
         const int idx = newNode(n, NodeKind::Activation, x.terms, x);
         nodes_[static_cast<size_t>(idx)].activation = ActType::Identity;
         vals_[out] = replaced(x, idx);
@@ -257,10 +271,12 @@ bool Lowerer::lowerNorm(const Node& n, const std::vector<const Val*>& in) {
         return false; // data scale or bias, or the statistics asked for
     // Softmax before opset 13 (and LayerNormalization) reduce from the axis to the last one.
     const int64_t axis = n.attrInt("axis", layerNorm ? -1 : (model_.opset >= 13 ? -1 : 1));
-    if (!isChannelAxis(*x, axis, layerNorm || model_.opset < 13))
+    int64_t groups = 1;
+    if (!isChannelAxis(*x, axis, layerNorm || model_.opset < 13, &groups))
         return false;
     const int idx = newNode(n, NodeKind::Norm, x->terms, *x);
     ir::NormAttrs& a = nodes_[static_cast<size_t>(idx)].norm;
+    a.groups = groups;
     a.type = layerNorm ? ir::NormType::LayerNorm : ir::NormType::Softmax;
     if (const Attribute* e = n.attr("epsilon"); e != nullptr)
         a.epsilon = e->f;
@@ -270,8 +286,8 @@ bool Lowerer::lowerNorm(const Node& n, const std::vector<const Val*>& in) {
 
 bool Lowerer::lowerLinear(const Node& n, const Val& x) {
     const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
-    const bool channelsLast = x.view == View::ChannelsLast && n.opType == "MatMul";
-    if ((x.view != View::Flat && !channelsLast) || n.attrInt("transA", 0) != 0)
+    const bool channelsLast = x.view == View::ChannelsLast; // MatMul, or Gemm on [T, C]
+    if ((x.view != View::Flat && !channelsLast) || n.attrInt("transA", 0) != 0 || x.alpha != 1.0)
         return false;
     ir::Node node; // a dense layer = a conv whose kernel covers the whole (flattened) map, or,
     node.kind = NodeKind::Conv; // over channels-last positions, a 1×1 conv
@@ -312,7 +328,8 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
             vals_[n.outputs[0]] = v;
             return true;
         }
-        if (op == "Reshape" && x.view == View::Plain && x.dims.size() == 4 && out.size() > 2) {
+        if (op == "Reshape" && x.view == View::Plain && x.dims.size() == 4 && out.size() > 2 &&
+            out[1] != x.dims[1]) { // channels split: a channel shuffle's first step
             v.view = View::Reshaped;
             v.origDims = x.dims;
             vals_[n.outputs[0]] = v;
@@ -326,7 +343,7 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
             vals_[n.outputs[0]] = replaced(plain, newNode(n, NodeKind::Identity, x.terms, plain));
             return true;
         }
-        return false;
+        return TokenRules(*this).layout(n, x);
     }
     if (op == "Transpose" && x.dims.size() == 4) {
         if (x.view == View::Plain && perm == std::vector<int64_t>{0, 2, 3, 1}) {
@@ -345,25 +362,18 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
         vals_[n.outputs[0]] = v;
         return true;
     }
-    if ((op == "Slice" || op == "Split") && x.view == View::Plain && x.dims.size() >= 2) {
-        // Channel ranges; every other axis must be kept whole.
+    if (op == "Split" && x.view == View::Plain && x.dims.size() >= 2) {
+        // Channel ranges; every other axis must be kept whole (a Slice: TokenRules).
+        const int64_t axis = n.attrInt("axis", 0);
+        if (axis != 1 && axis != 1 - static_cast<int64_t>(x.dims.size()))
+            return false;
         for (size_t o = 0; o < n.outputs.size(); ++o) {
             if (n.outputs[o].empty())
                 continue;
             const std::vector<int64_t>& od = dimsOf(n, n.outputs[o]);
             int64_t begin = 0;
-            if (op == "Slice") {
-                const auto r = sliceRanges(n, x.dims, tensors_);
-                if (!r || (*r)[1].step != 1)
-                    return false;
-                begin = (*r)[1].begin;
-            } else {
-                const int64_t axis = n.attrInt("axis", 0);
-                if (axis != 1 && axis != 1 - static_cast<int64_t>(x.dims.size()))
-                    return false;
-                for (size_t p = 0; p < o; ++p)
-                    begin += dimsOf(n, n.outputs[p])[1];
-            }
+            for (size_t p = 0; p < o; ++p)
+                begin += dimsOf(n, n.outputs[p])[1];
             for (size_t a = 0; a < od.size(); ++a)
                 if (a != 1 && od[a] != x.dims[a])
                     return false;
@@ -375,7 +385,7 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
         }
         return true;
     }
-    return false;
+    return TokenRules(*this).layout(n, x);
 }
 
 } // namespace ios::io::onnx::detail

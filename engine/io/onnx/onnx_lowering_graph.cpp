@@ -69,29 +69,8 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
         return lowerNorm(n, in);
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum")
         return lowerBinary(n, in);
-    if (op == "Concat") {
-        const size_t rank = dimsOf(n, n.outputs.at(0)).size();
-        int64_t axis = n.attrInt("axis", 1);
-        axis = axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
-        Val v;
-        for (const Val* p : in) {
-            if (p == nullptr || axis != 1 || (p->view != View::Plain && p->view != View::Flat) ||
-                (!v.terms.empty() && p->termHw != v.termHw))
-                return false;
-            v.view = p->view;
-            v.termHw = p->termHw;
-            v.terms.insert(v.terms.end(), p->terms.begin(), p->terms.end());
-        }
-        v.dims = dimsOf(n, n.outputs[0]);
-        const auto& users = consumers_[n.outputs[0]];
-        const bool onlyConcats = !users.empty() &&
-                                 uses_[n.outputs[0]] == static_cast<int>(users.size()) &&
-                                 std::all_of(users.begin(), users.end(),
-                                             [](const Node* u) { return u->opType == "Concat"; });
-        vals_[n.outputs[0]] =
-            onlyConcats ? v : replaced(v, newNode(n, NodeKind::Identity, v.terms, v));
-        return true;
-    }
+    if (op == "Concat")
+        return TokenRules(*this).concat(n, in);
     if (op == "Pad" && x != nullptr && dimsOf(n, n.outputs.at(0)) == x->dims)
         return lowerShapeOp(n, *x); // pads of zero (Swin's window padding at 224×224)
     if (op == "Pad") {
@@ -107,6 +86,8 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
         vals_[n.outputs[0]] = v;
         return true;
     }
+    if (op == "MatMul" && x != nullptr && in.size() == 2 && in[1] != nullptr)
+        return TokenRules(*this).matmul(n, *x, *in[1]); // two activations: attention
     if (op == "Gemm" || op == "MatMul")
         return x != nullptr && in.size() >= 2 && in[1] == nullptr && lowerLinear(n, *x);
     return x != nullptr && lowerShapeOp(n, *x);

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+// The importer on self-attention as PyTorch 1.13 exports torchvision's ViT encoder at opset 13
+// (issue 31): patch tokens, a class token and a positional embedding, nn.MultiheadAttention's
+// packed projection split into q, k and v, heads by Reshape/Transpose, Q·Kᵀ scaled, softmax,
+// attention · V, the output projection as a Gemm over [T, C], and the class token read back.
+// The imported graph is checked against the attention computed by hand from the reference
+// executor's own weights.
+#include "cost/simulated_gpu_cost_model.h"
+#include "io/native_json.h"
+#include "io/onnx_import.h"
+#include "onnx_test_builder.h"
+#include "onnx_test_support.h"
+#include "ref/reference_executor.h"
+#include "util/error.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace ios;
+using ios::test::Builder;
+using ios::test::findOp;
+using ios::test::kindCounts;
+using ios::test::optimizeAndVerify;
+
+namespace {
+
+constexpr int64_t kC = 8, kHeads = 2, kD = 4, kT = 17; // 16 patches + the class token
+
+void scalarIndex(Builder& b, const std::string& name, int64_t value) {
+    auto* t = b.g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(7); // int64, no dims: a scalar
+    t->add_int64_data(value);
+}
+
+void transpose(Builder& b, const std::string& name, const std::string& x, const std::string& y,
+               std::vector<int64_t> perm) {
+    Builder::attr(b.node("Transpose", name, {x}, {y}), "perm", std::move(perm));
+}
+
+void reshape(Builder& b, const std::string& name, const std::string& x, const std::string& y,
+             const std::vector<int64_t>& shape) {
+    b.ints(name + ".shape", shape);
+    b.node("Reshape", name, {x, name + ".shape"}, {y});
+}
+
+void slice(Builder& b, const std::string& name, const std::string& x, const std::string& y,
+           int64_t begin, int64_t end) {
+    b.ints(name + ".b", {begin});
+    b.ints(name + ".e", {end});
+    b.ints(name + ".a", {-1});
+    b.node("Slice", name, {x, name + ".b", name + ".e", name + ".a"}, {y});
+}
+
+// A one-layer ViT over a 4×4 map of kC channels; options break it for the error tests.
+struct Options {
+    int64_t softmaxAxis = -1;
+    std::vector<int64_t> headShape{kT, kHeads, kD};
+    int64_t keyLength = kD;           // K of Q·Kᵀ as B has it
+    bool separateProjections = false; // q, k, v Linear layers of their own (one input)
+};
+
+std::string miniVit(const Options& o = {}) {
+    Builder b({1, kC, 4, 4});
+    b.conv("patch", "x", "p", kC, kC, 1);
+    reshape(b, "flatten", "p", "pf", {1, kC, 16});
+    transpose(b, "to_tokens", "pf", "t", {0, 2, 1});
+    b.weight("class_token", {1, 1, kC});
+    Builder::attr(b.node("Concat", "cat", {"class_token", "t"}, {"c"}), "axis", int64_t{1});
+    b.weight("pos_embedding", {1, kT, kC});
+    b.node("Add", "embed", {"c", "pos_embedding"}, {"e"});
+    Builder::attr(b.node("LayerNormalization", "ln", {"e"}, {"n"}), "axis", int64_t{-1});
+    transpose(b, "seq_first", "n", "s", {1, 0, 2});
+    if (o.separateProjections) {
+        for (const char* p : {"q", "k", "v"}) {
+            const std::string name(p);
+            b.weight(name + ".w", {kC, kC});
+            b.node("MatMul", name + ".proj", {"s", name + ".w"}, {name + "0"});
+        }
+    } else {
+        b.weight("in_proj.w", {kC, 3 * kC});
+        b.weight("in_proj.b", {3 * kC});
+        b.node("MatMul", "in_proj", {"s", "in_proj.w"}, {"qkv0"});
+        b.node("Add", "in_proj.bias", {"in_proj.b", "qkv0"}, {"qkv"});
+        slice(b, "q.slice", "qkv", "q0", 0, kC);
+        slice(b, "k.slice", "qkv", "k0", kC, 2 * kC);
+        slice(b, "v.slice", "qkv", "v0", 2 * kC, 3 * kC);
+    }
+    reshape(b, "q.heads", "q0", "q1", o.headShape);
+    transpose(b, "q.t", "q1", "q2", {1, 0, 2});
+    b.real("scale", 2.0f); // √d
+    b.node("Div", "q.scale", {"q2", "scale"}, {"q"});
+    reshape(b, "k.heads", "k0", "k1", o.headShape);
+    transpose(b, "k.t", "k1", "kt", {1, 2, 0});
+    std::string key = "kt";
+    if (o.keyLength != kD) { // keys of the wrong length: Q·Kᵀ cannot multiply
+        b.weight("k.bad", {kHeads, o.keyLength, kT});
+        key = "k.bad";
+    }
+    reshape(b, "v.heads", "v0", "v1", o.headShape);
+    transpose(b, "v.t", "v1", "v", {1, 0, 2});
+    b.node("MatMul", "scores", {"q", key}, {"sc"});
+    Builder::attr(b.node("Softmax", "softmax", {"sc"}, {"a"}), "axis", o.softmaxAxis);
+    b.node("MatMul", "mix", {"a", "v"}, {"m"});
+    transpose(b, "m.t", "m", "m1", {1, 0, 2});
+    reshape(b, "m.merge", "m1", "m2", {kT, kC});
+    b.weight("out_proj.w", {kC, kC});
+    b.weight("out_proj.b", {kC});
+    Builder::attr(b.node("Gemm", "out_proj", {"m2", "out_proj.w", "out_proj.b"}, {"o0"}), "transB",
+                  int64_t{1});
+    reshape(b, "o.unflatten", "o0", "o1", {kT, 1, kC});
+    transpose(b, "batch_first", "o1", "o", {1, 0, 2});
+    b.node("Add", "residual", {"o", "e"}, {"r"});
+    scalarIndex(b, "first", 0);
+    Builder::attr(b.node("Gather", "class_out", {"r", "first"}, {"cls"}), "axis", int64_t{1});
+    b.weight("head.w", {10, kC});
+    Builder::attr(b.node("Gemm", "head", {"cls", "head.w"}, {"y"}), "transB", int64_t{1});
+    b.output("y");
+    return b.bytes();
+}
+
+QString errorOf(const std::string& bytes) {
+    try {
+        io::parseOnnx(bytes, "vit.onnx");
+    } catch (const UserError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestOnnxAttention : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lowersWithoutOpaqueOperators() {
+        const ir::Graph g = io::parseOnnx(miniVit(), "vit.onnx");
+        const auto kinds = kindCounts(g);
+        QCOMPARE(kinds.at("matmul"), 2);
+        QCOMPARE(kinds.at("tokens"), 2); // class token + embedding, class token read back
+        QCOMPARE(kinds.at("norm"), 2);   // LayerNorm, softmax
+        QCOMPARE(kinds.at("conv"), 4);   // patches, in_proj, out_proj, head
+        QVERIFY(!kinds.contains("opaque"));
+        const ir::Node* scores = findOp(g, "scores");
+        QVERIFY(scores && scores->kind == ir::NodeKind::Matmul);
+        QCOMPARE(scores->matmul.heads, kHeads);
+        QVERIFY(scores->matmul.transposeB);
+        QCOMPARE(scores->matmul.alpha, 0.5); // the Div by √d, taken by the product
+        QCOMPARE(scores->outputShape, (ir::TensorShape{kHeads * kT, kT, 1}));
+        QCOMPARE(findOp(g, "softmax")->norm.groups, kHeads);
+        const ir::Node* mix = findOp(g, "mix");
+        QVERIFY(mix && !mix->matmul.transposeB && mix->matmul.heads == kHeads);
+        QCOMPARE(mix->outputShape, (ir::TensorShape{kC, kT, 1}));
+        const ir::Node* cat = findOp(g, "cat");
+        QVERIFY(cat && cat->kind == ir::NodeKind::Tokens && cat->tokens.embed);
+        QCOMPARE(cat->tokens.index.front(), int64_t{-1});
+        QCOMPARE(cat->tokens.index.back(), int64_t{15});
+        QCOMPARE(findOp(g, "class_out")->tokens.index, std::vector<int64_t>{0});
+        optimizeAndVerify(g);
+        QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "vit.json") == g);
+    }
+
+    // The IR computes what the ONNX graph says, on the reference executor's random weights:
+    // tokens = [class token; patches] + embedding, and each head's softmax(q·kᵀ/√d)·v.
+    void computesTheAttentionTheGraphSays() {
+        const ir::Graph g = io::parseOnnx(miniVit(), "vit.onnx");
+        ref::ReferenceExecutor r(5);
+        r.run(g);
+        const ir::Node& cat = *findOp(g, "cat");
+        const std::vector<double> learned =
+            ref::uniformValues(kC, ref::nameSeed("cat/tokens", 5), 1.0);
+        const std::vector<double> table =
+            ref::uniformValues(kC * kT, ref::nameSeed("cat/embedding", 5), 1.0);
+        const ref::Tensor& patches = r.output(cat.inputs.front().front().node);
+        const ref::Tensor& tokens = r.output("cat");
+        double worst = 0;
+        for (int64_t c = 0; c < kC; ++c)
+            for (int64_t t = 0; t < kT; ++t) {
+                const double want =
+                    (t == 0 ? learned[static_cast<size_t>(c)] : patches.data[c * 16 + t - 1]) +
+                    table[static_cast<size_t>(c * kT + t)];
+                worst = std::max(worst, std::abs(tokens.at(c, t, 0) - want));
+            }
+        // q, k, v are channels [0, 8), [8, 16), [16, 24) of the projection; head g holds
+        // channels 4g … 4g + 3 of each (Reshape [T, heads, d]).
+        const ref::Tensor& qkv = r.output(findOp(g, "scores")->inputs[0][0].node);
+        const ref::Tensor& mixed = r.output("mix");
+        for (int64_t h = 0; h < kHeads; ++h)
+            for (int64_t p = 0; p < kT; ++p) {
+                std::vector<double> s(kT);
+                double peak = -1e300, sum = 0;
+                for (int64_t j = 0; j < kT; ++j) {
+                    for (int64_t e = 0; e < kD; ++e)
+                        s[j] += qkv.at(h * kD + e, p, 0) * qkv.at(kC + h * kD + e, j, 0) / 2.0;
+                    peak = std::max(peak, s[j]);
+                }
+                for (double& v : s)
+                    sum += (v = std::exp(v - peak));
+                for (int64_t e = 0; e < kD; ++e) {
+                    double want = 0;
+                    for (int64_t j = 0; j < kT; ++j)
+                        want += s[j] / sum * qkv.at(2 * kC + h * kD + e, j, 0);
+                    worst = std::max(worst, std::abs(mixed.at(h * kD + e, p, 0) - want));
+                }
+            }
+        // The class token read back is position 0 of the residual sum.
+        const ref::Tensor& cls = r.output("class_out");
+        const ref::Tensor& sumOut = r.output(findOp(g, "class_out")->inputs[0][0].node);
+        for (int64_t c = 0; c < kC; ++c)
+            worst = std::max(worst, std::abs(cls.at(c, 0, 0) - sumOut.at(c, 0, 0)));
+        QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+    }
+
+    // Separate Q, K and V Linear layers read one input: 1×1 convs the IOS DP merges.
+    void separateProjectionsMerge() {
+        Options separate;
+        separate.separateProjections = true;
+        const ir::Graph g = io::parseOnnx(miniVit(separate), "vit.onnx");
+        QCOMPARE(kindCounts(g).at("conv"), 6);
+        const cost::SimulatedGpuCostModel model(g, *cost::findBundledDevice("V100"), 1);
+        schedulers::Options o;
+        o.strategy = schedulers::Strategy::Merge;
+        const ir::PreparedModel prepared(g);
+        const schedulers::Result r = schedulers::optimize(prepared, o, model);
+        schedule::verify(prepared.dags(), r.schedule);
+        int merges = 0;
+        for (const auto& block : r.schedule.blocks)
+            for (const auto& stage : block.stages)
+                merges += stage.kind == schedule::StageKind::Merge ? 1 : 0;
+        QVERIFY(merges >= 1);
+    }
+
+    void badAttentionNamesTheNodeAndDims() {
+        Options wrongAxis;
+        wrongAxis.softmaxAxis = 3;
+        QString e = errorOf(miniVit(wrongAxis));
+        QVERIFY2(e.contains("vit.onnx") && e.contains("softmax") && e.contains("axis"),
+                 qPrintable(e));
+        Options heads;
+        heads.headShape = {kT, 3, kD}; // 3 heads of 4 over 8 channels: the count changes
+        e = errorOf(miniVit(heads));
+        QVERIFY2(e.contains("q.heads") && e.contains("Reshape"), qPrintable(e));
+        Options key;
+        key.keyLength = kD + 1;
+        e = errorOf(miniVit(key));
+        QVERIFY2(e.contains("scores") && e.contains("MatMul"), qPrintable(e));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnnxAttention)
+#include "tst_onnx_attention.moc"
