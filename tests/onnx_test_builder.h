@@ -114,6 +114,10 @@ struct Builder {
             attr(n, "group", groups);
         return n;
     }
+    void transpose(const std::string& name, const std::string& x, const std::string& y,
+                   std::vector<int64_t> perm) {
+        attr(node("Transpose", name, {x}, {y}), "perm", std::move(perm));
+    }
     void output(const std::string& name) { g->add_output()->set_name(name); }
     std::string bytes() const { return model.SerializeAsString(); }
 };

@@ -4,17 +4,29 @@
 #pragma once
 
 #include "cost/analytic_cost_model.h"
+#include "io/onnx_import.h"
 #include "ir/graph.h"
 #include "ir/metrics.h"
 #include "ir/prepared_model.h"
 #include "schedule/verify.h"
 #include "schedulers/ios_dp.h"
+#include "util/error.h"
 
 #include <QtTest>
 #include <map>
 #include <string>
 
 namespace ios::test {
+
+// The one-line error importing `bytes` as "test.onnx" gives; empty when it imports.
+inline QString errorOf(const std::string& bytes, const io::ModelLoadOptions& o = {}) {
+    try {
+        io::parseOnnx(bytes, "test.onnx", o);
+    } catch (const UserError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
 
 // How many schedule operators of each kind ("conv", "norm", ...).
 inline std::map<std::string, int> kindCounts(const ir::Graph& g) {

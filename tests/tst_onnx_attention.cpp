@@ -18,6 +18,7 @@
 
 using namespace ios;
 using ios::test::Builder;
+using ios::test::errorOf;
 using ios::test::findOp;
 using ios::test::kindCounts;
 using ios::test::optimizeAndVerify;
@@ -31,11 +32,6 @@ void scalarIndex(Builder& b, const std::string& name, int64_t value) {
     t->set_name(name);
     t->set_data_type(7); // int64, no dims: a scalar
     t->add_int64_data(value);
-}
-
-void transpose(Builder& b, const std::string& name, const std::string& x, const std::string& y,
-               std::vector<int64_t> perm) {
-    Builder::attr(b.node("Transpose", name, {x}, {y}), "perm", std::move(perm));
 }
 
 void reshape(Builder& b, const std::string& name, const std::string& x, const std::string& y,
@@ -64,13 +60,13 @@ std::string miniVit(const Options& o = {}) {
     Builder b({1, kC, 4, 4});
     b.conv("patch", "x", "p", kC, kC, 1);
     reshape(b, "flatten", "p", "pf", {1, kC, 16});
-    transpose(b, "to_tokens", "pf", "t", {0, 2, 1});
+    b.transpose("to_tokens", "pf", "t", {0, 2, 1});
     b.weight("class_token", {1, 1, kC});
     Builder::attr(b.node("Concat", "cat", {"class_token", "t"}, {"c"}), "axis", int64_t{1});
     b.weight("pos_embedding", {1, kT, kC});
     b.node("Add", "embed", {"c", "pos_embedding"}, {"e"});
     Builder::attr(b.node("LayerNormalization", "ln", {"e"}, {"n"}), "axis", int64_t{-1});
-    transpose(b, "seq_first", "n", "s", {1, 0, 2});
+    b.transpose("seq_first", "n", "s", {1, 0, 2});
     if (o.separateProjections) {
         for (const char* p : {"q", "k", "v"}) {
             const std::string name(p);
@@ -87,29 +83,29 @@ std::string miniVit(const Options& o = {}) {
         slice(b, "v.slice", "qkv", "v0", 2 * kC, 3 * kC);
     }
     reshape(b, "q.heads", "q0", "q1", o.headShape);
-    transpose(b, "q.t", "q1", "q2", {1, 0, 2});
+    b.transpose("q.t", "q1", "q2", {1, 0, 2});
     b.real("scale", 2.0f); // √d
     b.node("Div", "q.scale", {"q2", "scale"}, {"q"});
     reshape(b, "k.heads", "k0", "k1", o.headShape);
-    transpose(b, "k.t", "k1", "kt", {1, 2, 0});
+    b.transpose("k.t", "k1", "kt", {1, 2, 0});
     std::string key = "kt";
     if (o.keyLength != kD) { // keys of the wrong length: Q·Kᵀ cannot multiply
         b.weight("k.bad", {kHeads, o.keyLength, kT});
         key = "k.bad";
     }
     reshape(b, "v.heads", "v0", "v1", o.headShape);
-    transpose(b, "v.t", "v1", "v", {1, 0, 2});
+    b.transpose("v.t", "v1", "v", {1, 0, 2});
     b.node("MatMul", "scores", {"q", key}, {"sc"});
     Builder::attr(b.node("Softmax", "softmax", {"sc"}, {"a"}), "axis", o.softmaxAxis);
     b.node("MatMul", "mix", {"a", "v"}, {"m"});
-    transpose(b, "m.t", "m", "m1", {1, 0, 2});
+    b.transpose("m.t", "m", "m1", {1, 0, 2});
     reshape(b, "m.merge", "m1", "m2", {kT, kC});
     b.weight("out_proj.w", {kC, kC});
     b.weight("out_proj.b", {kC});
     Builder::attr(b.node("Gemm", "out_proj", {"m2", "out_proj.w", "out_proj.b"}, {"o0"}), "transB",
                   int64_t{1});
     reshape(b, "o.unflatten", "o0", "o1", {kT, 1, kC});
-    transpose(b, "batch_first", "o1", "o", {1, 0, 2});
+    b.transpose("batch_first", "o1", "o", {1, 0, 2});
     b.node("Add", "residual", {"o", "e"}, {"r"});
     scalarIndex(b, "first", 0);
     Builder::attr(b.node("Gather", "class_out", {"r", "first"}, {"cls"}), "axis", int64_t{1});
@@ -119,15 +115,6 @@ std::string miniVit(const Options& o = {}) {
     return b.bytes();
 }
 
-QString errorOf(const std::string& bytes) {
-    try {
-        io::parseOnnx(bytes, "vit.onnx");
-    } catch (const UserError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
-
 } // namespace
 
 class TestOnnxAttention : public QObject {
@@ -135,7 +122,7 @@ class TestOnnxAttention : public QObject {
 
 private slots:
     void lowersWithoutOpaqueOperators() {
-        const ir::Graph g = io::parseOnnx(miniVit(), "vit.onnx");
+        const ir::Graph g = io::parseOnnx(miniVit(), "test.onnx");
         const auto kinds = kindCounts(g);
         QCOMPARE(kinds.at("matmul"), 2);
         QCOMPARE(kinds.at("tokens"), 2); // class token + embedding, class token read back
@@ -164,7 +151,7 @@ private slots:
     // The IR computes what the ONNX graph says, on the reference executor's random weights:
     // tokens = [class token; patches] + embedding, and each head's softmax(q·kᵀ/√d)·v.
     void computesTheAttentionTheGraphSays() {
-        const ir::Graph g = io::parseOnnx(miniVit(), "vit.onnx");
+        const ir::Graph g = io::parseOnnx(miniVit(), "test.onnx");
         ref::ReferenceExecutor r(5);
         r.run(g);
         const ir::Node& cat = *findOp(g, "cat");
@@ -216,7 +203,7 @@ private slots:
     void separateProjectionsMerge() {
         Options separate;
         separate.separateProjections = true;
-        const ir::Graph g = io::parseOnnx(miniVit(separate), "vit.onnx");
+        const ir::Graph g = io::parseOnnx(miniVit(separate), "test.onnx");
         QCOMPARE(kindCounts(g).at("conv"), 6);
         const cost::SimulatedGpuCostModel model(g, *cost::findBundledDevice("V100"), 1);
         schedulers::Options o;
@@ -235,7 +222,7 @@ private slots:
         Options wrongAxis;
         wrongAxis.softmaxAxis = 3;
         QString e = errorOf(miniVit(wrongAxis));
-        QVERIFY2(e.contains("vit.onnx") && e.contains("softmax") && e.contains("axis"),
+        QVERIFY2(e.contains("test.onnx") && e.contains("softmax") && e.contains("axis"),
                  qPrintable(e));
         Options heads;
         heads.headShape = {kT, 3, kD}; // 3 heads of 4 over 8 channels: the count changes

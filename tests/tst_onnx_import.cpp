@@ -23,6 +23,7 @@
 
 using namespace ios;
 namespace fs = std::filesystem;
+using ios::test::errorOf;
 using ios::test::findOp;
 using ios::test::kindCounts;
 using ios::test::optimizeAndVerify;
@@ -38,15 +39,6 @@ const fs::path kOnnxDir = fs::path(IOS_SOURCE_DIR) / "sample_models" / "onnx";
 std::string readBytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-QString errorOf(const std::string& bytes, const io::ModelLoadOptions& o = {}) {
-    try {
-        io::parseOnnx(bytes, "test.onnx", o);
-    } catch (const UserError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 // The hint the importer's error carries for the front ends to word (Hint::None: no error).

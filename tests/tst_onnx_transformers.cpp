@@ -22,6 +22,7 @@
 
 using namespace ios;
 using ios::test::Builder;
+using ios::test::errorOf;
 using ios::test::findOp;
 using ios::test::kindCounts;
 using ios::test::optimizeAndVerify;
@@ -38,15 +39,6 @@ const ir::Node* firstOfKind(const ir::Graph& g, ir::NodeKind kind) {
             if (op->kind == kind)
                 return op;
     return nullptr;
-}
-
-QString errorOf(const std::string& bytes) {
-    try {
-        io::parseOnnx(bytes, "test.onnx");
-    } catch (const UserError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 // LayerNorm over the last axis as PyTorch writes it out before opset 17, then its affine part.
@@ -74,15 +66,10 @@ void decomposedLayerNorm(Builder& b, const std::string& name, const std::string&
     b.node("Add", name + ".shift", {name + ".ns", name + ".bias"}, {y});
 }
 
-void transpose(Builder& b, const std::string& name, const std::string& x, const std::string& y,
-               std::vector<int64_t> perm) {
-    Builder::attr(b.node("Transpose", name, {x}, {y}), "perm", std::move(perm));
-}
-
 // One ConvNeXt block as torchvision 0.14 exports it at opset 13.
 void convNextBlock(Builder& b, const std::string& in, const std::string& out, int64_t c) {
     b.conv("dw", in, "h", c, c, 7, 3, c);
-    transpose(b, "to_last", "h", "hl", {0, 2, 3, 1});
+    b.transpose("to_last", "h", "hl", {0, 2, 3, 1});
     decomposedLayerNorm(b, "ln", "hl", "n", c);
     b.weight("fc1.w", {c, 4 * c});
     b.weight("fc1.b", {4 * c});
@@ -93,7 +80,7 @@ void convNextBlock(Builder& b, const std::string& in, const std::string& out, in
     b.weight("fc2.b", {c});
     b.node("MatMul", "fc2", {"g", "fc2.w"}, {"f2"});
     b.node("Add", "fc2.bias", {"fc2.b", "f2"}, {"f2b"});
-    transpose(b, "to_first", "f2b", "f2f", {0, 3, 1, 2});
+    b.transpose("to_first", "f2b", "f2f", {0, 3, 1, 2});
     b.weight("layer_scale", {c, 1, 1});
     b.node("Mul", "scale", {"layer_scale", "f2f"}, {"sc"});
     b.node("Add", "residual", {"sc", in}, {out});
@@ -149,16 +136,16 @@ void TestOnnxTransformers::convNextBlockLowers() {
 void TestOnnxTransformers::layerNormFoldNeedsThePattern() {
     { // d · d instead of Pow(d, 2) folds too
         Builder b({1, 8, 4, 4});
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         decomposedLayerNorm(b, "ln", "xl", "n", 8, true);
-        transpose(b, "back", "n", "y", {0, 3, 1, 2});
+        b.transpose("back", "n", "y", {0, 3, 1, 2});
         b.output("y");
         const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx");
         QCOMPARE(kindCounts(g), (std::map<std::string, int>{{"norm", 1}}));
     }
     { // the centred value read by a third node: not a LayerNorm, listed as unsupported
         Builder b({1, 8, 4, 4});
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         decomposedLayerNorm(b, "ln", "xl", "n", 8);
         b.node("Add", "leak", {"n", "ln.d"}, {"y"});
         b.output("y");
@@ -169,12 +156,12 @@ void TestOnnxTransformers::layerNormFoldNeedsThePattern() {
 
 void TestOnnxTransformers::layerNormalizationOp() {
     Builder b({1, 8, 4, 4}, 17);
-    transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+    b.transpose("t", "x", "xl", {0, 2, 3, 1});
     b.weight("s", {8});
     b.weight("bias", {8});
     auto* ln = b.node("LayerNormalization", "ln", {"xl", "s", "bias"}, {"n"});
     Builder::attr(ln, "axis", int64_t{-1});
-    transpose(b, "back", "n", "y", {0, 3, 1, 2});
+    b.transpose("back", "n", "y", {0, 3, 1, 2});
     b.output("y");
     const ir::Graph g = io::parseOnnx(b.bytes(), "t.onnx");
     const ir::Node* norm = findOp(g, "ln");
@@ -185,13 +172,13 @@ void TestOnnxTransformers::layerNormalizationOp() {
     // of it: it becomes a tokens node's learned table; the per-channel scale after that has no
     // producer to fold into and stays an element-wise operator.
     Builder pos({1, 8, 4, 4}, 17);
-    transpose(pos, "t", "x", "xl", {0, 2, 3, 1});
+    pos.transpose("t", "x", "xl", {0, 2, 3, 1});
     pos.node("LayerNormalization", "ln", {"xl"}, {"n"});
     pos.weight("embedding", {1, 4, 4, 8});
     pos.node("Add", "pos", {"n", "embedding"}, {"p"});
     pos.weight("gamma", {8});
     pos.node("Mul", "scale", {"p", "gamma"}, {"s"});
-    transpose(pos, "back", "s", "y", {0, 3, 1, 2});
+    pos.transpose("back", "s", "y", {0, 3, 1, 2});
     pos.output("y");
     const ir::Graph withPos = io::parseOnnx(pos.bytes(), "t.onnx");
     QCOMPARE(kindCounts(withPos),
@@ -230,7 +217,7 @@ void TestOnnxTransformers::nonChannelAxesAreRefused() {
     }
     { // BatchNormalization on a channels-last view normalizes H, not channels
         Builder b({1, 8, 4, 4});
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         for (const char* p : {"bn.s", "bn.b", "bn.m", "bn.v"})
             b.weight(p, {4});
         b.node("BatchNormalization", "bn", {"xl", "bn.s", "bn.b", "bn.m", "bn.v"}, {"y"});
@@ -240,7 +227,7 @@ void TestOnnxTransformers::nonChannelAxesAreRefused() {
     }
     { // a Linear over a channels-last view with mismatched inner dimensions
         Builder b({1, 8, 4, 4});
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         b.weight("w", {6, 16});
         b.node("MatMul", "fc", {"xl", "w"}, {"y"});
         b.output("y");
@@ -253,7 +240,7 @@ void TestOnnxTransformers::transposeWithEqualDimsIsNotAnIdentity() {
     // [1, 4, 4, 4] transposed to channels-last keeps its dims but not its meaning: a conv
     // reading it must not see the channels-first tensor.
     Builder b({1, 4, 4, 4});
-    transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+    b.transpose("t", "x", "xl", {0, 2, 3, 1});
     b.conv("c", "xl", "y", 4, 4, 1);
     b.output("y");
     const QString e = errorOf(b.bytes());
@@ -271,10 +258,10 @@ void TestOnnxTransformers::badAxesAndParameterShapesNameTheNode() {
     }
     { // a LayerNorm scale that does not match the normalized channels
         Builder b({1, 8, 4, 4}, 17);
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         b.weight("s", {7});
         b.node("LayerNormalization", "ln", {"xl", "s"}, {"n"});
-        transpose(b, "back", "n", "y", {0, 3, 1, 2});
+        b.transpose("back", "n", "y", {0, 3, 1, 2});
         b.output("y");
         QCOMPARE(errorOf(b.bytes()),
                  QStringLiteral("test.onnx: node 'ln': scale [7] does not match the normalized "
@@ -300,7 +287,7 @@ void TestOnnxTransformers::badAxesAndParameterShapesNameTheNode() {
     }
     { // a Reshape of channels-last tokens that changes the element count
         Builder b({1, 8, 4, 4});
-        transpose(b, "t", "x", "xl", {0, 2, 3, 1});
+        b.transpose("t", "x", "xl", {0, 2, 3, 1});
         b.ints("shape", {1, 15, 8});
         b.node("Reshape", "tokens", {"xl", "shape"}, {"y"});
         b.output("y");

@@ -92,8 +92,19 @@ ir::Graph attentionGraph() {
     return g;
 }
 
-// The mock executor's output against the reference executor's, worst absolute difference.
-double worstAgainstReference(const ir::Graph& g, int batch, std::map<std::string, int>* kinds) {
+// A graph on the mock executor against the reference executor: the sequential schedule's
+// worst absolute difference, the kernels it ran, and the greedy schedule (parallel streams
+// reading shared buffers) against the sequential output.
+struct MockRun {
+    double worst = 0;
+    std::map<std::string, int> kinds;
+    double greedyL2 = 0;
+    bool greedyPassed = false;
+    int hazards = 0;
+};
+
+MockRun runAgainstReference(const ir::Graph& g, int batch) {
+    MockRun run;
     const auto dags = ir::buildDags(g);
     MockOptions options;
     options.logCalls = true;
@@ -102,14 +113,15 @@ double worstAgainstReference(const ir::Graph& g, int batch, std::map<std::string
     ex.issueSchedule(dags, schedulers::sequential(dags));
     const std::vector<float> got = ex.output();
     for (const MockCall& c : backend.calls())
-        ++(*kinds)[c.kernel];
+        ++run.kinds[c.kernel];
     const auto inSize = static_cast<size_t>(g.input.outputShape.elements());
     const auto outSize = static_cast<size_t>(g.blocks[0].exitNode.outputShape.elements());
-    if (got.size() != outSize * static_cast<size_t>(batch))
-        return 1e300;
+    if (got.size() != outSize * static_cast<size_t>(batch)) {
+        run.worst = 1e300;
+        return run;
+    }
     const std::vector<double> input =
         ref::uniformValues(inSize * static_cast<size_t>(batch), ref::nameSeed("in", 7), 1.0);
-    double worst = 0;
     for (size_t b = 0; b < static_cast<size_t>(batch); ++b) {
         ref::Tensor item(g.input.outputShape);
         for (size_t i = 0; i < inSize; ++i)
@@ -119,9 +131,13 @@ double worstAgainstReference(const ir::Graph& g, int batch, std::map<std::string
         r.run(g);
         const std::vector<double>& want = r.output("out").data;
         for (size_t i = 0; i < outSize; ++i)
-            worst = std::max(worst, std::abs(got[b * outSize + i] - want[i]));
+            run.worst = std::max(run.worst, std::abs(got[b * outSize + i] - want[i]));
     }
-    return worst;
+    const NumericCheck c = checkSchedule(ex, dags, schedulers::greedy(dags), got);
+    run.greedyL2 = c.relativeL2;
+    run.greedyPassed = c.passed(1e-6);
+    run.hazards = backend.hazardCount();
+    return run;
 }
 
 } // namespace
@@ -216,33 +232,24 @@ private slots:
     }
     void normKernelsMatchTheReference() {
         QFETCH(int, batch);
-        std::map<std::string, int> kinds;
-        const double worst = worstAgainstReference(normGraph(), batch, &kinds);
-        QCOMPARE(kinds["layernorm"], 2);
-        QCOMPARE(kinds["softmax"], 2);
-        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+        const MockRun run = runAgainstReference(normGraph(), batch);
+        QCOMPARE(run.kinds.at("layernorm"), 2);
+        QCOMPARE(run.kinds.at("softmax"), 2);
+        QVERIFY2(run.worst <= 1e-5, qPrintable(QString::number(run.worst)));
         // Norms on parallel streams read the input's buffer concurrently: same values, ordered.
-        const ir::Graph g = normGraph();
-        const auto dags = ir::buildDags(g);
-        MockOptions options;
-        options.logCalls = true;
-        MockBackend backend(options);
-        Executor ex(g, backend, batch, 7);
-        ex.issueSchedule(dags, schedulers::sequential(dags));
-        const std::vector<float> got = ex.output();
-        const NumericCheck c = checkSchedule(ex, dags, schedulers::greedy(dags), got);
-        QVERIFY2(c.passed(1e-6), qPrintable(QString::number(c.relativeL2)));
-        QCOMPARE(backend.hazardCount(), 0);
+        QVERIFY2(run.greedyPassed, qPrintable(QString::number(run.greedyL2)));
+        QCOMPARE(run.hazards, 0);
     }
 
     void attentionKernelsMatchTheReference_data() { normKernelsMatchTheReference_data(); }
     void attentionKernelsMatchTheReference() {
         QFETCH(int, batch);
-        std::map<std::string, int> kinds;
-        const double worst = worstAgainstReference(attentionGraph(), batch, &kinds);
-        QCOMPARE(kinds["matmul"], 2);
-        QCOMPARE(kinds["softmax"], 1);
-        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+        const MockRun run = runAgainstReference(attentionGraph(), batch);
+        QCOMPARE(run.kinds.at("matmul"), 2);
+        QCOMPARE(run.kinds.at("softmax"), 1);
+        QVERIFY2(run.worst <= 1e-5, qPrintable(QString::number(run.worst)));
+        QVERIFY2(run.greedyPassed, qPrintable(QString::number(run.greedyL2)));
+        QCOMPARE(run.hazards, 0);
     }
 
     void parallelStagesUseOneStreamPerGroupAndOverlap() {

@@ -92,28 +92,23 @@ std::string writeIosJson(const ir::Graph& graph, std::vector<std::string>* warni
             warnings->push_back("activation act_type 'identity' at " + list +
                                 ": the IOS authors' loader reads it, but their runtimes run "
                                 "only relu, tanh and sigmoid activations");
-        if (const std::string list = quotedNodes(graph, hasGelu); !list.empty())
-            warnings->push_back("GELU activations at " + list +
-                                ": written as act_type 'gelu', which the IOS authors' loader "
-                                "and runtimes do not know; the native format (.json) is this "
-                                "tool's own");
-        if (const std::string list = quotedNodes(graph, isNorm); !list.empty())
-            warnings->push_back("LayerNorm/softmax operators at " + list +
-                                ": written as type 'norm', which the IOS authors' loader and "
-                                "runtimes do not know; the native format (.json) is this "
-                                "tool's own");
-        if (const std::string list = quotedNodes(graph, isMatmul); !list.empty())
-            warnings->push_back("products of two activations (attention) at " + list +
-                                ": written as type 'matmul', which the IOS authors' loader and "
-                                "runtimes do not know; the native format (.json) is this "
-                                "tool's own");
-        if (const std::string list = quotedNodes(graph, isTokens); !list.empty())
-            warnings->push_back("token gathers (class tokens, positional embeddings, window "
-                                "partitions) at " +
-                                list +
-                                ": written as type 'tokens', which the IOS authors' loader and "
-                                "runtimes do not know; the native format (.json) is this "
-                                "tool's own");
+        // Kinds and act types of this tool's own (issue 31): the IOS tools do not know them.
+        const struct {
+            bool (*has)(const ir::Node&);
+            const char* what;
+            const char* writtenAs;
+        } own[] = {
+            {hasGelu, "GELU activations", "act_type 'gelu'"},
+            {isNorm, "LayerNorm/softmax operators", "type 'norm'"},
+            {isMatmul, "products of two activations (attention)", "type 'matmul'"},
+            {isTokens, "token gathers (class tokens, positional embeddings)", "type 'tokens'"},
+        };
+        for (const auto& o : own)
+            if (const std::string list = quotedNodes(graph, o.has); !list.empty())
+                warnings->push_back(std::string(o.what) + " at " + list + ": written as " +
+                                    o.writtenAs +
+                                    ", which the IOS authors' loader and runtimes do not know; "
+                                    "the native format (.json) is this tool's own");
         for (size_t b = 0; b < graph.blocks.size(); ++b)
             if (!graph.blocks[b].parts.empty())
                 warnings->push_back(
