@@ -115,6 +115,38 @@ std::string miniVit(const Options& o = {}) {
     return b.bytes();
 }
 
+// Swin's window plumbing on a 4×4 map of 8 channels, windows of 2×2: partition
+// ([1, 4, 4, C] → [1, 2, 2, 2, 2, C] → permute (0, 1, 3, 2, 4, 5) → [4, 4, C]), the reverse,
+// then patch merging (four strided slices concatenated along the channels, a Linear 4C → 2C).
+std::string windows() {
+    Builder b({1, kC, 4, 4});
+    b.conv("c", "x", "h", kC, kC, 1);
+    b.transpose("to_last", "h", "l", {0, 2, 3, 1});
+    reshape(b, "split", "l", "s", {1, 2, 2, 2, 2, kC});
+    b.transpose("gather_windows", "s", "sw", {0, 1, 3, 2, 4, 5});
+    reshape(b, "partition", "sw", "w", {4, 4, kC});
+    reshape(b, "unpartition", "w", "u", {1, 2, 2, 2, 2, kC});
+    b.transpose("scatter_windows", "u", "uw", {0, 1, 3, 2, 4, 5});
+    reshape(b, "reverse", "uw", "r", {1, 4, 4, kC});
+    std::vector<std::string> parts;
+    for (int64_t dy : {0, 1})
+        for (int64_t dx : {0, 1}) {
+            const std::string name = "merge" + std::to_string(dy) + std::to_string(dx);
+            b.ints(name + ".b", {dy, dx});
+            b.ints(name + ".e", {4, 4});
+            b.ints(name + ".a", {1, 2});
+            b.ints(name + ".s", {2, 2});
+            b.node("Slice", name, {"r", name + ".b", name + ".e", name + ".a", name + ".s"},
+                   {name + ".y"});
+            parts.push_back(name + ".y");
+        }
+    Builder::attr(b.node("Concat", "merge", parts, {"m"}), "axis", int64_t{-1});
+    b.weight("reduction.w", {4 * kC, 2 * kC});
+    b.node("MatMul", "reduction", {"m", "reduction.w"}, {"y"});
+    b.output("y");
+    return b.bytes();
+}
+
 } // namespace
 
 class TestOnnxAttention : public QObject {
@@ -216,6 +248,31 @@ private slots:
             for (const auto& stage : block.stages)
                 merges += stage.kind == schedule::StageKind::Merge ? 1 : 0;
         QVERIFY(merges >= 1);
+    }
+
+    // The partition and its reverse are position copies (tokens nodes) whose composition is
+    // the identity; patch merging gathers every other position four ways.
+    void windowPartitionAndPatchMerging() {
+        const ir::Graph g = io::parseOnnx(windows(), "test.onnx");
+        const ir::Node* part = findOp(g, "partition");
+        const ir::Node* back = findOp(g, "reverse");
+        QVERIFY(part && back && part->kind == ir::NodeKind::Tokens &&
+                back->kind == ir::NodeKind::Tokens);
+        // Window (wy, wx), token (ty, tx) holds map position (2·wy + ty, 2·wx + tx).
+        QCOMPARE(part->tokens.index,
+                 (std::vector<int64_t>{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15}));
+        for (size_t i = 0; i < 16; ++i)
+            QCOMPARE(part->tokens.index[static_cast<size_t>(back->tokens.index[i])],
+                     static_cast<int64_t>(i));
+        QCOMPARE(findOp(g, "merge01")->tokens.index, (std::vector<int64_t>{1, 3, 9, 11}));
+        const ir::Node* reduction = findOp(g, "reduction");
+        QVERIFY(reduction && reduction->kind == ir::NodeKind::Conv);
+        QCOMPARE(reduction->inputs.size(), size_t{4}); // the four gathers, concatenated
+        QCOMPARE(reduction->outputShape, (ir::TensorShape{2 * kC, 2, 2}));
+        ref::ReferenceExecutor r(3);
+        r.run(g);
+        QVERIFY(r.output("reverse").data == r.output("c").data); // the round trip is exact
+        optimizeAndVerify(g);
     }
 
     void badAttentionNamesTheNodeAndDims() {

@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 45> kKnownOps{"Conv",
+constexpr std::array<std::string_view, 46> kKnownOps{"Conv",
                                                      "BatchNormalization",
                                                      "Relu",
                                                      "Clip",
@@ -59,7 +59,8 @@ constexpr std::array<std::string_view, 45> kKnownOps{"Conv",
                                                      "Mod",
                                                      "Equal",
                                                      "Where",
-                                                     "Expand"};
+                                                     "Expand",
+                                                     "Pow"};
 
 } // namespace
 

@@ -223,8 +223,9 @@ void Inference::run(const Node& node) {
         std::vector<int64_t> v(x->dims.begin() + b, x->dims.begin() + std::max(b, e));
         return set(node, 0, {static_cast<int64_t>(v.size())}, v);
     }
+    // (Pow: dims only; its values are not folded. Swin's head_dim ** -0.5 is a constant.)
     if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Sum" || op == "Mod" ||
-        op == "Equal") {
+        op == "Equal" || op == "Pow") {
         std::vector<int64_t> dims;
         std::optional<std::vector<int64_t>> value;
         for (size_t i = 0; i < node.inputs.size(); ++i) {

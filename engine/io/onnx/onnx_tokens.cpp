@@ -8,6 +8,7 @@
 #include "io/onnx/onnx_lowerer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace ios::io::onnx::detail {
@@ -149,18 +150,40 @@ int64_t positionOf(const std::vector<int64_t>& coord, const std::vector<int64_t>
     return p;
 }
 
-// The value of a one-element float constant: an initializer or a Constant node's output.
-std::optional<double> scalarConstant(const Model& m, const std::string& name) {
-    const Tensor* t = nullptr;
+// The value of a one-element float constant: an initializer, a Constant node's output, or
+// arithmetic on such (Swin's head_dim ** -0.5), a few levels deep.
+std::optional<double> scalarConstant(const Model& m, const std::string& name, int depth = 0) {
+    const auto single = [](const Tensor& t) {
+        return t.reals && t.reals->size() == 1 ? std::optional(t.reals->front()) : std::nullopt;
+    };
     if (const auto it = m.initializers.find(name); it != m.initializers.end())
-        t = &it->second;
-    for (const Node& c : m.nodes)
-        if (t == nullptr && c.opType == "Constant" && !c.outputs.empty() && c.outputs[0] == name)
-            if (const Attribute* a = c.attr("value"); a != nullptr && a->t)
-                t = &*a->t;
-    if (t != nullptr && t->reals && t->reals->size() == 1)
-        return t->reals->front();
-    return std::nullopt;
+        return single(it->second);
+    const auto p = std::find_if(m.nodes.begin(), m.nodes.end(), [&](const Node& c) {
+        return !c.outputs.empty() && c.outputs[0] == name;
+    });
+    if (p == m.nodes.end())
+        return std::nullopt;
+    if (p->opType == "Constant") {
+        const Attribute* a = p->attr("value");
+        return a != nullptr && a->t ? single(*a->t) : std::nullopt;
+    }
+    const std::string& op = p->opType;
+    if (depth > 3 || p->inputs.empty() ||
+        (op != "Pow" && op != "Mul" && op != "Div" && op != "Sqrt" && op != "Add" && op != "Sub"))
+        return std::nullopt;
+    const auto x = scalarConstant(m, p->inputs[0], depth + 1);
+    if (op == "Sqrt")
+        return x && *x >= 0 ? std::optional(std::sqrt(*x)) : std::nullopt;
+    const auto y = p->inputs.size() > 1 ? scalarConstant(m, p->inputs[1], depth + 1) : std::nullopt;
+    if (!x || !y || (op == "Div" && *y == 0))
+        return std::nullopt;
+    if (op == "Pow")
+        return std::pow(*x, *y);
+    if (op == "Mul")
+        return *x * *y;
+    if (op == "Div")
+        return *x / *y;
+    return op == "Add" ? *x + *y : *x - *y;
 }
 
 } // namespace
@@ -205,11 +228,30 @@ bool TokenRules::transpose(const Node& n, const Val& x) {
 bool TokenRules::reshape(const Node& n, const Val& x) {
     const auto roles = rolesOf(x);
     const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
-    const auto r = roles ? reshaped(*roles, x.dims, out) : std::nullopt;
+    auto r = roles ? reshaped(*roles, x.dims, out) : std::nullopt;
+    Val v = x;
+    if (!r && roles && !std::is_sorted(roles->pos.begin(), roles->pos.end())) {
+        // Positions held in another order than the axes' (a window partition's permute, then
+        // the merge of windows and tokens): a tokens node copies them into axis order first.
+        Roles ordered = *roles;
+        std::sort(ordered.pos.begin(), ordered.pos.end());
+        r = reshaped(ordered, x.dims, out);
+        if (r) {
+            std::vector<int64_t> index;
+            for (const std::vector<int64_t>& c : coordinates(x.dims, ordered.pos)) {
+                std::vector<int64_t> held(c.size()); // the coordinates in the held order
+                for (size_t k = 0; k < c.size(); ++k)
+                    held[k] = c[static_cast<size_t>(
+                        std::find(ordered.pos.begin(), ordered.pos.end(), roles->pos[k]) -
+                        ordered.pos.begin())];
+                index.push_back(positionOf(held, x.dims, roles->pos));
+            }
+            v = gathered(n, x, std::move(index), out, r->pos);
+        }
+    }
     // A Plain tensor's channels split in two is a channel shuffle's start (lowerShapeOp).
     if (!r || (x.view == View::Plain && r->chan.size() > 1))
         return false;
-    Val v = x;
     v.dims = out;
     settle(v, *r);
     l_.vals_[n.outputs[0]] = v;
@@ -254,6 +296,11 @@ bool TokenRules::slice(const Node& n, const Val& x) {
         return std::find(roles->pos.begin(), roles->pos.end(), a) != roles->pos.end();
     };
     Val v = x;
+    if (cut.empty()) { // every axis whole (un-padding by nothing): the same value
+        v.dims = out;
+        l_.vals_[n.outputs[0]] = v;
+        return true;
+    }
     if (cut.size() == 1 && !roles->chan.empty() && cut[0] == roles->chan[0] &&
         (*ranges)[static_cast<size_t>(cut[0])].step == 1) {
         // The major channel axis: a channel range (q, k and v of one projection).
@@ -361,9 +408,25 @@ bool TokenRules::concat(const Node& n, const std::vector<const Val*>& in) {
             onlyConcats ? v : l_.replaced(v, l_.newNode(n, NodeKind::Identity, v.terms, v));
         return true;
     }
-    // Along a position axis: one source's positions (or gathers of them) and learned tokens.
     const auto first = std::find_if(in.begin(), in.end(), [](const Val* p) { return p; });
     const auto roles = first == in.end() ? std::nullopt : rolesOf(**first);
+    if (roles && roles->chan == std::vector<int>{static_cast<int>(axis)}) {
+        // Along the one channel axis of a channels-last view (Swin's patch merging): the terms
+        // concatenated, when every input is data held the same way.
+        Val c = **first;
+        c.terms.clear();
+        for (const Val* p : in) {
+            if (p == nullptr || p->termHw != c.termHw || rolesOf(*p) != roles || p->alpha != 1.0)
+                return false;
+            c.terms.insert(c.terms.end(), p->terms.begin(), p->terms.end());
+        }
+        c.dims = outDims;
+        c.irNode = -1;
+        settle(c, *roles);
+        l_.vals_[n.outputs[0]] = c;
+        return true;
+    }
+    // Along a position axis: one source's positions (or gathers of them) and learned tokens.
     if (!roles || std::find(roles->pos.begin(), roles->pos.end(), axis) == roles->pos.end())
         return false;
     std::vector<int64_t> index;
