@@ -39,9 +39,8 @@ ir::Graph attention(int64_t heads = 2) {
     ops.push_back(matmul("mix", val("soft", 0, 12), val("v", 0, 8), heads, false));
     Node out = conv("out", concat({val("mix", 0, 8)}), 8, {1, 1}, {1, 1}, {0, 0}, 1,
                     ir::ActType::Identity);
-    ir::Graph built = g;
-    built.blocks.push_back(block(g.input, std::move(ops), out));
-    return built;
+    g.blocks.push_back(block(g.input, std::move(ops), out));
+    return g;
 }
 
 const ir::Node& find(const ir::Graph& g, const std::string& name) {
