@@ -436,21 +436,25 @@ private:
                                      &one, d, ptr(k.in), &zero, d, ptr(k.out)));
     }
 
-    // One strided-batched SGEMM over batch × heads. Per head, an operand of c channels × P
-    // positions (NCHW: channel-major) is a column-major P × c matrix with leading dimension P.
-    // Q·Kᵀ: out (P_A × P_B) = A (P_A × d) · B (P_B × d)ᵀ; A·V: out (P_A × d) = A (P_A × P_B) ·
-    // B (P_B × d). Heads and batch items are consecutive blocks of equal stride.
+    // Strided-batched SGEMMs over batch × heads, one per window. Per head, an operand of c
+    // channels × P positions (NCHW: channel-major) is a column-major P × c matrix with leading
+    // dimension P, and a window is a block of its rows. Q·Kᵀ: out (M × N) = A (M × d) ·
+    // B (N × d)ᵀ; A·V: out (M × d) = A (M × N) · B (N × d), with M and N A's and B's positions
+    // per window. Heads and batch items are consecutive blocks of equal stride.
     void matmul(Stream& s, const MatmulKernel& k) {
         const int64_t heads = k.heads, pa = k.aDims.h * k.aDims.w, pb = k.bDims.h * k.bDims.w;
-        const int64_t d = k.bDims.c / heads;
-        const int64_t n = k.transposeB ? pb : d, depth = k.transposeB ? d : pb;
+        const int64_t windows = std::max<int64_t>(1, k.windows);
+        const int64_t m = pa / windows, keys = pb / windows, d = k.bDims.c / heads;
+        const int64_t n = k.transposeB ? keys : d, depth = k.transposeB ? d : keys;
         const auto alpha = static_cast<float>(k.alpha);
         const float zero = 0;
-        IOS_CUDA(cublasSgemmStridedBatched(
-            s.blas, CUBLAS_OP_N, k.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(pa),
-            static_cast<int>(n), static_cast<int>(depth), &alpha, ptr(k.a), static_cast<int>(pa),
-            pa * (k.aDims.c / heads), ptr(k.b), static_cast<int>(pb), pb * d, &zero, ptr(k.out),
-            static_cast<int>(pa), pa * n, static_cast<int>(k.aDims.n * heads)));
+        for (int64_t w = 0; w < windows; ++w)
+            IOS_CUDA(cublasSgemmStridedBatched(
+                s.blas, CUBLAS_OP_N, k.transposeB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(m),
+                static_cast<int>(n), static_cast<int>(depth), &alpha, ptr(k.a) + w * m,
+                static_cast<int>(pa), pa * (k.aDims.c / heads), ptr(k.b) + w * keys,
+                static_cast<int>(pb), pb * d, &zero, ptr(k.out) + w * m, static_cast<int>(pa),
+                pa * n, static_cast<int>(k.aDims.n * heads)));
     }
 
     CudaBackendOptions options_;

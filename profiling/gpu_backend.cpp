@@ -44,8 +44,9 @@ double kernelFlops(const Kernel& kernel) {
             },
             // outputs × depth × 2: the depth is d (A·Bᵀ) or B's positions (A·V).
             [](const MatmulKernel& k) {
-                const int64_t depth = k.transposeB ? k.bDims.c / std::max<int64_t>(1, k.heads)
-                                                   : k.bDims.h * k.bDims.w;
+                const int64_t depth = k.transposeB
+                                          ? k.bDims.c / std::max<int64_t>(1, k.heads)
+                                          : k.bDims.h * k.bDims.w / std::max<int64_t>(1, k.windows);
                 return 2.0 * static_cast<double>(k.outDims.elements()) * static_cast<double>(depth);
             }},
         kernel);

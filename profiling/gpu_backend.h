@@ -85,14 +85,15 @@ struct NormKernel {
     double epsilon = 1e-5; // LayerNorm
 };
 
-// The product of two activations per head of every batch item (ir::MatmulAttrs,
-// ref::matmul): a cuBLAS strided-batched GEMM over batch × heads.
+// The product of two activations per head and window of every batch item (ir::MatmulAttrs,
+// ref::matmul): cuBLAS strided-batched GEMMs over batch × heads, one per window.
 struct MatmulKernel {
     BufferId a = -1, b = -1, out = -1;
     TensorDims aDims, bDims, outDims;
     int64_t heads = 1;
     bool transposeB = true;
     double alpha = 1.0;
+    int64_t windows = 1;
 };
 
 using Kernel = std::variant<CopyKernel, AccumulateKernel, ConvKernel, PoolKernel, ActivationKernel,

@@ -190,9 +190,9 @@ void LoweredModel::lowerNode(const ir::Node& node) {
         low.input = gather({node.inputs[0]}, ir::ElementOp::Add, nullptr, low.kernels);
         const Tensor b = gather({node.inputs[1]}, ir::ElementOp::Add, nullptr, low.kernels);
         out = allocateTensor(node.outputShape, true);
-        low.kernels.emplace_back(MatmulKernel{low.input.buffer, b.buffer, out.buffer,
-                                              low.input.dims, b.dims, out.dims, node.matmul.heads,
-                                              node.matmul.transposeB, node.matmul.alpha});
+        low.kernels.emplace_back(MatmulKernel{
+            low.input.buffer, b.buffer, out.buffer, low.input.dims, b.dims, out.dims,
+            node.matmul.heads, node.matmul.transposeB, node.matmul.alpha, node.matmul.windows});
         break;
     }
     case NodeKind::Tokens:

@@ -38,30 +38,32 @@ float activate(ir::ActType act, float v) {
 // ref::matmul on every batch item, summed in double.
 void multiply(const MatmulKernel& k, const std::vector<float>& a, const std::vector<float>& b,
               std::vector<float>& out) {
-    const int64_t positions = k.aDims.h * k.aDims.w, keys = k.bDims.h * k.bDims.w;
-    if (k.heads < 1 || k.bDims.c % k.heads != 0)
-        throw std::logic_error("mock backend: matmul heads do not divide the channels");
-    const int64_t d = k.bDims.c / k.heads;
+    const int64_t positions = k.aDims.h * k.aDims.w, bPositions = k.bDims.h * k.bDims.w;
+    if (k.heads < 1 || k.bDims.c % k.heads != 0 || k.windows < 1 || positions % k.windows != 0 ||
+        bPositions % k.windows != 0)
+        throw std::logic_error("mock backend: matmul heads or windows do not divide the operands");
+    const int64_t d = k.bDims.c / k.heads, keys = bPositions / k.windows;
+    const int64_t m = positions / k.windows;
     for (int64_t n = 0; n < k.aDims.n; ++n) {
         const size_t a0 = at(k.aDims, n, 0, 0, 0), b0 = at(k.bDims, n, 0, 0, 0);
         const size_t o0 = at(k.outDims, n, 0, 0, 0);
         const auto A = [&](int64_t c, int64_t p) {
             return double{a[a0 + static_cast<size_t>(c * positions + p)]};
         };
-        const auto B = [&](int64_t c, int64_t j) {
-            return double{b[b0 + static_cast<size_t>(c * keys + j)]};
+        const auto B = [&](int64_t c, int64_t w, int64_t j) {
+            return double{b[b0 + static_cast<size_t>(c * bPositions + w * keys + j)]};
         };
         for (int64_t g = 0; g < k.heads; ++g)
             for (int64_t p = 0; p < positions; ++p) {
-                const int64_t outer = k.transposeB ? keys : d;
+                const int64_t w = p / m, outer = k.transposeB ? keys : d;
                 for (int64_t i = 0; i < outer; ++i) {
                     double sum = 0;
                     if (k.transposeB)
                         for (int64_t e = 0; e < d; ++e)
-                            sum += A(g * d + e, p) * B(g * d + e, i);
+                            sum += A(g * d + e, p) * B(g * d + e, w, i);
                     else
                         for (int64_t j = 0; j < keys; ++j)
-                            sum += A(g * keys + j, p) * B(g * d + i, j);
+                            sum += A(g * keys + j, p) * B(g * d + i, w, j);
                     out[o0 + static_cast<size_t>((g * outer + i) * positions + p)] =
                         static_cast<float>(k.alpha * sum);
                 }

@@ -170,15 +170,22 @@ QString operatorTitle(const ir::Node& node) {
     case ir::NodeKind::Matmul: {
         const QString base =
             node.matmul.transposeB ? QStringLiteral("MatMul A·Bᵀ") : QStringLiteral("MatMul A·B");
-        return node.matmul.heads > 1 ? QStringLiteral("%1 ×%2").arg(base).arg(node.matmul.heads)
-                                     : base;
+        const QString heads = node.matmul.heads > 1
+                                  ? QStringLiteral("%1 ×%2").arg(base).arg(node.matmul.heads)
+                                  : base;
+        return node.matmul.windows > 1
+                   ? QStringLiteral("%1 in %2 windows").arg(heads).arg(node.matmul.windows)
+                   : heads;
     }
     case ir::NodeKind::Tokens: { // short enough for a node card; counts in the properties
         if (node.tokens.learnedTokens() > 0)
             return node.tokens.embed ? QStringLiteral("ClassToken+Pos")
                                      : QStringLiteral("ClassToken");
-        return node.tokens.embed ? QStringLiteral("PosEmbed")
-                                 : QStringLiteral("Tokens %1").arg(node.tokens.index.size());
+        if (node.tokens.embed) // a table over every position, or one repeating (a bias)
+            return node.tokens.embedChannels > 0 || node.tokens.embedPositions > 0
+                       ? QStringLiteral("Bias table")
+                       : QStringLiteral("PosEmbed");
+        return QStringLiteral("Tokens %1").arg(node.tokens.index.size());
     }
     case ir::NodeKind::Sequential:
         return sequentialTitle(node);
@@ -268,14 +275,19 @@ QString operatorTooltip(const ir::Node& node, const ir::OperatorMetrics& metrics
         row(QObject::tr("product"),
             node.matmul.transposeB ? QObject::tr("A·Bᵀ per head") : QObject::tr("A·B per head"));
         row(QObject::tr("heads"), QString::number(node.matmul.heads));
+        if (node.matmul.windows > 1)
+            row(QObject::tr("windows"), QString::number(node.matmul.windows));
         if (node.matmul.alpha != 1.0)
             row(QObject::tr("scale"), QString::number(node.matmul.alpha));
         break;
     case ir::NodeKind::Tokens:
         row(QObject::tr("positions out"), QString::number(node.tokens.index.size()));
         row(QObject::tr("learned tokens"), QString::number(node.tokens.learnedTokens()));
-        row(QObject::tr("embedding"),
-            node.tokens.embed ? QObject::tr("added") : QObject::tr("none"));
+        row(QObject::tr("embedding"), !node.tokens.embed
+                                          ? QObject::tr("none")
+                                          : QObject::tr("%1 × %2 table added")
+                                                .arg(node.tokens.tableChannels(node.outputShape.c))
+                                                .arg(node.tokens.tablePositions()));
         break;
     case ir::NodeKind::Sequential:
         for (const ir::Node& inner : node.nodes)

@@ -310,28 +310,30 @@ void nodeKernels(const ir::Node& node, const ir::ShapeLookup& lookup, int batch,
         // One thread per output element: read the source position (or learned token) and
         // the embedding, write the output.
         const ir::TokenAttrs& a = node.tokens;
-        const double params = kBytes * static_cast<double>(o.c * a.learnedTokens()) +
-                              (a.embed ? kBytes * outElems / batch : 0);
+        const double params =
+            kBytes * static_cast<double>(o.c * a.learnedTokens()) +
+            (a.embed ? kBytes * static_cast<double>(a.tableChannels(o.c) * a.tablePositions()) : 0);
         out.push_back(
             elementwise("token_gather", outElems, 2 * kBytes * outElems + params, a.embed ? 1 : 0));
         break;
     }
     case NodeKind::Matmul: {
-        // Per sample and head: M = A's positions, N = B's positions (A·Bᵀ) or d (A·V),
-        // K = d (A·Bᵀ) or B's positions (A·V).
+        // Per sample, head and window: M = A's positions, N = B's positions (A·Bᵀ) or d
+        // (A·V), K = d (A·Bᵀ) or B's positions (A·V), positions per window.
         const ir::TensorShape& b = shapeOf(node.inputs.back().front(), lookup, node);
         const int64_t heads = std::max<int64_t>(1, node.matmul.heads);
-        const int64_t keys = b.h * b.w;
+        const int64_t windows = std::max<int64_t>(1, node.matmul.windows);
+        const int64_t keys = b.h * b.w / windows;
         const int64_t d = node.inputs.back().front().channels() / heads;
-        const int64_t positions = in.h * in.w;
+        const int64_t positions = in.h * in.w / windows;
         const int64_t n = node.matmul.transposeB ? keys : d;
         const int64_t k = node.matmul.transposeB ? d : keys;
         const auto bytes = [&](int64_t channels, int64_t hw) {
             return kBytes * static_cast<double>(batch * channels * hw);
         };
-        out.push_back(batchedGemm(batch * heads, positions, n, k,
-                                  bytes(node.inputs.front().front().channels(), positions),
-                                  bytes(node.inputs.back().front().channels(), keys),
+        out.push_back(batchedGemm(batch * heads * windows, positions, n, k,
+                                  bytes(node.inputs.front().front().channels(), in.h * in.w),
+                                  bytes(node.inputs.back().front().channels(), b.h * b.w),
                                   kBytes * outElems, device));
         break;
     }

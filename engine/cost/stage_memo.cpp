@@ -124,11 +124,14 @@ void appendOperatorSignature(const ir::Node& node, const ir::ShapeLookup& shapeO
     case ir::NodeKind::Matmul:
         num(node.matmul.heads);
         num(node.matmul.transposeB ? 1 : 0);
+        num(node.matmul.windows);
         break;
     case ir::NodeKind::Tokens: // the cost depends on sizes, not on which positions
         num(static_cast<int64_t>(node.tokens.index.size()));
         num(node.tokens.learnedTokens());
         num(node.tokens.embed ? 1 : 0);
+        num(node.tokens.embedChannels);
+        num(node.tokens.embedPositions);
         break;
     case ir::NodeKind::Element:
         num(static_cast<int64_t>(node.element));

@@ -70,7 +70,8 @@ std::string kindText(const Node& n) {
                (n.norm.groups > 1 ? " x" + std::to_string(n.norm.groups) + " groups" : "");
     case NodeKind::Matmul:
         return std::string(n.matmul.transposeB ? "matmul A*B^T" : "matmul A*B") +
-               (n.matmul.heads > 1 ? " x" + std::to_string(n.matmul.heads) + " heads" : "");
+               (n.matmul.heads > 1 ? " x" + std::to_string(n.matmul.heads) + " heads" : "") +
+               (n.matmul.windows > 1 ? " x" + std::to_string(n.matmul.windows) + " windows" : "");
     case NodeKind::Tokens:
         return "tokens " + std::to_string(n.tokens.index.size()) +
                (n.tokens.learnedTokens() > 0

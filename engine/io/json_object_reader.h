@@ -81,6 +81,10 @@ public:
             failField(key, "must be an integer in " + rangeText(hi));
         return out;
     }
+    // An optional integer in [0, hi]: `fallback` when the field is absent.
+    int64_t integer(const char* key, int64_t hi, int64_t fallback) const {
+        return j_.contains(key) ? integer(key, hi) : fallback;
+    }
     // A fixed-length array of integers in [0, hi].
     template <size_t N> std::array<int64_t, N> integers(const char* key, int64_t hi) const {
         const Json& v = field(key);

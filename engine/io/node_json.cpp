@@ -138,19 +138,22 @@ Node readNode(const Json& j, const std::string& path, Dialect dialect) {
         break;
     case NodeKind::Matmul:
         r.allowOnly({"type", "name", "hint_name", "inputs", "heads", "transpose_b", "alpha",
-                     "output_shape"});
+                     "windows", "output_shape"});
         n.matmul.heads = r.integer("heads", ir::kMaxDim);
         n.matmul.transposeB = r.boolean("transpose_b", true);
         n.matmul.alpha = r.real("alpha", -1e12, 1e12);
+        n.matmul.windows = r.integer("windows", ir::kMaxDim, 1);
         break;
     case NodeKind::Tokens: {
-        r.allowOnly(
-            {"type", "name", "hint_name", "inputs", "index", "out_hw", "embed", "output_shape"});
+        r.allowOnly({"type", "name", "hint_name", "inputs", "index", "out_hw", "embed",
+                     "embed_channels", "embed_positions", "output_shape"});
         const auto hw = r.integers<2>("out_hw", ir::kMaxDim);
         n.tokens.outHw = {hw[0], hw[1]};
         n.tokens.index =
             r.integerList("index", -ir::kMaxDim, ir::kMaxDim, static_cast<size_t>(ir::kMaxDim));
         n.tokens.embed = r.boolean("embed", false);
+        n.tokens.embedChannels = r.integer("embed_channels", ir::kMaxDim, 0);
+        n.tokens.embedPositions = r.integer("embed_positions", ir::kMaxDim, 0);
         break;
     }
     case NodeKind::Sequential: {
@@ -332,11 +335,17 @@ Json nodeToJson(const Node& n, Dialect dialect) {
         j["heads"] = n.matmul.heads;
         j["transpose_b"] = n.matmul.transposeB;
         j["alpha"] = n.matmul.alpha;
+        if (n.matmul.windows != 1)
+            j["windows"] = n.matmul.windows;
         break;
     case NodeKind::Tokens:
         j["index"] = n.tokens.index;
         j["out_hw"] = hwJson(n.tokens.outHw);
         j["embed"] = n.tokens.embed;
+        if (n.tokens.embedChannels > 0)
+            j["embed_channels"] = n.tokens.embedChannels;
+        if (n.tokens.embedPositions > 0)
+            j["embed_positions"] = n.tokens.embedPositions;
         break;
     case NodeKind::Sequential: {
         Json nodes = Json::array();

@@ -98,30 +98,43 @@ struct NormAttrs {
 };
 
 // Matmul: operands A (input term 0) and B (term 1); positions are H×W, and the channels of
-// every operand split into `heads` equal consecutive groups (g = head, P_B = B's positions):
-//   transpose_b (Q·Kᵀ): A and B have heads·d channels; out has heads·P_B channels,
-//     out[g·P_B + j, p] = alpha · Σ_e A[g·d + e, p] · B[g·d + e, j];
-//   otherwise (A·V):    A has heads·P_B channels, B heads·d; out has heads·d channels,
-//     out[g·d + e, p]   = alpha · Σ_j A[g·P_B + j, p] · B[g·d + e, j].
+// every operand split into `heads` equal consecutive groups (g = head). The positions split
+// into `windows` equal consecutive groups (w = window; window attention), each multiplied on
+// its own: with M = A's positions / windows and N = B's positions / windows,
+//   transpose_b (Q·Kᵀ): A and B have heads·d channels; out has heads·N channels,
+//     out[g·N + j, w·M + i] = alpha · Σ_e A[g·d + e, w·M + i] · B[g·d + e, w·N + j];
+//   otherwise (A·V):    A has heads·N channels, B heads·d; out has heads·d channels,
+//     out[g·d + e, w·M + i] = alpha · Σ_j A[g·N + j, w·M + i] · B[g·d + e, w·N + j].
 struct MatmulAttrs {
     int64_t heads = 1;
     bool transposeB = true;
     double alpha = 1.0;
+    int64_t windows = 1;
     friend bool operator==(const MatmulAttrs&, const MatmulAttrs&) = default;
 };
 
 // Tokens: output position i (row-major over out_hw) copies input position index[i]
-// (row-major over the input's H×W), or, for index[i] = −1 − k, learned token k (C values);
-// with `embed`, a learned [C, out_hw] table is added.
+// (row-major over the input's H×W), or, for index[i] = −1 − k, learned token k (C values).
+// With `embed`, a learned table T of embedChannels × embedPositions values is added, repeating
+// along both axes: out[c, i] += T[c mod embedChannels, i mod embedPositions] (0 = the whole
+// axis: a positional embedding is [C, out_hw]; an attention bias shared by the windows
+// repeats along the positions).
 struct TokenAttrs {
     std::vector<int64_t> index;
     Hw outHw{1, 1};
     bool embed = false;
+    int64_t embedChannels = 0;
+    int64_t embedPositions = 0;
     int64_t learnedTokens() const {
         int64_t k = 0;
         for (int64_t i : index)
             k = i < 0 ? std::max(k, -i) : k;
         return k;
+    }
+    // The table's extent along the channels (c) and positions of the output.
+    int64_t tableChannels(int64_t c) const { return embedChannels > 0 ? embedChannels : c; }
+    int64_t tablePositions() const {
+        return embedPositions > 0 ? embedPositions : outHw.h * outHw.w;
     }
     friend bool operator==(const TokenAttrs&, const TokenAttrs&) = default;
 };

@@ -144,7 +144,9 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
                             ? index.find(node.inputs[1].front().node)
                             : nullptr;
         const int64_t keys =
-            b ? count(checked::mul(b->outputShape.h, b->outputShape.w), "positions") : 0;
+            b ? count(checked::mul(b->outputShape.h, b->outputShape.w), "positions") /
+                    std::max<int64_t>(1, node.matmul.windows)
+              : 0; // per window
         const int64_t depth = node.matmul.transposeB ? node.inputs.front().front().channels() /
                                                            std::max<int64_t>(1, node.matmul.heads)
                                                      : keys;
@@ -153,12 +155,15 @@ OperatorMetrics computeMetrics(const Node& node, const NodeIndex& index) {
         break;
     }
     case NodeKind::Tokens: {
-        // A copy; the learned tokens are C values each, the embedding one per output element.
+        // A copy; the learned tokens are C values each, the embedding table its own extent
+        // (added once per output element).
         const TokenAttrs& a = node.tokens;
+        const int64_t table =
+            a.embed ? count(checked::mul(a.tableChannels(out.c), a.tablePositions()), "parameters")
+                    : 0;
         m.flops = count(checked::add(a.embed ? outElems : 0, combines), "FLOPs");
         m.parameters =
-            count(checked::add(checked::mul(out.c, a.learnedTokens()), a.embed ? outElems : 0),
-                  "parameters");
+            count(checked::add(checked::mul(out.c, a.learnedTokens()), table), "parameters");
         m.weightBytes = count(checked::mul(m.parameters, kBytesPerElement), "weight bytes");
         break;
     }

@@ -97,8 +97,8 @@ static TensorShape matmulOperand(const Node& node, const std::vector<Term>& term
     return combinedInput(node, {terms[i]}, shapeOf);
 }
 
-// docs/formats.md "matmul": operands' channels split into heads; B's positions are the
-// contracted (A·V) or produced (Q·Kᵀ) axis.
+// docs/formats.md "matmul": operands' channels split into heads, their positions into
+// windows; B's positions per window are the contracted (A·V) or produced (Q·Kᵀ) axis.
 static TensorShape matmulShape(const Node& node, const ShapeLookup& shapeOf) {
     const MatmulAttrs& a = node.matmul;
     if (node.inputs.size() != 2)
@@ -106,6 +106,7 @@ static TensorShape matmulShape(const Node& node, const ShapeLookup& shapeOf) {
                             std::to_string(node.inputs.size()),
                         {}, node.name);
     requireRange(node, "heads", a.heads, 1, kMaxDim);
+    requireRange(node, "windows", a.windows, 1, kMaxDim);
     if (!std::isfinite(a.alpha))
         throw UserError("alpha must be a finite number", {}, node.name);
     const TensorShape x = matmulOperand(node, node.inputs, 0, shapeOf);
@@ -116,7 +117,12 @@ static TensorShape matmulShape(const Node& node, const ShapeLookup& shapeOf) {
                             " does not divide the operands' channels (" + dims(x) + " and " +
                             dims(y) + ")",
                         {}, node.name);
-    const int64_t keys = y.h * y.w; // B's positions
+    if ((x.h * x.w) % a.windows != 0 || (y.h * y.w) % a.windows != 0)
+        throw UserError("windows = " + std::to_string(a.windows) +
+                            " does not divide the operands' positions (" + dims(x) + " and " +
+                            dims(y) + ")",
+                        {}, node.name);
+    const int64_t keys = y.h * y.w / a.windows; // B's positions per window
     if (a.transposeB) {
         if (x.c != y.c)
             throw UserError("A·Bᵀ needs operands with equal channels per head (A " + dims(x) +
@@ -128,7 +134,8 @@ static TensorShape matmulShape(const Node& node, const ShapeLookup& shapeOf) {
     }
     if (x.c != a.heads * keys)
         throw UserError("A·B needs A's channels (" + dims(x) + ") to be heads (" +
-                            std::to_string(a.heads) + ") × B's positions (" + dims(y) + ")",
+                            std::to_string(a.heads) + ") × B's positions per window (" + dims(y) +
+                            " / " + std::to_string(a.windows) + ")",
                         {}, node.name);
     return checkedShape(node, y.c, x.h, x.w);
 }
@@ -227,6 +234,15 @@ TensorShape inferShape(const Node& node, const ShapeLookup& shapeOf) {
                 throw UserError("tokens: index " + std::to_string(i) + " is outside the input's " +
                                     std::to_string(positions) + " positions",
                                 {}, node.name);
+        // The embedding table repeats along the channels and positions: its extents divide them.
+        const auto period = [&](const char* field, int64_t p, int64_t extent) {
+            if (p < 0 || (p > 0 && extent % p != 0))
+                throw UserError("tokens: " + std::string(field) + " = " + std::to_string(p) +
+                                    " does not divide " + std::to_string(extent),
+                                {}, node.name);
+        };
+        period("embed_channels", a.embedChannels, in.c);
+        period("embed_positions", a.embedPositions, a.outHw.h * a.outHw.w);
         return checkedShape(node, in.c, a.outHw.h, a.outHw.w);
     }
     case NodeKind::Norm: {

@@ -211,8 +211,10 @@ Tensor gatherTokens(const Tensor& in, const ir::TokenAttrs& attrs,
     const auto outPositions = static_cast<int64_t>(attrs.index.size());
     if (outPositions != attrs.outHw.h * attrs.outHw.w ||
         static_cast<int64_t>(learned.size()) != c * attrs.learnedTokens() ||
-        (attrs.embed && static_cast<int64_t>(embedding.size()) != c * outPositions))
+        (attrs.embed &&
+         static_cast<int64_t>(embedding.size()) != attrs.tableChannels(c) * attrs.tablePositions()))
         throw std::invalid_argument("gatherTokens: sizes do not match");
+    const int64_t tableC = attrs.tableChannels(c), tableP = attrs.tablePositions();
     Tensor out({c, attrs.outHw.h, attrs.outHw.w});
     for (int64_t i = 0; i < outPositions; ++i) {
         const int64_t from = attrs.index[static_cast<size_t>(i)];
@@ -222,7 +224,7 @@ Tensor gatherTokens(const Tensor& in, const ir::TokenAttrs& attrs,
             double v = from >= 0 ? in.data[static_cast<size_t>(ch * positions + from)]
                                  : learned[static_cast<size_t>((-1 - from) * c + ch)];
             if (attrs.embed)
-                v += embedding[static_cast<size_t>(ch * outPositions + i)];
+                v += embedding[static_cast<size_t>((ch % tableC) * tableP + i % tableP)];
             out.data[static_cast<size_t>(ch * outPositions + i)] = v;
         }
     }
@@ -230,28 +232,33 @@ Tensor gatherTokens(const Tensor& in, const ir::TokenAttrs& attrs,
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b, const ir::MatmulAttrs& attrs) {
-    const int64_t heads = attrs.heads;
-    const int64_t keys = b.shape.h * b.shape.w;
-    if (heads < 1 || a.shape.c % heads != 0 || b.shape.c % heads != 0)
-        throw std::invalid_argument("matmul: heads do not divide the operands' channels");
-    const int64_t d = b.shape.c / heads; // channels per head of B
+    const int64_t heads = attrs.heads, windows = attrs.windows;
+    const int64_t positions = a.shape.h * a.shape.w;
+    if (heads < 1 || a.shape.c % heads != 0 || b.shape.c % heads != 0 || windows < 1 ||
+        positions % windows != 0 || (b.shape.h * b.shape.w) % windows != 0)
+        throw std::invalid_argument("matmul: heads or windows do not divide the operands");
+    const int64_t keys = b.shape.h * b.shape.w / windows; // B's positions per window
+    const int64_t m = positions / windows;                // A's positions per window
+    const int64_t d = b.shape.c / heads;                  // channels per head of B
     if (attrs.transposeB ? a.shape.c != b.shape.c : a.shape.c != heads * keys)
         throw std::invalid_argument("matmul: operand shapes do not match");
-    const int64_t positions = a.shape.h * a.shape.w;
     const int64_t outC = attrs.transposeB ? heads * keys : b.shape.c;
     Tensor out({outC, a.shape.h, a.shape.w});
     // Positions p of A and j of B in row-major (y, x) order: data[c · positions + p].
     const auto A = [&](int64_t c, int64_t p) {
         return a.data[static_cast<size_t>(c * positions + p)];
     };
-    const auto B = [&](int64_t c, int64_t j) { return b.data[static_cast<size_t>(c * keys + j)]; };
+    const auto B = [&](int64_t c, int64_t w, int64_t j) {
+        return b.data[static_cast<size_t>(c * keys * windows + w * keys + j)];
+    };
     for (int64_t g = 0; g < heads; ++g)
         for (int64_t p = 0; p < positions; ++p) {
+            const int64_t w = p / m; // the window of A's position p
             if (attrs.transposeB) {
                 for (int64_t j = 0; j < keys; ++j) {
                     double sum = 0;
                     for (int64_t e = 0; e < d; ++e)
-                        sum += A(g * d + e, p) * B(g * d + e, j);
+                        sum += A(g * d + e, p) * B(g * d + e, w, j);
                     out.data[static_cast<size_t>((g * keys + j) * positions + p)] =
                         attrs.alpha * sum;
                 }
@@ -259,7 +266,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, const ir::MatmulAttrs& attrs) {
                 for (int64_t e = 0; e < d; ++e) {
                     double sum = 0;
                     for (int64_t j = 0; j < keys; ++j)
-                        sum += A(g * keys + j, p) * B(g * d + e, j);
+                        sum += A(g * keys + j, p) * B(g * d + e, w, j);
                     out.data[static_cast<size_t>((g * d + e) * positions + p)] = attrs.alpha * sum;
                 }
             }
@@ -420,9 +427,11 @@ void ReferenceExecutor::runNode(const ir::Node& node) {
             uniformValues(c * static_cast<size_t>(node.tokens.learnedTokens()),
                           nameSeed(node.name + "/tokens", seed_), 1.0);
         const std::vector<double> embedding =
-            node.tokens.embed ? uniformValues(c * node.tokens.index.size(),
-                                              nameSeed(node.name + "/embedding", seed_), 1.0)
-                              : std::vector<double>{};
+            node.tokens.embed
+                ? uniformValues(static_cast<size_t>(node.tokens.tableChannels(in.shape.c) *
+                                                    node.tokens.tablePositions()),
+                                nameSeed(node.name + "/embedding", seed_), 1.0)
+                : std::vector<double>{};
         out = gatherTokens(in, node.tokens, learned, embedding);
         break;
     }

@@ -63,11 +63,14 @@ public:
             add(n.matmul.heads);
             add(n.matmul.transposeB ? 1 : 0);
             add(std::bit_cast<int64_t>(n.matmul.alpha));
+            add(n.matmul.windows);
             break;
         case ir::NodeKind::Tokens:
             add(n.tokens.outHw.h);
             add(n.tokens.outHw.w);
             add(n.tokens.embed ? 1 : 0);
+            add(n.tokens.embedChannels);
+            add(n.tokens.embedPositions);
             for (int64_t i : n.tokens.index)
                 add(i);
             break;

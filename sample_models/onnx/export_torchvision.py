@@ -59,6 +59,48 @@ def strip_weights(model: onnx.ModelProto) -> int:
     return moved
 
 
+def compact(model: onnx.ModelProto) -> None:
+    """Shortens the file without changing what it computes or how its operators are named in
+    IOS Explorer: intermediate tensors get short names (t0, t1, ...) and the nodes that only
+    compute constants (shape arithmetic, Swin's shift mask) lose their names. Operators that
+    read the image keep theirs: they name the imported operators."""
+    graph = model.graph
+    keep = {i.name for i in graph.input} | {o.name for o in graph.output}
+    keep |= {i.name for i in graph.initializer}
+    data = {graph.input[0].name}  # tensors computed from the image (not through Shape)
+    for n in graph.node:
+        if n.op_type != "Shape" and any(i in data for i in n.input):
+            data.update(n.output)
+        if not any(o in data for o in n.output):
+            n.name = ""
+    # One Constant node per distinct value, first in the graph (they read nothing).
+    first, alias, constants, rest = {}, {}, [], []
+    for n in graph.node:
+        if n.op_type == "Constant" and len(n.attribute) == 1 and n.attribute[0].name == "value":
+            key = n.attribute[0].t.SerializeToString()
+            if key in first:
+                alias[n.output[0]] = first[key]
+                continue
+            first[key] = n.output[0]
+            constants.append(n)
+        else:
+            rest.append(n)
+    for n in rest:
+        for i, x in enumerate(n.input):
+            n.input[i] = alias.get(x, x)
+    nodes = constants + rest
+    del graph.node[:]
+    graph.node.extend(nodes)
+    renamed = {}
+    for n in graph.node:
+        for i, o in enumerate(n.output):
+            if o and o not in keep:
+                renamed[o] = n.output[i] = "t%x" % len(renamed)
+        for i, x in enumerate(n.input):
+            n.input[i] = renamed.get(x, x)
+    del graph.value_info[:]
+
+
 def builder(name: str):
     """(constructor, input H = W) of a model name; None when torchvision has no such model."""
     if name in MODELS:
@@ -68,7 +110,7 @@ def builder(name: str):
     return (lambda: getattr(tvm, name)(weights=None), 224)
 
 
-def export(name: str, out_dir: str, opset: int) -> str:
+def export(name: str, out_dir: str, opset: int, short: bool) -> str:
     ctor, size = builder(name)
     torch.manual_seed(0)
     model = ctor().eval()
@@ -84,6 +126,8 @@ def export(name: str, out_dir: str, opset: int) -> str:
     m = onnx.load(tmp)
     os.remove(tmp)
     moved = strip_weights(m)
+    if short:
+        compact(m)
     m.doc_string = f"torchvision {name}, opset {opset}, weights stripped ({moved} tensors)"
     onnx.checker.check_model(m)
     onnx.save(m, path)
@@ -103,6 +147,9 @@ def main() -> int:
     p.add_argument("--out", default=os.path.join(here, "generated"),
                    help="output folder (default: sample_models/onnx/generated, git-ignored)")
     p.add_argument("--opset", type=int, default=13)
+    p.add_argument("--compact", action="store_true",
+                   help="short tensor names, unnamed constant arithmetic (a smaller file; the "
+                   "operators keep their names)")
     args = p.parse_args()
     names = args.models or list(MODELS)
     unknown = [n for n in names if builder(n) is None]
@@ -112,7 +159,7 @@ def main() -> int:
     failed = []
     for n in names:
         try:
-            export(n, args.out, args.opset)
+            export(n, args.out, args.opset, args.compact)
         except Exception as e:  # an operator the exporter lacks: report it, go on
             print(f"{n}: export failed: {type(e).__name__}: {str(e).splitlines()[0]}")
             failed.append(n)

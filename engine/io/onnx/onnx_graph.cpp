@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 46> kKnownOps{"Conv",
+constexpr std::array<std::string_view, 50> kKnownOps{"Conv",
                                                      "BatchNormalization",
                                                      "Relu",
                                                      "Clip",
@@ -60,7 +60,11 @@ constexpr std::array<std::string_view, 46> kKnownOps{"Conv",
                                                      "Equal",
                                                      "Where",
                                                      "Expand",
-                                                     "Pow"};
+                                                     "Pow",
+                                                     "Einsum",
+                                                     "Range",
+                                                     "ScatterND",
+                                                     "Not"};
 
 } // namespace
 

@@ -74,7 +74,7 @@ bool isChannelAxis(const Val& x, int64_t axis, bool throughLast, int64_t* groups
 bool perChannel(const std::vector<int64_t>& c, const Val& x);
 
 class Lowerer {
-    friend class TokenRules; // onnx_tokens.cpp: token, head and attention layouts
+    friend class TokenRules; // onnx_tokens.cpp, onnx_attention.cpp: tokens, heads, attention
 public:
     Lowerer(const Model& m, const TensorTable& t, bool allowOpaque)
         : model_(m), tensors_(t), allowOpaque_(allowOpaque) {
@@ -188,15 +188,20 @@ private:
     std::map<std::string, std::vector<std::string>> unsupported_; // op → node names
 };
 
-// Rules for token sequences and attention heads (onnx_tokens.cpp): layouts by axis roles
-// (docs/onnx.md "Tokens and heads"), position gathers, products of two activations.
+// Rules for token sequences and attention heads (onnx_tokens.cpp, onnx_attention.cpp): layouts by
+// axis roles (docs/onnx.md "Tokens and heads"), position gathers, products of two activations.
 class TokenRules {
 public:
     explicit TokenRules(Lowerer& l) : l_(l) {}
     // Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Slice and Gather over any view.
     bool layout(const Node& n, const Val& x);
     bool concat(const Node& n, const std::vector<const Val*>& in);
+    // MatMul and Einsum of two activations (onnx_attention.cpp).
     bool matmul(const Node& n, const Val& a, const Val& b);
+    bool einsum(const Node& n, const Val& a, const Val& b);
+    // x copied into like's order of positions when both hold the same axes in other orders
+    // (MaxViT's grid attention added back to its input); nothing otherwise.
+    std::optional<Val> inOrderOf(const Node& n, const Val& x, const Val& like);
     // data ⊙ constant that no producer folds: a scalar a MatMul takes, or a learned table
     // added along the positions (a positional embedding).
     bool constant(const Node& n, const Val& x, const std::string& xName,

@@ -184,6 +184,11 @@ bool Lowerer::lowerBinary(const Node& n, const std::vector<const Val*>& in) {
         if (v != nullptr)
             operands.push_back(v);
     const Val& lead = *operands.front(); // channels-last and head views: same shapes only
+    std::vector<Val> copies;             // operands copied into the lead's order of positions
+    copies.reserve(operands.size());
+    for (size_t k = 1; k < operands.size(); ++k)
+        if (auto c = TokenRules(*this).inOrderOf(n, *operands[k], lead))
+            operands[k] = &copies.emplace_back(std::move(*c));
     const bool channelsLast = lead.view == View::ChannelsLast || lead.view == View::Axes;
     for (const Val* v : operands)
         if ((v->view != View::Plain && v->view != View::Flat && !channelsLast) ||
@@ -286,7 +291,11 @@ bool Lowerer::lowerNorm(const Node& n, const std::vector<const Val*>& in) {
 
 bool Lowerer::lowerLinear(const Node& n, const Val& x) {
     const std::vector<int64_t>& out = dimsOf(n, n.outputs.at(0));
-    const bool channelsLast = x.view == View::ChannelsLast; // MatMul, or Gemm on [T, C]
+    // MatMul, or Gemm on [T, C]: the last axis is the channels, in any order of the positions
+    // (MaxViT's grid: windows swapped with tokens).
+    const auto last = static_cast<int>(x.dims.size()) - 1;
+    const bool byAxes = x.view == View::Axes && x.chanAxes == std::vector<int>{last};
+    const bool channelsLast = x.view == View::ChannelsLast || byAxes;
     if ((x.view != View::Flat && !channelsLast) || n.attrInt("transA", 0) != 0 || x.alpha != 1.0)
         return false;
     ir::Node node; // a dense layer = a conv whose kernel covers the whole (flattened) map, or,
@@ -299,7 +308,11 @@ bool Lowerer::lowerLinear(const Node& n, const Val& x) {
                                     : ir::TensorShape{out.back(), 1, 1};
     Val v = nodeVal(add(std::move(node), n.name), out);
     if (channelsLast)
-        v.view = View::ChannelsLast;
+        v.view = x.view;
+    if (byAxes) {
+        v.chanAxes = x.chanAxes;
+        v.posAxes = x.posAxes;
+    }
     vals_[n.outputs[0]] = v;
     return true;
 }

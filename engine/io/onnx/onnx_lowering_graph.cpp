@@ -88,6 +88,9 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
     }
     if (op == "MatMul" && x != nullptr && in.size() == 2 && in[1] != nullptr)
         return TokenRules(*this).matmul(n, *x, *in[1]); // two activations: attention
+    if (op == "Einsum")
+        return in.size() == 2 && x != nullptr && in[1] != nullptr &&
+               TokenRules(*this).einsum(n, *x, *in[1]);
     if (op == "Gemm" || op == "MatMul")
         return x != nullptr && in.size() >= 2 && in[1] == nullptr && lowerLinear(n, *x);
     return x != nullptr && lowerShapeOp(n, *x);

@@ -62,6 +62,10 @@ private:
     // Softmax's and LayerNormalization's axis, and LayerNorm's scale and bias against it.
     void checkNormAxis(const Node& node, const TensorInfo& x) const;
     void slice(const Node& node, const TensorInfo& x);
+    // Range(start, limit, delta) on folded integers (Swin's shift mask).
+    void range(const Node& node);
+    // Einsum: each output letter's extent from the operands (docs/onnx.md).
+    void einsum(const Node& node);
 
     const Model& model_;
     TensorTable& table_;
@@ -118,6 +122,33 @@ void Inference::where(const Node& node) {
             value->push_back(at(*c->value, k) != 0 ? at(*a->value, k) : at(*b->value, k));
     }
     set(node, 0, out, value);
+}
+
+void Inference::range(const Node& node) {
+    const auto *start = valueOf(node, 0), *limit = valueOf(node, 1), *delta = valueOf(node, 2);
+    if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 ||
+        delta->size() != 1)
+        return;
+    const int64_t a = start->front(), b = limit->front(), d = delta->front();
+    if (d == 0 || std::max({std::abs(a), std::abs(b), std::abs(d)}) > kMaxDimValue)
+        fail(node, "invalid range " + std::to_string(a) + " to " + std::to_string(b) + " by " +
+                       std::to_string(d));
+    const int64_t n = std::max<int64_t>(0, d > 0 ? (b - a + d - 1) / d : (a - b - d - 1) / -d);
+    std::vector<int64_t> values;
+    for (int64_t k = 0; k < n && n <= kMaxFoldedElements; ++k)
+        values.push_back(a + k * d);
+    set(node, 0, {n}, n <= kMaxFoldedElements ? std::optional(values) : std::nullopt);
+}
+
+void Inference::einsum(const Node& node) {
+    std::vector<std::vector<int64_t>> operands;
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const TensorInfo* t = in(node, i);
+        if (t == nullptr)
+            return;
+        operands.push_back(t->dims);
+    }
+    set(node, 0, einsumDims(node, operands));
 }
 
 void Inference::checkNormAxis(const Node& node, const TensorInfo& x) const {
@@ -206,7 +237,7 @@ void Inference::run(const Node& node) {
     if (op == "Identity" || op == "Cast" || op == "Dropout" || op == "Relu" || op == "Clip" ||
         op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Tanh" ||
         op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu" ||
-        op == "LayerNormalization") {
+        op == "LayerNormalization" || op == "Not" || op == "ScatterND") {
         if (op == "Softmax" || op == "LayerNormalization")
             checkNormAxis(node, *x);
         const bool passValue = op == "Identity" || op == "Cast";
@@ -260,6 +291,10 @@ void Inference::run(const Node& node) {
     }
     if (op == "Where")
         return where(node);
+    if (op == "Range")
+        return range(node);
+    if (op == "Einsum")
+        return einsum(node);
     if (op == "Expand") { // broadcast to a shape (ViT's class token)
         const std::vector<int64_t>* shape = valueOf(node, 1);
         return shape == nullptr ? void() : set(node, 0, broadcast(node, x->dims, *shape));

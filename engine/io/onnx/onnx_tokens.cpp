@@ -5,20 +5,13 @@
 // none). Transposes and most reshapes only relabel the roles, so they cost nothing; operators
 // that move data between positions (a class token, a selected token, a window partition)
 // become `tokens` nodes, and MatMuls of two activations `matmul` nodes.
-#include "io/onnx/onnx_lowerer.h"
+#include "io/onnx/onnx_roles.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 namespace ios::io::onnx::detail {
-
-namespace {
-
-struct Roles {
-    std::vector<int> chan, pos;
-    friend bool operator==(const Roles&, const Roles&) = default;
-};
 
 std::vector<int> nonUnit(const std::vector<int64_t>& dims, size_t from, size_t to) {
     std::vector<int> axes;
@@ -28,7 +21,6 @@ std::vector<int> nonUnit(const std::vector<int64_t>& dims, size_t from, size_t t
     return axes;
 }
 
-// The roles of x's axes; nullopt for views that are not a relabelling of the terms.
 std::optional<Roles> rolesOf(const Val& x) {
     const std::vector<int64_t>& d = x.dims;
     const size_t rank = d.size();
@@ -52,7 +44,6 @@ std::optional<Roles> rolesOf(const Val& x) {
     }
 }
 
-// v's view from its roles: the named views where they fit, else Axes.
 void settle(Val& v, const Roles& r) {
     const std::vector<int64_t>& d = v.dims;
     const size_t rank = d.size();
@@ -75,6 +66,8 @@ void settle(Val& v, const Roles& r) {
         v.posAxes.clear();
     }
 }
+
+namespace {
 
 // The roles after a reshape from `in` to `out` dims, when it only regroups axes within a role
 // (each group of input axes consecutive, in order, in one role list); nullopt otherwise.
@@ -118,12 +111,16 @@ std::optional<Roles> reshaped(const Roles& r, const std::vector<int64_t>& in,
     return next;
 }
 
+} // namespace
+
 int64_t product(const std::vector<int64_t>& dims, const std::vector<int>& axes) {
     int64_t p = 1;
     for (int a : axes)
         p *= dims[static_cast<size_t>(a)];
     return p;
 }
+
+namespace {
 
 // Every position's coordinates along `axes` (row-major, the last axis fastest).
 std::vector<std::vector<int64_t>> coordinates(const std::vector<int64_t>& dims,
@@ -150,9 +147,9 @@ int64_t positionOf(const std::vector<int64_t>& coord, const std::vector<int64_t>
     return p;
 }
 
-// The value of a one-element float constant: an initializer, a Constant node's output, or
-// arithmetic on such (Swin's head_dim ** -0.5), a few levels deep.
-std::optional<double> scalarConstant(const Model& m, const std::string& name, int depth = 0) {
+} // namespace
+
+std::optional<double> scalarConstant(const Model& m, const std::string& name, int depth) {
     const auto single = [](const Tensor& t) {
         return t.reals && t.reals->size() == 1 ? std::optional(t.reals->front()) : std::nullopt;
     };
@@ -186,8 +183,6 @@ std::optional<double> scalarConstant(const Model& m, const std::string& name, in
     return op == "Add" ? *x + *y : *x - *y;
 }
 
-} // namespace
-
 bool TokenRules::layout(const Node& n, const Val& x) {
     const std::string& op = n.opType;
     if (op == "Transpose")
@@ -201,15 +196,14 @@ bool TokenRules::layout(const Node& n, const Val& x) {
     return false;
 }
 
-bool TokenRules::transpose(const Node& n, const Val& x) {
+std::optional<Val> permuted(const Val& x, std::vector<int64_t> perm, std::vector<int64_t> outDims) {
     const auto roles = rolesOf(x);
     const size_t rank = x.dims.size();
-    std::vector<int64_t> perm = n.attrInts("perm");
     if (perm.empty())
         for (size_t a = rank; a-- > 0;)
             perm.push_back(static_cast<int64_t>(a));
     if (!roles || perm.size() != rank)
-        return false;
+        return std::nullopt;
     std::vector<int> to(rank); // input axis → output axis
     for (size_t a = 0; a < rank; ++a)
         to[static_cast<size_t>(perm[a])] = static_cast<int>(a);
@@ -219,10 +213,16 @@ bool TokenRules::transpose(const Node& n, const Val& x) {
     for (int a : roles->pos)
         r.pos.push_back(to[static_cast<size_t>(a)]);
     Val v = x;
-    v.dims = l_.dimsOf(n, n.outputs.at(0));
+    v.dims = std::move(outDims);
     settle(v, r);
-    l_.vals_[n.outputs[0]] = v;
-    return true;
+    return v;
+}
+
+bool TokenRules::transpose(const Node& n, const Val& x) {
+    std::optional<Val> v = permuted(x, n.attrInts("perm"), l_.dimsOf(n, n.outputs.at(0)));
+    if (v)
+        l_.vals_[n.outputs[0]] = std::move(*v);
+    return v.has_value();
 }
 
 bool TokenRules::reshape(const Node& n, const Val& x) {
@@ -236,18 +236,8 @@ bool TokenRules::reshape(const Node& n, const Val& x) {
         Roles ordered = *roles;
         std::sort(ordered.pos.begin(), ordered.pos.end());
         r = reshaped(ordered, x.dims, out);
-        if (r) {
-            std::vector<int64_t> index;
-            for (const std::vector<int64_t>& c : coordinates(x.dims, ordered.pos)) {
-                std::vector<int64_t> held(c.size()); // the coordinates in the held order
-                for (size_t k = 0; k < c.size(); ++k)
-                    held[k] = c[static_cast<size_t>(
-                        std::find(ordered.pos.begin(), ordered.pos.end(), roles->pos[k]) -
-                        ordered.pos.begin())];
-                index.push_back(positionOf(held, x.dims, roles->pos));
-            }
-            v = gathered(n, x, std::move(index), out, r->pos);
-        }
+        if (r)
+            v = gathered(n, x, reorderIndex(x, ordered.pos), out, r->pos);
     }
     // A Plain tensor's channels split in two is a channel shuffle's start (lowerShapeOp).
     if (!r || (x.view == View::Plain && r->chan.size() > 1))
@@ -256,6 +246,19 @@ bool TokenRules::reshape(const Node& n, const Val& x) {
     settle(v, *r);
     l_.vals_[n.outputs[0]] = v;
     return true;
+}
+
+std::vector<int64_t> reorderIndex(const Val& x, const std::vector<int>& pos) {
+    const std::vector<int> held = rolesOf(x)->pos;
+    std::vector<int64_t> index;
+    for (const std::vector<int64_t>& c : coordinates(x.dims, pos)) {
+        std::vector<int64_t> at(c.size()); // the coordinates in the held order
+        for (size_t k = 0; k < c.size(); ++k)
+            at[k] =
+                c[static_cast<size_t>(std::find(pos.begin(), pos.end(), held[k]) - pos.begin())];
+        index.push_back(positionOf(at, x.dims, held));
+    }
+    return index;
 }
 
 Val TokenRules::gathered(const Node& n, const Val& x, std::vector<int64_t> index,
@@ -475,98 +478,6 @@ bool TokenRules::concat(const Node& n, const std::vector<const Val*>& in) {
     v = gathered(n, source, std::move(index), outDims, roles->pos);
     settle(v, *roles);
     l_.vals_[n.outputs[0]] = v;
-    return true;
-}
-
-bool TokenRules::matmul(const Node& n, const Val& a, const Val& b) {
-    // ONNX: A [..., M, K] · B [..., K, N] over equal batch dims = the IR's heads.
-    const auto ra = rolesOf(a), rb = rolesOf(b);
-    const size_t rank = a.dims.size();
-    if (!ra || !rb || rank < 2 || b.dims.size() != rank ||
-        !std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin()))
-        return false;
-    const auto m = static_cast<int>(rank - 2), k = static_cast<int>(rank - 1);
-    std::vector<int> batch = nonUnit(a.dims, 0, rank - 2);
-    const auto with = [&](int last, const std::vector<int64_t>& d) {
-        std::vector<int> axes = batch;
-        if (d[static_cast<size_t>(last)] != 1)
-            axes.push_back(last);
-        return axes;
-    };
-    const auto only = [](int axis, const std::vector<int64_t>& d) {
-        return d[static_cast<size_t>(axis)] != 1 ? std::vector<int>{axis} : std::vector<int>{};
-    };
-    if (ra->chan != with(k, a.dims) || ra->pos != only(m, a.dims))
-        return false; // A: heads and K along its channels, M along its positions
-    bool transposeB;
-    if (rb->chan == with(m, b.dims) && rb->pos == only(k, b.dims))
-        transposeB = true; // B's channels hold K: Q·Kᵀ
-    else if (rb->chan == with(k, b.dims) && rb->pos == only(m, b.dims))
-        transposeB = false; // B's positions hold K: attention · V
-    else
-        return false;
-    ir::Node node;
-    node.kind = NodeKind::Matmul;
-    node.hintName = n.opType;
-    node.inputs = {l_.oneTerm(n, a), l_.oneTerm(n, b)};
-    node.matmul = {product(a.dims, batch), transposeB, a.alpha * b.alpha};
-    const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
-    node.outputShape = {product(out, with(k, out)), a.termHw.h, a.termHw.w};
-    Val v = l_.nodeVal(l_.add(std::move(node), n.name), out);
-    v.termHw = a.termHw;
-    settle(v, Roles{with(k, out), only(m, out)});
-    l_.vals_[n.outputs[0]] = v;
-    return true;
-}
-
-bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
-                          const std::string& constant) {
-    const std::string& op = n.opType;
-    const std::string& out = n.outputs.at(0);
-    const std::vector<int64_t>& cd = l_.dimsOf(n, constant);
-    const int64_t elements = std::accumulate(cd.begin(), cd.end(), int64_t{1},
-                                             [](int64_t p, int64_t d) { return p * d; });
-    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && elements == 1) {
-        // A scalar on the operand of MatMuls of two activations (1/√d): their alpha.
-        const auto& users = l_.consumers_[out];
-        const auto c = scalarConstant(l_.model_, constant);
-        // (Whether the other operand is data is known only when the MatMul lowers; a MatMul
-        // with a weight refuses a pending factor rather than drop it.)
-        if (users.empty() || l_.uses_[out] != static_cast<int>(users.size()) || !c ||
-            (op == "Div" && *c == 0) || !std::all_of(users.begin(), users.end(), [](const Node* u) {
-                return u->opType == "MatMul";
-            }))
-            return false;
-        Val v = x;
-        v.alpha *= op == "Mul" ? *c : 1.0 / *c;
-        l_.vals_[out] = v;
-        return true;
-    }
-    const auto roles = rolesOf(x);
-    const size_t rank = x.dims.size();
-    if (op != "Add" || !roles || perChannel(cd, x) || cd.size() > rank ||
-        l_.dimsOf(n, out) != x.dims)
-        return false;
-    for (size_t k = 0; k < cd.size(); ++k)
-        if (cd[k] != 1 && cd[k] != x.dims[rank - cd.size() + k])
-            return false;
-    // A learned table added along the positions (a positional embedding): folded into the
-    // tokens node that makes x, else a tokens node of its own.
-    if (x.irNode >= 0 && l_.soleUse(xName) && l_.irNode(x).kind == NodeKind::Tokens &&
-        !l_.irNode(x).tokens.embed) {
-        l_.irNode(x).tokens.embed = true;
-        l_.vals_[out] = x;
-        return true;
-    }
-    std::vector<int64_t> identity(static_cast<size_t>(x.termHw.h * x.termHw.w));
-    std::iota(identity.begin(), identity.end(), 0);
-    Val v = gathered(n, x, std::move(identity), x.dims, {});
-    l_.irNode(v).tokens.outHw = x.termHw;
-    l_.irNode(v).outputShape = {width(x.terms), x.termHw.h, x.termHw.w};
-    l_.irNode(v).tokens.embed = true;
-    v.termHw = x.termHw;
-    settle(v, *roles);
-    l_.vals_[out] = v;
     return true;
 }
 

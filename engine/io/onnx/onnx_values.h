@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ios::io::onnx::detail {
@@ -20,6 +21,19 @@ std::vector<int64_t> broadcast(const Node& node, const std::vector<int64_t>& a,
 // such as Shape -> Gather -> Mul -> Reshape), exactly: an overflow or a division by zero is
 // refused naming the node (Div(INT64_MIN, -1) used to trap with SIGFPE). Nothing for other ops.
 std::optional<int64_t> foldBinary(const Node& node, int64_t x, int64_t y);
+
+// An Einsum equation without spaces: one letter string per operand and the output's.
+struct EinsumSpec {
+    std::vector<std::string> inputs;
+    std::string output;
+};
+// Nothing when the node has no equation, or one this importer does not read (an ellipsis,
+// no explicit output, characters other than letters).
+std::optional<EinsumSpec> parseEinsum(const Node& node);
+// The output dims of an Einsum over operands of these dims; a UserError naming the node when
+// the equation is unsupported or does not fit them.
+std::vector<int64_t> einsumDims(const Node& node,
+                                const std::vector<std::vector<int64_t>>& operands);
 
 // The values of a small constant rearranged: output element i (a multi-index over outDims)
 // is the input's element at source(i) (a multi-index over inDims).

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// Attention (docs/onnx.md "Tokens and heads"): MatMul and Einsum of two activations become
+// `matmul` nodes, with the batch axes split into heads (channel axes) and windows (position
+// axes); constant tables added to activations (positional embeddings, attention biases and
+// masks) become the embedding of a `tokens` node.
+#include "io/onnx/onnx_roles.h"
+#include "io/onnx/onnx_values.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ios::io::onnx::detail {
+
+namespace {
+
+// The extent of the table a constant of dims `cd` needs along the axes `axes` of x (major →
+// minor), broadcast right-aligned: everything from the first axis it varies along (1 when it
+// varies along none). The table repeats with that period along the IR axis.
+int64_t tableExtent(const std::vector<int64_t>& cd, const std::vector<int64_t>& xDims,
+                    const std::vector<int>& axes) {
+    const size_t rank = xDims.size();
+    int64_t extent = 1;
+    bool varies = false;
+    for (int a : axes) {
+        const auto ax = static_cast<size_t>(a);
+        const bool inC = ax + cd.size() >= rank; // the constant has this axis
+        varies = varies || (inC && cd[ax + cd.size() - rank] != 1);
+        if (varies)
+            extent *= xDims[ax];
+    }
+    return extent;
+}
+
+} // namespace
+
+bool TokenRules::matmul(const Node& n, const Val& a0, const Val& b0) {
+    // ONNX: A [..., M, K] · B [..., K, N] over equal batch dims. Batch axes among A's channel
+    // axes are the IR's heads, those among its position axes the IR's windows.
+    const auto ra = rolesOf(a0), rb = rolesOf(b0);
+    const size_t rank = a0.dims.size();
+    if (!ra || !rb || rank < 2 || b0.dims.size() != rank ||
+        !std::equal(a0.dims.begin(), a0.dims.end() - 2, b0.dims.begin()))
+        return false;
+    const auto m = static_cast<int>(rank - 2), k = static_cast<int>(rank - 1);
+    std::vector<int> heads, windows;
+    for (int axis : nonUnit(a0.dims, 0, rank - 2))
+        (std::find(ra->chan.begin(), ra->chan.end(), axis) != ra->chan.end() ? heads : windows)
+            .push_back(axis);
+    const auto with = [](std::vector<int> axes, int last, const std::vector<int64_t>& d) {
+        if (d[static_cast<size_t>(last)] != 1)
+            axes.push_back(last);
+        return axes;
+    };
+    // An operand whose positions are held in another order than the product needs (MaxViT's
+    // grid attention: the partition holds them window-major, the grid cells are the batch) is
+    // copied into that order first, by a tokens node.
+    const auto inOrder = [&](const Val& x, const Roles& r, const std::vector<int>& want,
+                             const char* suffix) {
+        if (r.pos == want ||
+            !std::is_permutation(r.pos.begin(), r.pos.end(), want.begin(), want.end()))
+            return x;
+        Node named = n;
+        named.name = n.name + suffix;
+        Val v = gathered(named, x, reorderIndex(x, want), x.dims, want);
+        v.alpha = x.alpha;
+        settle(v, Roles{r.chan, want});
+        return v;
+    };
+    const Val a = inOrder(a0, *ra, with(windows, m, a0.dims), "/order_a");
+    if (ra->chan != with(heads, k, a.dims) || rolesOf(a)->pos != with(windows, m, a.dims))
+        return false; // A: heads and K along its channels, windows and M along its positions
+    // B's channels hold K (Q·Kᵀ) or its positions do (attention · V).
+    const bool transposeB = rb->chan == with(heads, m, b0.dims);
+    if (!transposeB && rb->chan != with(heads, k, b0.dims))
+        return false;
+    const std::vector<int> wantB = with(windows, transposeB ? k : m, b0.dims);
+    const Val b = inOrder(b0, *rb, wantB, "/order_b");
+    if (rolesOf(b)->pos != wantB)
+        return false;
+    ir::Node node;
+    node.kind = NodeKind::Matmul;
+    node.hintName = n.opType;
+    node.inputs = {l_.oneTerm(n, a), l_.oneTerm(n, b)};
+    node.matmul = {product(a.dims, heads), transposeB, a.alpha * b.alpha, product(a.dims, windows)};
+    const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
+    node.outputShape = {product(out, with(heads, k, out)), a.termHw.h, a.termHw.w};
+    Val v = l_.nodeVal(l_.add(std::move(node), n.name), out);
+    v.termHw = a.termHw;
+    settle(v, Roles{with(heads, k, out), with(windows, m, out)});
+    l_.vals_[n.outputs[0]] = v;
+    return true;
+}
+
+std::optional<Val> TokenRules::inOrderOf(const Node& n, const Val& x, const Val& like) {
+    const auto rx = rolesOf(x), rl = rolesOf(like);
+    if (!rx || !rl || x.dims != like.dims || rx->chan != rl->chan || rx->pos == rl->pos ||
+        !std::is_permutation(rx->pos.begin(), rx->pos.end(), rl->pos.begin(), rl->pos.end()))
+        return std::nullopt;
+    Node named = n;
+    named.name = n.name + "/order";
+    Val v = gathered(named, x, reorderIndex(x, rl->pos), x.dims, rl->pos);
+    ir::Node& copy = l_.irNode(v);
+    copy.tokens.outHw = like.termHw; // the same positions, laid out as like's
+    copy.outputShape = {copy.outputShape.c, like.termHw.h, like.termHw.w};
+    v.terms = l_.nodeVal(v.irNode, v.dims).terms;
+    v.termHw = like.termHw;
+    v.alpha = x.alpha;
+    settle(v, *rl);
+    return v;
+}
+
+bool TokenRules::einsum(const Node& n, const Val& a, const Val& b) {
+    // Batched products only: "P i k, P j k -> P i j" (A·Bᵀ) and "P i k, P k j -> P i j" (A·B)
+    // with the same batch letters P in all three; other equations stay unsupported.
+    const std::optional<EinsumSpec> e = parseEinsum(n);
+    if (!e || e->inputs.size() != 2)
+        return false;
+    const std::string &x = e->inputs[0], &y = e->inputs[1], &z = e->output;
+    const size_t r = x.size();
+    if (r < 2 || y.size() != r || z.size() != r || x.compare(0, r - 2, y, 0, r - 2) != 0 ||
+        x.compare(0, r - 2, z, 0, r - 2) != 0 || z[r - 2] != x[r - 2] || x[r - 1] == z[r - 1])
+        return false;
+    if (y[r - 2] == x[r - 1] && y[r - 1] == z[r - 1]) // B [P, k, j]
+        return matmul(n, a, b);
+    if (y[r - 1] != x[r - 1] || y[r - 2] != z[r - 1]) // B [P, j, k]
+        return false;
+    std::vector<int64_t> perm(r), dims = b.dims;
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[r - 2], perm[r - 1]);
+    std::swap(dims[r - 2], dims[r - 1]);
+    const std::optional<Val> bt = permuted(b, perm, dims);
+    return bt && matmul(n, a, *bt);
+}
+
+bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
+                          const std::string& constant) {
+    const std::string& op = n.opType;
+    const std::string& out = n.outputs.at(0);
+    const std::vector<int64_t>& cd = l_.dimsOf(n, constant);
+    const int64_t elements = std::accumulate(cd.begin(), cd.end(), int64_t{1},
+                                             [](int64_t p, int64_t d) { return p * d; });
+    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && elements == 1) {
+        // A scalar on the operand of MatMuls of two activations (1/√d): their alpha.
+        const auto& users = l_.consumers_[out];
+        const auto c = scalarConstant(l_.model_, constant);
+        // (Whether the other operand is data is known only when the MatMul lowers; a MatMul
+        // with a weight refuses a pending factor rather than drop it.)
+        if (users.empty() || l_.uses_[out] != static_cast<int>(users.size()) || !c ||
+            (op == "Div" && *c == 0) || !std::all_of(users.begin(), users.end(), [](const Node* u) {
+                return u->opType == "MatMul" || u->opType == "Einsum";
+            }))
+            return false;
+        Val v = x;
+        v.alpha *= op == "Mul" ? *c : 1.0 / *c;
+        l_.vals_[out] = v;
+        return true;
+    }
+    const auto roles = rolesOf(x);
+    const size_t rank = x.dims.size();
+    if (op != "Add" || !roles || perChannel(cd, x) || cd.size() > rank ||
+        l_.dimsOf(n, out) != x.dims)
+        return false;
+    for (size_t k = 0; k < cd.size(); ++k)
+        if (cd[k] != 1 && cd[k] != x.dims[rank - cd.size() + k])
+            return false;
+    // A table added along the positions (a positional embedding; an attention bias or mask
+    // shared by the windows or heads: the table repeats): folded into the tokens node that
+    // makes x, else a tokens node of its own.
+    const int64_t tableC = tableExtent(cd, x.dims, roles->chan);
+    const int64_t tableP = tableExtent(cd, x.dims, roles->pos);
+    const int64_t c = width(x.terms), positions = x.termHw.h * x.termHw.w;
+    const auto embed = [&](ir::TokenAttrs& t) {
+        t.embed = true;
+        t.embedChannels = tableC == c ? 0 : tableC;
+        t.embedPositions = tableP == positions ? 0 : tableP;
+    };
+    if (x.irNode >= 0 && l_.soleUse(xName) && l_.irNode(x).kind == NodeKind::Tokens &&
+        !l_.irNode(x).tokens.embed) {
+        embed(l_.irNode(x).tokens);
+        l_.vals_[out] = x;
+        return true;
+    }
+    std::vector<int64_t> identity(static_cast<size_t>(positions));
+    std::iota(identity.begin(), identity.end(), 0);
+    Val v = gathered(n, x, std::move(identity), x.dims, {});
+    l_.irNode(v).tokens.outHw = x.termHw;
+    l_.irNode(v).outputShape = {c, x.termHw.h, x.termHw.w};
+    embed(l_.irNode(v).tokens);
+    v.termHw = x.termHw;
+    settle(v, *roles);
+    l_.vals_[out] = v;
+    return true;
+}
+
+} // namespace ios::io::onnx::detail

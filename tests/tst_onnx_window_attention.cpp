@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+// The importer on window attention (issue 31): Swin's shifted-window block as PyTorch 1.13
+// exports it (windows in the batch axis of MatMul, a relative-position bias shared by the
+// windows, a shift mask shared by the heads) and MaxViT's (Einsum over [B, windows, heads,
+// tokens, d]). The imported graph is checked against the attention computed by hand from the
+// reference executor's own weights.
+#include "io/native_json.h"
+#include "io/onnx_import.h"
+#include "ir/metrics.h"
+#include "onnx_test_builder.h"
+#include "onnx_test_support.h"
+#include "ref/reference_executor.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace ios;
+using ios::test::Builder;
+using ios::test::errorOf;
+using ios::test::findOp;
+using ios::test::kindCounts;
+using ios::test::optimizeAndVerify;
+
+namespace {
+
+// A 4×4 map of kC channels in kW windows of kN = 2×2 tokens, kHeads heads of kD channels.
+constexpr int64_t kC = 8, kW = 4, kN = 4, kHeads = 2, kD = 4;
+
+void reshape(Builder& b, const std::string& name, const std::string& x, const std::string& y,
+             const std::vector<int64_t>& shape) {
+    b.ints(name + ".shape", shape);
+    b.node("Reshape", name, {x, name + ".shape"}, {y});
+}
+
+void pick(Builder& b, const std::string& name, const std::string& x, const std::string& y,
+          int64_t index) {
+    auto* t = b.g->add_initializer();
+    t->set_name(name + ".index");
+    t->set_data_type(7); // int64 scalar
+    t->add_int64_data(index);
+    Builder::attr(b.node("Gather", name, {x, name + ".index"}, {y}), "axis", int64_t{0});
+}
+
+// Window partition of a 1×1 conv's output into [kW, kN, kC] tokens, the packed projection.
+void windowTokens(Builder& b) {
+    b.conv("c", "x", "h", kC, kC, 1);
+    b.transpose("to_last", "h", "l", {0, 2, 3, 1});
+    reshape(b, "split", "l", "s", {1, 2, 2, 2, 2, kC});
+    b.transpose("gather_windows", "s", "sw", {0, 1, 3, 2, 4, 5});
+    reshape(b, "partition", "sw", "w", {kW, kN, kC});
+    b.weight("qkv.w", {kC, 3 * kC});
+    b.node("MatMul", "qkv", {"w", "qkv.w"}, {"p"});
+}
+
+struct Options {
+    int64_t maskWindows = kW; // the shift mask's window extent (a wrong one breaks it)
+};
+
+// Swin: q, k, v by Reshape [W, N, 3, heads, d] → Transpose (2, 0, 3, 1, 4) → Gather;
+// scores = q·scale·kᵀ + bias [1, heads, N, N], viewed [1, W, heads, N, N] + mask
+// [1, W, 1, N, N]; softmax; · v; back to [W, N, C].
+std::string swinBlock(const Options& o = {}) {
+    Builder b({1, kC, 4, 4});
+    windowTokens(b);
+    reshape(b, "heads", "p", "p5", {kW, kN, 3, kHeads, kD});
+    b.transpose("qkv.t", "p5", "pt", {2, 0, 3, 1, 4});
+    pick(b, "q.pick", "pt", "q0", 0);
+    pick(b, "k.pick", "pt", "k0", 1);
+    pick(b, "v.pick", "pt", "v", 2);
+    b.real("scale", 0.5f);
+    b.node("Mul", "q.scale", {"q0", "scale"}, {"q"});
+    b.transpose("k.t", "k0", "kt", {0, 1, 3, 2});
+    b.node("MatMul", "scores", {"q", "kt"}, {"s0"});
+    b.weight("bias.table", {1, kHeads, kN, kN});
+    b.node("Add", "bias", {"s0", "bias.table"}, {"s1"});
+    reshape(b, "by_window", "s1", "s2", {1, kW, kHeads, kN, kN});
+    b.weight("mask.table", {1, o.maskWindows, 1, kN, kN});
+    b.node("Add", "mask", {"s2", "mask.table"}, {"s3"});
+    reshape(b, "unwindow", "s3", "s4", {kW, kHeads, kN, kN});
+    Builder::attr(b.node("Softmax", "softmax", {"s4"}, {"a"}), "axis", int64_t{-1});
+    b.node("MatMul", "mix", {"a", "v"}, {"m"});
+    b.transpose("m.t", "m", "m1", {0, 2, 1, 3});
+    reshape(b, "merge", "m1", "y", {kW, kN, kC});
+    b.output("y");
+    return b.bytes();
+}
+
+// MaxViT: q, k, v as channel slices viewed [1, W, N, heads, d] → [1, W, heads, N, d]; the
+// products as Einsum (the equations as torch writes them, with spaces).
+std::string maxvitBlock(const std::string& scoresEquation = "B G H I D, B G H J D -> B G H I J") {
+    Builder b({1, kC, 4, 4});
+    windowTokens(b);
+    for (int64_t k = 0; k < 3; ++k) {
+        const std::string name = std::string(1, "qkv"[k]);
+        b.ints(name + ".b", {k * kC});
+        b.ints(name + ".e", {(k + 1) * kC});
+        b.ints(name + ".a", {-1});
+        b.node("Slice", name + ".slice", {"p", name + ".b", name + ".e", name + ".a"},
+               {name + "0"});
+        reshape(b, name + ".heads", name + "0", name + "1", {1, kW, kN, kHeads, kD});
+        b.transpose(name + ".t", name + "1", name + (k == 0 ? "2" : ""), {0, 1, 3, 2, 4});
+    }
+    b.real("scale", 0.5f);
+    b.node("Mul", "q.scale", {"q2", "scale"}, {"q"});
+    Builder::attr(b.node("Einsum", "scores", {"q", "k"}, {"sc"}), "equation", scoresEquation);
+    Builder::attr(b.node("Softmax", "softmax", {"sc"}, {"a"}), "axis", int64_t{-1});
+    Builder::attr(b.node("Einsum", "mix", {"a", "v"}, {"m"}), "equation",
+                  std::string("B G H I J, B G H J D -> B G H I D"));
+    b.transpose("m.t", "m", "m1", {0, 1, 3, 2, 4});
+    reshape(b, "merge", "m1", "y", {kW, kN, kC});
+    b.output("y");
+    return b.bytes();
+}
+
+// The largest difference between the IR's attention output and softmax(scale·q·kᵀ + added)·v
+// per window and head, computed here from the projection the reference executor made.
+template <class Added>
+double attentionError(const ir::Graph& g, const ref::ReferenceExecutor& r, Added added) {
+    const ref::Tensor& qkv = r.output(findOp(g, "qkv")->name);
+    const ref::Tensor& mixed = r.output("mix");
+    const auto at = [](const ref::Tensor& t, int64_t c, int64_t p) {
+        return t.data[static_cast<size_t>(c * kW * kN + p)];
+    };
+    double worst = 0;
+    for (int64_t w = 0; w < kW; ++w)
+        for (int64_t h = 0; h < kHeads; ++h)
+            for (int64_t i = 0; i < kN; ++i) {
+                std::vector<double> s(kN);
+                double peak = -1e300, sum = 0;
+                for (int64_t j = 0; j < kN; ++j) {
+                    for (int64_t e = 0; e < kD; ++e)
+                        s[j] += 0.5 * at(qkv, h * kD + e, w * kN + i) *
+                                at(qkv, kC + h * kD + e, w * kN + j);
+                    s[j] += added(w, h, i, j);
+                    peak = std::max(peak, s[j]);
+                }
+                for (double& v : s)
+                    sum += (v = std::exp(v - peak));
+                for (int64_t e = 0; e < kD; ++e) {
+                    double want = 0;
+                    for (int64_t j = 0; j < kN; ++j)
+                        want += s[j] / sum * at(qkv, 2 * kC + h * kD + e, w * kN + j);
+                    worst = std::max(worst, std::abs(at(mixed, h * kD + e, w * kN + i) - want));
+                }
+            }
+    return worst;
+}
+
+} // namespace
+
+class TestOnnxWindowAttention : public QObject {
+    Q_OBJECT
+
+private slots:
+    void swinWindowsAreMatmulWindows() {
+        const ir::Graph g = io::parseOnnx(swinBlock(), "swin.onnx");
+        QVERIFY(!kindCounts(g).contains("opaque"));
+        for (const char* name : {"scores", "mix"}) {
+            const ir::Node* m = findOp(g, name);
+            QVERIFY(m && m->kind == ir::NodeKind::Matmul);
+            QCOMPARE(m->matmul.heads, kHeads);
+            QCOMPARE(m->matmul.windows, kW);
+        }
+        QCOMPARE(findOp(g, "scores")->matmul.alpha, 0.5);
+        QCOMPARE(findOp(g, "scores")->outputShape.c, kHeads * kN);
+        // The bias repeats along the positions every window, the mask along the channels
+        // every head: tables of heads·N × N and N × W·N values.
+        const ir::Node* bias = findOp(g, "bias");
+        const ir::Node* mask = findOp(g, "mask");
+        QVERIFY(bias && mask && bias->tokens.embed && mask->tokens.embed);
+        QCOMPARE(bias->tokens.embedChannels, int64_t{0});
+        QCOMPARE(bias->tokens.embedPositions, kN);
+        QCOMPARE(mask->tokens.embedChannels, kN);
+        QCOMPARE(mask->tokens.embedPositions, int64_t{0});
+        const ir::NodeIndex index(g);
+        const ir::OperatorMetrics mb = ir::computeMetrics(*bias, index),
+                                  mm = ir::computeMetrics(*mask, index);
+        QCOMPARE(mb.parameters, kHeads * kN * kN);
+        QCOMPARE(mm.parameters, kW * kN * kN);
+        optimizeAndVerify(g);
+        QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "swin.json") == g);
+    }
+
+    // Score (w, h, i, j) gets bias[h, i, j] + mask[w, i, j]: the tables as the reference
+    // executor drew them, read with their periods.
+    void swinComputesWhatTheGraphSays() {
+        const ir::Graph g = io::parseOnnx(swinBlock(), "swin.onnx");
+        ref::ReferenceExecutor r(7);
+        r.run(g);
+        const std::vector<double> bias =
+            ref::uniformValues(kHeads * kN * kN, ref::nameSeed("bias/embedding", 7), 1.0);
+        const std::vector<double> mask =
+            ref::uniformValues(kN * kW * kN, ref::nameSeed("mask/embedding", 7), 1.0);
+        const double worst = attentionError(g, r, [&](int64_t w, int64_t h, int64_t i, int64_t j) {
+            return bias[static_cast<size_t>((h * kN + j) * kN + i)] +
+                   mask[static_cast<size_t>(j * kW * kN + w * kN + i)];
+        });
+        QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+    }
+
+    void maxvitEinsumIsTheSameProduct() {
+        const ir::Graph g = io::parseOnnx(maxvitBlock(), "maxvit.onnx");
+        QVERIFY(!kindCounts(g).contains("opaque"));
+        const ir::Node* scores = findOp(g, "scores");
+        const ir::Node* mix = findOp(g, "mix");
+        QVERIFY(scores && mix && scores->kind == ir::NodeKind::Matmul);
+        QVERIFY(scores->matmul.transposeB && !mix->matmul.transposeB);
+        QCOMPARE(scores->matmul.windows, kW);
+        QCOMPARE(mix->matmul.heads, kHeads);
+        ref::ReferenceExecutor r(9);
+        r.run(g);
+        const double worst =
+            attentionError(g, r, [](int64_t, int64_t, int64_t, int64_t) { return 0.0; });
+        QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+        optimizeAndVerify(g);
+    }
+
+    void badWindowAttentionNamesTheNodeAndDims() {
+        Options mask;
+        mask.maskWindows = 3; // 3 windows' masks for 4 windows
+        QString e = errorOf(swinBlock(mask));
+        QVERIFY2(e.contains("test.onnx") && e.contains("mask") && e.contains("broadcast"),
+                 qPrintable(e));
+        e = errorOf(maxvitBlock("B G H I D, B G H J E -> B G H I J"));
+        QVERIFY2(e.contains("scores") && e.contains("Einsum"), qPrintable(e));
+        e = errorOf(maxvitBlock("B G H I D, B G H J D"));
+        QVERIFY2(e.contains("scores") && e.contains("einsum equation"), qPrintable(e));
+        e = errorOf(maxvitBlock("B G H I D, B G H I D -> B G H I Z"));
+        QVERIFY2(e.contains("scores") && e.contains("'Z'"), qPrintable(e));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnnxWindowAttention)
+#include "tst_onnx_window_attention.moc"
