@@ -72,6 +72,12 @@ const std::vector<Entry>& entries() {
           false},
          "vit_b_16.onnx",
          {}},
+        {{"swin_t",
+          "Swin-T (224x224, torchvision ONNX): shifted-window attention, 229 operators in 32 "
+          "blocks",
+          false},
+         "swin_t.onnx",
+         {}},
     };
     return table;
 }

@@ -142,7 +142,7 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && elements == 1) {
         // A scalar on the operand of MatMuls of two activations (1/√d): their alpha.
         const auto& users = l_.consumers_[out];
-        const auto c = scalarConstant(l_.model_, constant);
+        const auto c = scalarConstant(l_.model_, l_.tensors_, constant);
         // (Whether the other operand is data is known only when the MatMul lowers; a MatMul
         // with a weight refuses a pending factor rather than drop it.)
         if (users.empty() || l_.uses_[out] != static_cast<int>(users.size()) || !c ||

@@ -37,8 +37,10 @@ std::vector<int64_t> reorderIndex(const Val& x, const std::vector<int>& pos);
 // The product of dims along `axes`.
 int64_t product(const std::vector<int64_t>& dims, const std::vector<int>& axes);
 
-// The value of a one-element float constant: an initializer, a Constant node's output, or
-// arithmetic on such (Swin's head_dim ** -0.5), a few levels deep.
-std::optional<double> scalarConstant(const Model& m, const std::string& name, int depth = 0);
+// The value of a one-element constant: an initializer, a Constant node's output, folded shape
+// arithmetic, or arithmetic on such (Swin's head_dim ** -0.5, the head dim from the shape),
+// a few levels deep; integer Div truncates as ONNX's does.
+std::optional<double> scalarConstant(const Model& m, const TensorTable& table,
+                                     const std::string& name);
 
 } // namespace ios::io::onnx::detail

@@ -149,38 +149,73 @@ int64_t positionOf(const std::vector<int64_t>& coord, const std::vector<int64_t>
 
 } // namespace
 
-std::optional<double> scalarConstant(const Model& m, const std::string& name, int depth) {
+namespace {
+
+struct Scalar {
+    bool known = false;
+    double value = 0;
+    bool integral = false; // an integer tensor: ONNX Div truncates
+};
+
+bool isFloatType(int64_t t) {
+    return t == kFloat || t == 10 || t == kDouble || t == 16; // float16 10, bfloat16 16
+}
+
+Scalar scalarOf(const Model& m, const TensorTable& table, const std::string& name, int depth) {
     const auto single = [](const Tensor& t) {
-        return t.reals && t.reals->size() == 1 ? std::optional(t.reals->front()) : std::nullopt;
+        if (isFloatType(t.dataType))
+            return t.reals && t.reals->size() == 1 ? Scalar{true, t.reals->front(), false}
+                                                   : Scalar{};
+        return t.ints && t.ints->size() == 1
+                   ? Scalar{true, static_cast<double>(t.ints->front()), true}
+                   : Scalar{};
     };
     if (const auto it = m.initializers.find(name); it != m.initializers.end())
         return single(it->second);
     const auto p = std::find_if(m.nodes.begin(), m.nodes.end(), [&](const Node& c) {
         return !c.outputs.empty() && c.outputs[0] == name;
     });
-    if (p == m.nodes.end())
-        return std::nullopt;
-    if (p->opType == "Constant") {
-        const Attribute* a = p->attr("value");
-        return a != nullptr && a->t ? single(*a->t) : std::nullopt;
-    }
+    if (p == m.nodes.end() || depth > 8)
+        return {};
     const std::string& op = p->opType;
-    if (depth > 3 || p->inputs.empty() ||
-        (op != "Pow" && op != "Mul" && op != "Div" && op != "Sqrt" && op != "Add" && op != "Sub"))
-        return std::nullopt;
-    const auto x = scalarConstant(m, p->inputs[0], depth + 1);
+    if (op == "Constant") {
+        const Attribute* a = p->attr("value");
+        return a != nullptr && a->t ? single(*a->t) : Scalar{};
+    }
+    if (op == "Cast" && !p->inputs.empty()) {
+        Scalar x = scalarOf(m, table, p->inputs[0], depth + 1);
+        x.integral = !isFloatType(p->attrInt("to", 0));
+        return x;
+    }
+    if (op != "Pow" && op != "Mul" && op != "Div" && op != "Sqrt" && op != "Add" && op != "Sub") {
+        // Shape arithmetic (a head count from Shape → Gather): the folded integer.
+        const auto it = table.find(name);
+        return it != table.end() && it->second.value && it->second.value->size() == 1
+                   ? Scalar{true, static_cast<double>(it->second.value->front()), true}
+                   : Scalar{};
+    }
+    const Scalar x = p->inputs.empty() ? Scalar{} : scalarOf(m, table, p->inputs[0], depth + 1);
     if (op == "Sqrt")
-        return x && *x >= 0 ? std::optional(std::sqrt(*x)) : std::nullopt;
-    const auto y = p->inputs.size() > 1 ? scalarConstant(m, p->inputs[1], depth + 1) : std::nullopt;
-    if (!x || !y || (op == "Div" && *y == 0))
-        return std::nullopt;
+        return x.known && x.value >= 0 ? Scalar{true, std::sqrt(x.value), false} : Scalar{};
+    const Scalar y = p->inputs.size() > 1 ? scalarOf(m, table, p->inputs[1], depth + 1) : Scalar{};
+    if (!x.known || !y.known || (op == "Div" && y.value == 0))
+        return {};
+    const bool integral = x.integral && y.integral;
     if (op == "Pow")
-        return std::pow(*x, *y);
+        return {true, std::pow(x.value, y.value), integral};
     if (op == "Mul")
-        return *x * *y;
+        return {true, x.value * y.value, integral};
     if (op == "Div")
-        return *x / *y;
-    return op == "Add" ? *x + *y : *x - *y;
+        return {true, integral ? std::trunc(x.value / y.value) : x.value / y.value, integral};
+    return {true, op == "Add" ? x.value + y.value : x.value - y.value, integral};
+}
+
+} // namespace
+
+std::optional<double> scalarConstant(const Model& m, const TensorTable& table,
+                                     const std::string& name) {
+    const Scalar s = scalarOf(m, table, name, 0);
+    return s.known ? std::optional(s.value) : std::nullopt;
 }
 
 bool TokenRules::layout(const Node& n, const Val& x) {
