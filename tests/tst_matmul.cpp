@@ -125,6 +125,80 @@ private slots:
         QVERIFY(before.data[2] != after.data[2] || before.data[3] != after.data[3]);
     }
 
+    // Windows: positions split into equal groups multiplied on their own (Swin).
+    void windowsShapesFlopsAndErrors() {
+        ir::Graph g = attention();
+        ir::Node& scores = g.blocks[0].innerNodes[3];
+        scores.matmul.windows = 3; // 3 windows of 2 positions: keys per window 2
+        g.blocks[0].innerNodes[4].inputs = {{val("scores", 0, 4)}};
+        ir::Node& mix = g.blocks[0].innerNodes[5];
+        mix.matmul.windows = 3;
+        mix.inputs[0] = {val("soft", 0, 4)};
+        ir::validateAndInferShapes(g);
+        QCOMPARE(find(g, "scores").outputShape, (ir::TensorShape{4, 3, 2}));
+        const ir::NodeIndex index(g);
+        // 2 · positions_A · keys per window · channels: a third of the global product.
+        QCOMPARE(ir::computeMetrics(find(g, "scores"), index).flops, int64_t{2 * 6 * 2 * 8});
+        QCOMPARE(ir::computeMetrics(find(g, "mix"), index).flops, int64_t{2 * 6 * 2 * 8});
+        QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "w.json") == g);
+        g.blocks[0].innerNodes[3].matmul.windows = 4; // 4 does not divide 6 positions
+        QVERIFY2(errorOf(g).contains("'scores'") &&
+                     errorOf(g).contains("windows = 4 does not divide the operands' positions"),
+                 qPrintable(errorOf(g)));
+        g.blocks[0].innerNodes[3].matmul.windows = 0;
+        QVERIFY2(errorOf(g).contains("windows"), qPrintable(errorOf(g)));
+    }
+
+    void referenceMultipliesEachWindowOnItsOwn() {
+        // One head, 1 channel, 4 positions in 2 windows: scores[j, w·2 + i] = A[w·2 + i] ·
+        // B[w·2 + j], never across windows.
+        const ref::Tensor a = tensor({1, 4, 1}, {1, 2, 3, 4});
+        const ref::Tensor b = tensor({1, 4, 1}, {10, 20, 30, 40});
+        const ref::Tensor s = ref::matmul(a, b, {1, true, 1.0, 2});
+        QCOMPARE(s.shape, (ir::TensorShape{2, 4, 1}));
+        // Key j = 0: (1·10, 2·10, 3·30, 4·30); j = 1: (1·20, 2·20, 3·40, 4·40).
+        QCOMPARE(s.data, (std::vector<double>{10, 20, 90, 120, 20, 40, 120, 160}));
+        // A·V per window: out[0, w·2 + i] = Σ_j s[j, w·2 + i] · V[w·2 + j].
+        const ref::Tensor v = tensor({1, 4, 1}, {1, -1, 2, 0});
+        const ref::Tensor m = ref::matmul(s, v, {1, false, 1.0, 2});
+        QCOMPARE(m.data, (std::vector<double>{10 - 20, 20 - 40, 180, 240}));
+    }
+
+    // An added table that repeats: out[c, i] = x[c, i] + T[c mod 4, i mod 3].
+    void embeddingTableRepeats() {
+        ir::Graph g;
+        g.name = "table";
+        g.input = placeholder("x", {8, 3, 2});
+        Node add = node(NodeKind::Tokens, "add", concat({val("x", 0, 8)}));
+        add.tokens.index = {0, 1, 2, 3, 4, 5};
+        add.tokens.outHw = {3, 2};
+        add.tokens.embed = true;
+        add.tokens.embedChannels = 4;
+        add.tokens.embedPositions = 3;
+        g.blocks.push_back(block(g.input, {}, add));
+        ir::validateAndInferShapes(g);
+        const ir::NodeIndex index(g);
+        const ir::OperatorMetrics m = ir::computeMetrics(g.blocks[0].exitNode, index);
+        QCOMPARE(m.parameters, int64_t{12});
+        QCOMPARE(m.flops, int64_t{48});
+        ref::ReferenceExecutor r(4);
+        r.run(g);
+        const std::vector<double> table =
+            ref::uniformValues(12, ref::nameSeed("add/embedding", 4), 1.0);
+        const ref::Tensor& x = r.output("x");
+        const ref::Tensor& out = r.output("add");
+        for (int64_t c = 0; c < 8; ++c)
+            for (int64_t i = 0; i < 6; ++i)
+                QCOMPARE(out.data[static_cast<size_t>(c * 6 + i)],
+                         x.data[static_cast<size_t>(c * 6 + i)] +
+                             table[static_cast<size_t>((c % 4) * 3 + i % 3)]);
+        QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "t.json") == g);
+        g.blocks[0].exitNode.tokens.embedPositions = 4; // does not divide 6 positions
+        QVERIFY2(errorOf(g).contains("'add'") &&
+                     errorOf(g).contains("embed_positions = 4 does not divide 6"),
+                 qPrintable(errorOf(g)));
+    }
+
     void attentionRowsSumToOneAndTheGraphRuns() {
         ir::Graph g = attention();
         ir::validateAndInferShapes(g);

@@ -77,16 +77,20 @@ ir::Graph normGraph() {
 
 // Attention on an 8×3×2 input: q, k, v are channel slices of it (two heads of two), scores
 // scaled by ½, softmax per head, attention · v; the exit concatenates scores and result.
-ir::Graph attentionGraph() {
+// Two heads over 6 positions, in `windows` windows of their own (window attention).
+ir::Graph attentionGraph(int64_t windows = 1) {
     using namespace testing;
     ir::Graph g;
     g.name = "attention";
     g.input = placeholder("in", {8, 3, 2});
-    Node soft = node(NodeKind::Norm, "soft", concat({val("scores", 0, 12)}));
+    const int64_t scores = 2 * 6 / windows; // heads × keys per window
+    Node soft = node(NodeKind::Norm, "soft", concat({val("scores", 0, scores)}));
     soft.norm = {ir::NormType::Softmax, 2, 0};
     std::vector<Node> ops{matmul("scores", val("in", 0, 4), val("in", 4, 8), 2, true, 0.5), soft,
-                          matmul("mix", val("soft", 0, 12), val("in", 2, 6), 2, false)};
-    Node out = node(NodeKind::Identity, "out", concat({val("scores", 0, 12), val("mix", 0, 4)}));
+                          matmul("mix", val("soft", 0, scores), val("in", 2, 6), 2, false)};
+    ops[0].matmul.windows = ops[2].matmul.windows = windows;
+    Node out =
+        node(NodeKind::Identity, "out", concat({val("scores", 0, scores), val("mix", 0, 4)}));
     g.blocks.push_back(block(g.input, std::move(ops), out));
     ir::validateAndInferShapes(g);
     return g;
@@ -241,10 +245,17 @@ private slots:
         QCOMPARE(run.hazards, 0);
     }
 
-    void attentionKernelsMatchTheReference_data() { normKernelsMatchTheReference_data(); }
+    void attentionKernelsMatchTheReference_data() {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("windows");
+        for (int batch : {1, 3})
+            for (int windows : {1, 3})
+                QTest::addRow("batch %d, %d windows", batch, windows) << batch << windows;
+    }
     void attentionKernelsMatchTheReference() {
         QFETCH(int, batch);
-        const MockRun run = runAgainstReference(attentionGraph(), batch);
+        QFETCH(int, windows);
+        const MockRun run = runAgainstReference(attentionGraph(windows), batch);
         QCOMPARE(run.kinds.at("matmul"), 2);
         QCOMPARE(run.kinds.at("softmax"), 1);
         QVERIFY2(run.worst <= 1e-5, qPrintable(QString::number(run.worst)));
