@@ -73,7 +73,7 @@ const std::vector<Entry>& entries() {
          "vit_b_16.onnx",
          {}},
         {{"swin_t",
-          "Swin-T (224x224, torchvision ONNX): shifted-window attention, 229 operators in 32 "
+          "Swin-T (224x224, torchvision ONNX): shifted-window attention, 218 operators in 32 "
           "blocks",
           false},
          "swin_t.onnx",
