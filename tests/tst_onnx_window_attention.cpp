@@ -112,6 +112,34 @@ std::string maxvitBlock(const std::string& scoresEquation = "B G H I D, B G H J 
     return b.bytes();
 }
 
+// nn.TransformerEncoder's way out and a hand-written scale: tokens [1, 16, C] from a conv,
+// scores = (q·kᵀ)·0.5 (the scale on the product, not an operand), softmax, · v, then the mean
+// over the tokens (ReduceMean axis 1) and a classifier.
+std::string meanPooled() {
+    Builder b({1, kC, 4, 4});
+    b.conv("c", "x", "h", kC, kC, 1);
+    b.ints("flat.shape", {1, kC, 16});
+    b.node("Reshape", "flat", {"h", "flat.shape"}, {"f"});
+    b.transpose("to_tokens", "f", "t", {0, 2, 1});
+    for (const char* p : {"q", "k", "v"}) {
+        b.weight(std::string(p) + ".w", {kC, kC});
+        b.node("MatMul", std::string(p) + ".proj", {"t", std::string(p) + ".w"}, {p});
+    }
+    b.transpose("k.t", "k", "kt", {0, 2, 1});
+    b.node("MatMul", "scores", {"q", "kt"}, {"s0"});
+    b.real("scale", 0.5f);
+    b.node("Mul", "scale.mul", {"s0", "scale"}, {"s"});
+    Builder::attr(b.node("Softmax", "softmax", {"s"}, {"a"}), "axis", int64_t{-1});
+    b.node("MatMul", "mix", {"a", "v"}, {"m"});
+    auto* mean = b.node("ReduceMean", "mean", {"m"}, {"pooled"});
+    Builder::attr(mean, "axes", std::vector<int64_t>{1});
+    Builder::attr(mean, "keepdims", int64_t{0});
+    b.weight("head.w", {10, kC});
+    Builder::attr(b.node("Gemm", "head", {"pooled", "head.w"}, {"y"}), "transB", int64_t{1});
+    b.output("y");
+    return b.bytes();
+}
+
 // The largest difference between the IR's attention output and softmax(scale·q·kᵀ + added)·v
 // per window and head, computed here from the projection the reference executor made.
 template <class Added>
@@ -212,6 +240,27 @@ private slots:
         const double worst =
             attentionError(g, r, [](int64_t, int64_t, int64_t, int64_t) { return 0.0; });
         QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+        optimizeAndVerify(g);
+    }
+
+    void scaleOnTheProductAndMeanOverTokens() {
+        const ir::Graph g = io::parseOnnx(meanPooled(), "encoder.onnx");
+        const auto kinds = kindCounts(g);
+        QVERIFY(!kinds.contains("activation") && !kinds.contains("opaque")); // nothing dropped
+        QCOMPARE(findOp(g, "scores")->matmul.alpha, 0.5);
+        const ir::Node* mean = findOp(g, "mean");
+        QVERIFY(mean && mean->kind == ir::NodeKind::Pool &&
+                mean->pool.type == ir::PoolType::GlobalAvg);
+        QCOMPARE(mean->outputShape, (ir::TensorShape{kC, 1, 1}));
+        ref::ReferenceExecutor r(2);
+        r.run(g);
+        const ref::Tensor& mixed = r.output("mix");
+        for (int64_t c = 0; c < kC; ++c) {
+            double sum = 0;
+            for (int64_t p = 0; p < 16; ++p)
+                sum += mixed.data[static_cast<size_t>(c * 16 + p)];
+            QVERIFY(std::abs(r.output("mean").data[static_cast<size_t>(c)] - sum / 16) < 1e-12);
+        }
         optimizeAndVerify(g);
     }
 

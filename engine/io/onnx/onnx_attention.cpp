@@ -140,9 +140,17 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     const int64_t elements = std::accumulate(cd.begin(), cd.end(), int64_t{1},
                                              [](int64_t p, int64_t d) { return p * d; });
     if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && elements == 1) {
+        const auto c = scalarConstant(l_.model_, l_.tensors_, constant);
+        if (c && (op == "Mul" || *c != 0) && x.irNode >= 0 && l_.soleUse(xName) &&
+            l_.irNode(x).kind == NodeKind::Matmul &&
+            x.terms == l_.nodeVal(x.irNode, x.dims).terms) {
+            // A scalar on a product's result (scores · 1/√d): its alpha.
+            l_.irNode(x).matmul.alpha *= op == "Mul" ? *c : 1.0 / *c;
+            l_.vals_[out] = x;
+            return true;
+        }
         // A scalar on the operand of MatMuls of two activations (1/√d): their alpha.
         const auto& users = l_.consumers_[out];
-        const auto c = scalarConstant(l_.model_, l_.tensors_, constant);
         // (Whether the other operand is data is known only when the MatMul lowers; a MatMul
         // with a weight refuses a pending factor rather than drop it.)
         if (users.empty() || l_.uses_[out] != static_cast<int>(users.size()) || !c ||

@@ -196,6 +196,8 @@ public:
     // Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Slice and Gather over any view.
     bool layout(const Node& n, const Val& x);
     bool concat(const Node& n, const std::vector<const Val*>& in);
+    // ReduceMean/ReduceMax over every position axis (sorted `axes`): a global pool.
+    bool reduce(const Node& n, const Val& x, const std::vector<int64_t>& axes);
     // MatMul and Einsum of two activations (onnx_attention.cpp).
     bool matmul(const Node& n, const Val& a, const Val& b);
     bool einsum(const Node& n, const Val& a, const Val& b);

@@ -48,15 +48,15 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
     }
     if (op == "ReduceMean" || op == "ReduceMax") {
         const auto axes = constInts(n, 1, "axes", tensors_);
-        if (x == nullptr || x->dims.size() != 4 || !axes)
+        if (x == nullptr || !axes)
             return false;
         std::vector<int64_t> sorted;
         for (int64_t a : *axes)
-            sorted.push_back(a < 0 ? a + 4 : a);
+            sorted.push_back(a < 0 ? a + static_cast<int64_t>(x->dims.size()) : a);
         std::sort(sorted.begin(), sorted.end());
-        if (sorted != std::vector<int64_t>{2, 3} || !lowerWindow(n, *x))
-            return false;
-        return true;
+        if (x->dims.size() == 4 && (x->view == View::Plain || x->view == View::Padded))
+            return sorted == std::vector<int64_t>{2, 3} && lowerWindow(n, *x);
+        return TokenRules(*this).reduce(n, *x, sorted); // a mean over tokens
     }
     if (op == "Gelu" && n.attrString("approximate", "none") != "none")
         return false; // the tanh approximation computes other values

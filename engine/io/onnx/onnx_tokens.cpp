@@ -418,6 +418,30 @@ bool TokenRules::gather(const Node& n, const Val& x) {
     return true;
 }
 
+bool TokenRules::reduce(const Node& n, const Val& x, const std::vector<int64_t>& axes) {
+    const auto roles = rolesOf(x);
+    if (!roles)
+        return false;
+    const auto reduced = [&](int a) {
+        return std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(a));
+    };
+    if (!std::all_of(roles->pos.begin(), roles->pos.end(), reduced) ||
+        std::any_of(roles->chan.begin(), roles->chan.end(), reduced))
+        return false; // along the channels (or only some positions): not a pool
+    ir::Node node;
+    node.kind = NodeKind::Pool;
+    node.hintName = n.opType;
+    node.inputs = x.terms;
+    node.pool.type = n.opType == "ReduceMax" ? ir::PoolType::GlobalMax : ir::PoolType::GlobalAvg;
+    node.pool.kernel = x.termHw;
+    node.outputShape = {width(x.terms), 1, 1};
+    const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
+    Val v = l_.nodeVal(l_.add(std::move(node), n.name), out);
+    settle(v, Roles{nonUnit(out, 0, out.size()), {}});
+    l_.vals_[n.outputs[0]] = v;
+    return true;
+}
+
 bool TokenRules::concat(const Node& n, const std::vector<const Val*>& in) {
     const std::vector<int64_t>& outDims = l_.dimsOf(n, n.outputs.at(0));
     const auto rank = static_cast<int64_t>(outDims.size());
