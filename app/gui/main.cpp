@@ -9,6 +9,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
 
@@ -33,7 +35,8 @@ int main(int argc, char** argv) {
                        "else inception_v3)"));
     const QCommandLineOption screenshots(
         QStringLiteral("screenshots"),
-        QStringLiteral("Save PNGs of every view at 1920x1080 and 1280x800 into DIR, then quit"),
+        QStringLiteral("Save PNGs of every view at 1920x1080 and 1280x800 into DIR, then quit "
+                       "(default settings: the saved ones are neither read nor changed)"),
         QStringLiteral("DIR"));
     const QCommandLineOption measure(
         QStringLiteral("measure-startup"),
@@ -49,6 +52,12 @@ int main(int argc, char** argv) {
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     const bool batch = parser.isSet(screenshots) || parser.isSet(measure);
+    // Batch runs start from the default settings and leave the saved ones alone: a persisted
+    // strategy or budget would change what they show (and RAF strategies ignore the budget the
+    // Memory shot waits for).
+    QTemporaryDir ephemeral;
+    if (batch)
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, ephemeral.path());
     // Without MODEL: the last model on the last tab (remembered_state.h), except in batch modes.
     const QString fallback = QStringLiteral("inception_v3");
     const QString model = !args.isEmpty() ? args.first()
