@@ -118,6 +118,19 @@ struct Builder {
                    std::vector<int64_t> perm) {
         attr(node("Transpose", name, {x}, {y}), "perm", std::move(perm));
     }
+    // Reshape to `shape` (an int64 initializer named <name>.shape).
+    void reshape(const std::string& name, const std::string& x, const std::string& y,
+                 const std::vector<int64_t>& shape) {
+        ints(name + ".shape", shape);
+        node("Reshape", name, {x, name + ".shape"}, {y});
+    }
+    // An int64 scalar initializer (no dims), e.g. a Gather index.
+    void scalarInt(const std::string& name, int64_t value) {
+        auto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(7);
+        t->add_int64_data(value);
+    }
     void output(const std::string& name) { g->add_output()->set_name(name); }
     std::string bytes() const { return model.SerializeAsString(); }
 };

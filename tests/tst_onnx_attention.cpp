@@ -27,19 +27,6 @@ namespace {
 
 constexpr int64_t kC = 8, kHeads = 2, kD = 4, kT = 17; // 16 patches + the class token
 
-void scalarIndex(Builder& b, const std::string& name, int64_t value) {
-    auto* t = b.g->add_initializer();
-    t->set_name(name);
-    t->set_data_type(7); // int64, no dims: a scalar
-    t->add_int64_data(value);
-}
-
-void reshape(Builder& b, const std::string& name, const std::string& x, const std::string& y,
-             const std::vector<int64_t>& shape) {
-    b.ints(name + ".shape", shape);
-    b.node("Reshape", name, {x, name + ".shape"}, {y});
-}
-
 void slice(Builder& b, const std::string& name, const std::string& x, const std::string& y,
            int64_t begin, int64_t end) {
     b.ints(name + ".b", {begin});
@@ -59,7 +46,7 @@ struct Options {
 std::string miniVit(const Options& o = {}) {
     Builder b({1, kC, 4, 4});
     b.conv("patch", "x", "p", kC, kC, 1);
-    reshape(b, "flatten", "p", "pf", {1, kC, 16});
+    b.reshape("flatten", "p", "pf", {1, kC, 16});
     b.transpose("to_tokens", "pf", "t", {0, 2, 1});
     b.weight("class_token", {1, 1, kC});
     Builder::attr(b.node("Concat", "cat", {"class_token", "t"}, {"c"}), "axis", int64_t{1});
@@ -82,32 +69,32 @@ std::string miniVit(const Options& o = {}) {
         slice(b, "k.slice", "qkv", "k0", kC, 2 * kC);
         slice(b, "v.slice", "qkv", "v0", 2 * kC, 3 * kC);
     }
-    reshape(b, "q.heads", "q0", "q1", o.headShape);
+    b.reshape("q.heads", "q0", "q1", o.headShape);
     b.transpose("q.t", "q1", "q2", {1, 0, 2});
     b.real("scale", 2.0f); // √d
     b.node("Div", "q.scale", {"q2", "scale"}, {"q"});
-    reshape(b, "k.heads", "k0", "k1", o.headShape);
+    b.reshape("k.heads", "k0", "k1", o.headShape);
     b.transpose("k.t", "k1", "kt", {1, 2, 0});
     std::string key = "kt";
     if (o.keyLength != kD) { // keys of the wrong length: Q·Kᵀ cannot multiply
         b.weight("k.bad", {kHeads, o.keyLength, kT});
         key = "k.bad";
     }
-    reshape(b, "v.heads", "v0", "v1", o.headShape);
+    b.reshape("v.heads", "v0", "v1", o.headShape);
     b.transpose("v.t", "v1", "v", {1, 0, 2});
     b.node("MatMul", "scores", {"q", key}, {"sc"});
     Builder::attr(b.node("Softmax", "softmax", {"sc"}, {"a"}), "axis", o.softmaxAxis);
     b.node("MatMul", "mix", {"a", "v"}, {"m"});
     b.transpose("m.t", "m", "m1", {1, 0, 2});
-    reshape(b, "m.merge", "m1", "m2", {kT, kC});
+    b.reshape("m.merge", "m1", "m2", {kT, kC});
     b.weight("out_proj.w", {kC, kC});
     b.weight("out_proj.b", {kC});
     Builder::attr(b.node("Gemm", "out_proj", {"m2", "out_proj.w", "out_proj.b"}, {"o0"}), "transB",
                   int64_t{1});
-    reshape(b, "o.unflatten", "o0", "o1", {kT, 1, kC});
+    b.reshape("o.unflatten", "o0", "o1", {kT, 1, kC});
     b.transpose("batch_first", "o1", "o", {1, 0, 2});
     b.node("Add", "residual", {"o", "e"}, {"r"});
-    scalarIndex(b, "first", 0);
+    b.scalarInt("first", 0);
     Builder::attr(b.node("Gather", "class_out", {"r", "first"}, {"cls"}), "axis", int64_t{1});
     b.weight("head.w", {10, kC});
     Builder::attr(b.node("Gemm", "head", {"cls", "head.w"}, {"y"}), "transB", int64_t{1});
@@ -122,12 +109,12 @@ std::string windows() {
     Builder b({1, kC, 4, 4});
     b.conv("c", "x", "h", kC, kC, 1);
     b.transpose("to_last", "h", "l", {0, 2, 3, 1});
-    reshape(b, "split", "l", "s", {1, 2, 2, 2, 2, kC});
+    b.reshape("split", "l", "s", {1, 2, 2, 2, 2, kC});
     b.transpose("gather_windows", "s", "sw", {0, 1, 3, 2, 4, 5});
-    reshape(b, "partition", "sw", "w", {4, 4, kC});
-    reshape(b, "unpartition", "w", "u", {1, 2, 2, 2, 2, kC});
+    b.reshape("partition", "sw", "w", {4, 4, kC});
+    b.reshape("unpartition", "w", "u", {1, 2, 2, 2, 2, kC});
     b.transpose("scatter_windows", "u", "uw", {0, 1, 3, 2, 4, 5});
-    reshape(b, "reverse", "uw", "r", {1, 4, 4, kC});
+    b.reshape("reverse", "uw", "r", {1, 4, 4, kC});
     std::vector<std::string> parts;
     for (int64_t dy : {0, 1})
         for (int64_t dx : {0, 1}) {

@@ -26,18 +26,9 @@ namespace {
 // A 4×4 map of kC channels in kW windows of kN = 2×2 tokens, kHeads heads of kD channels.
 constexpr int64_t kC = 8, kW = 4, kN = 4, kHeads = 2, kD = 4;
 
-void reshape(Builder& b, const std::string& name, const std::string& x, const std::string& y,
-             const std::vector<int64_t>& shape) {
-    b.ints(name + ".shape", shape);
-    b.node("Reshape", name, {x, name + ".shape"}, {y});
-}
-
 void pick(Builder& b, const std::string& name, const std::string& x, const std::string& y,
           int64_t index) {
-    auto* t = b.g->add_initializer();
-    t->set_name(name + ".index");
-    t->set_data_type(7); // int64 scalar
-    t->add_int64_data(index);
+    b.scalarInt(name + ".index", index);
     Builder::attr(b.node("Gather", name, {x, name + ".index"}, {y}), "axis", int64_t{0});
 }
 
@@ -45,9 +36,9 @@ void pick(Builder& b, const std::string& name, const std::string& x, const std::
 void windowTokens(Builder& b) {
     b.conv("c", "x", "h", kC, kC, 1);
     b.transpose("to_last", "h", "l", {0, 2, 3, 1});
-    reshape(b, "split", "l", "s", {1, 2, 2, 2, 2, kC});
+    b.reshape("split", "l", "s", {1, 2, 2, 2, 2, kC});
     b.transpose("gather_windows", "s", "sw", {0, 1, 3, 2, 4, 5});
-    reshape(b, "partition", "sw", "w", {kW, kN, kC});
+    b.reshape("partition", "sw", "w", {kW, kN, kC});
     b.weight("qkv.w", {kC, 3 * kC});
     b.node("MatMul", "qkv", {"w", "qkv.w"}, {"p"});
 }
@@ -62,7 +53,7 @@ struct Options {
 std::string swinBlock(const Options& o = {}) {
     Builder b({1, kC, 4, 4});
     windowTokens(b);
-    reshape(b, "heads", "p", "p5", {kW, kN, 3, kHeads, kD});
+    b.reshape("heads", "p", "p5", {kW, kN, 3, kHeads, kD});
     b.transpose("qkv.t", "p5", "pt", {2, 0, 3, 1, 4});
     pick(b, "q.pick", "pt", "q0", 0);
     pick(b, "k.pick", "pt", "k0", 1);
@@ -73,14 +64,14 @@ std::string swinBlock(const Options& o = {}) {
     b.node("MatMul", "scores", {"q", "kt"}, {"s0"});
     b.weight("bias.table", {1, kHeads, kN, kN});
     b.node("Add", "bias", {"s0", "bias.table"}, {"s1"});
-    reshape(b, "by_window", "s1", "s2", {1, kW, kHeads, kN, kN});
+    b.reshape("by_window", "s1", "s2", {1, kW, kHeads, kN, kN});
     b.weight("mask.table", {1, o.maskWindows, 1, kN, kN});
     b.node("Add", "mask", {"s2", "mask.table"}, {"s3"});
-    reshape(b, "unwindow", "s3", "s4", {kW, kHeads, kN, kN});
+    b.reshape("unwindow", "s3", "s4", {kW, kHeads, kN, kN});
     Builder::attr(b.node("Softmax", "softmax", {"s4"}, {"a"}), "axis", int64_t{-1});
     b.node("MatMul", "mix", {"a", "v"}, {"m"});
     b.transpose("m.t", "m", "m1", {0, 2, 1, 3});
-    reshape(b, "merge", "m1", "y", {kW, kN, kC});
+    b.reshape("merge", "m1", "y", {kW, kN, kC});
     b.output("y");
     return b.bytes();
 }
@@ -97,7 +88,7 @@ std::string maxvitBlock(const std::string& scoresEquation = "B G H I D, B G H J 
         b.ints(name + ".a", {-1});
         b.node("Slice", name + ".slice", {"p", name + ".b", name + ".e", name + ".a"},
                {name + "0"});
-        reshape(b, name + ".heads", name + "0", name + "1", {1, kW, kN, kHeads, kD});
+        b.reshape(name + ".heads", name + "0", name + "1", {1, kW, kN, kHeads, kD});
         b.transpose(name + ".t", name + "1", name + (k == 0 ? "2" : ""), {0, 1, 3, 2, 4});
     }
     b.real("scale", 0.5f);
@@ -107,7 +98,7 @@ std::string maxvitBlock(const std::string& scoresEquation = "B G H I D, B G H J 
     Builder::attr(b.node("Einsum", "mix", {"a", "v"}, {"m"}), "equation",
                   std::string("B G H I J, B G H J D -> B G H I D"));
     b.transpose("m.t", "m", "m1", {0, 1, 3, 2, 4});
-    reshape(b, "merge", "m1", "y", {kW, kN, kC});
+    b.reshape("merge", "m1", "y", {kW, kN, kC});
     b.output("y");
     return b.bytes();
 }
@@ -118,8 +109,7 @@ std::string maxvitBlock(const std::string& scoresEquation = "B G H I D, B G H J 
 std::string meanPooled() {
     Builder b({1, kC, 4, 4});
     b.conv("c", "x", "h", kC, kC, 1);
-    b.ints("flat.shape", {1, kC, 16});
-    b.node("Reshape", "flat", {"h", "flat.shape"}, {"f"});
+    b.reshape("flat", "h", "f", {1, kC, 16});
     b.transpose("to_tokens", "f", "t", {0, 2, 1});
     for (const char* p : {"q", "k", "v"}) {
         b.weight(std::string(p) + ".w", {kC, kC});
