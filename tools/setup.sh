@@ -53,11 +53,17 @@ run)
 test)
     install_missing
     export QT_QPA_PLATFORM=offscreen
+    # Unity builds of the libraries (8 sources a batch; the suites are one source each): the
+    # ASan engine built in 2 min 28 s instead of 4 min 31 s on this 2-core machine, since most
+    # of a translation unit's time is its headers.
+    unity="-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8"
     echo "== Release build (warnings as errors) and all tests"
-    configure_build build -DCMAKE_BUILD_TYPE=Release -DIOS_WERROR=ON -DIOS_WITH_PYTHON=ON
+    # shellcheck disable=SC2086
+    configure_build build -DCMAKE_BUILD_TYPE=Release -DIOS_WERROR=ON -DIOS_WITH_PYTHON=ON $unity
     ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
     echo "== Engine + CLI with ASan/UBSan (no GUI) and their tests"
-    configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DIOS_SANITIZE=ON -DIOS_WITH_GUI=OFF -DIOS_WITH_CUDA=OFF
+    # shellcheck disable=SC2086
+    configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DIOS_SANITIZE=ON -DIOS_WITH_GUI=OFF -DIOS_WITH_CUDA=OFF $unity
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs" -LE slow
     echo "== All tests passed"

@@ -14,7 +14,6 @@ namespace ios::views {
 
 namespace {
 
-constexpr int kLabelPx = 12;
 constexpr int kLegendH = 12;     // the colour bar
 constexpr double kMinTop = 1.05; // the least top of a scale: ×1.05
 
@@ -76,7 +75,7 @@ void HeatMapChart::setData(std::vector<HeatMatrix> matrices) {
 HeatMapChart::MatrixLayout HeatMapChart::matrixLayout(const QRect& box, const HeatMatrix& m) const {
     MatrixLayout l;
     l.box = box;
-    const QFont font = pixelFont(kLabelPx);
+    const QFont font = pixelFont(kChartLabelPx);
     const QFontMetrics fm(font);
     const int lineH = fm.height();
     l.headingH = ChartHeading{m.title, {}, 15}.height(box.width());
@@ -127,7 +126,7 @@ void HeatMapChart::renderMatrix(QPainter& p, const MatrixLayout& l, size_t index
     ChartLabels& labels = labels_;
     const HeatMatrix& m = matrices_[index];
     ChartHeading{m.title, {}, 15}.draw(p, l.box, labels);
-    setPixelFont(p, kLabelPx);
+    setPixelFont(p, kChartLabelPx);
     const QFontMetrics fm = p.fontMetrics();
     const int lineH = fm.height();
     const int n = static_cast<int>(m.labels.size());
@@ -164,7 +163,7 @@ void HeatMapChart::renderMatrix(QPainter& p, const MatrixLayout& l, size_t index
                 p.setPen(QPen(kBestOutline, 2));
                 p.drawRect(cell.adjusted(2, 2, -2, -2));
             }
-            setPixelFont(p, kLabelPx, isBest);
+            setPixelFont(p, kChartLabelPx, isBest);
             p.setPen(c.lightnessF() < 0.45 ? Qt::white : Qt::black);
             const QString ratio = isBest ? tr("%1 best").arg(slowdownText(1, decimals))
                                          : slowdownText(slowdown, decimals);
@@ -176,7 +175,7 @@ void HeatMapChart::renderMatrix(QPainter& p, const MatrixLayout& l, size_t index
                 labels.draw(p, inner, Qt::AlignCenter, ratio);
         }
     }
-    setPixelFont(p, kLabelPx);
+    setPixelFont(p, kChartLabelPx);
     p.setPen(kChartText);
     for (int i = 0; i < n; ++i)
         labels.draw(

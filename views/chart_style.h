@@ -16,6 +16,7 @@ namespace ios::views {
 inline const QColor kChartText(0x20, 0x20, 0x20);
 inline const QColor kChartMuted(0x60, 0x60, 0x60);
 inline const QColor kChartGrid(0xe0, 0xe0, 0xe0);
+inline constexpr int kChartLabelPx = 12; // axis labels, row names, values
 
 // The application's font at a pixel size (for measuring text where no painter is at hand).
 QFont pixelFont(int px, bool bold = false, bool italic = false);

@@ -36,11 +36,10 @@ struct BarPanel {
 };
 
 constexpr int kPanelTitlePx = 13;
-constexpr int kLabelPx = 12;
 
 // Width of the row names (with their gap) at the chart's label size.
 int namesWidth(const QStringList& names) {
-    return widestLabel(pixelFont(kLabelPx), names) + 10;
+    return widestLabel(pixelFont(kChartLabelPx), names) + 10;
 }
 
 // Horizontal bars with a value axis, drawn into `area`. The value labels beside the bars get
@@ -58,7 +57,7 @@ void barPanel(QPainter& p, ChartLabels& labels, const QRect& area, const BarPane
                           (panel.note.isEmpty() ? QString() : QStringLiteral(" — ") + panel.note);
     labels.draw(p, QRectF(area.left(), area.top(), area.width(), titleH),
                 Qt::AlignLeft | Qt::AlignVCenter, title);
-    setPixelFont(p, kLabelPx);
+    setPixelFont(p, kChartLabelPx);
     const QFontMetrics fm(p.font());
     QStringList valueTexts;
     for (double v : values)
@@ -371,7 +370,7 @@ SweepChart::Layout SweepChart::layout(const QRect& area) const {
     Layout l;
     const ChartHeading heading{title_, {}, 16};
     l.heading = QRect(area.left(), area.top(), area.width(), heading.height(area.width()));
-    const QFont font = pixelFont(kLabelPx);
+    const QFont font = pixelFont(kChartLabelPx);
     const int lineH = QFontMetrics(font).height();
     // The legend wraps to as many rows as it needs.
     const QFontMetrics fm(font);
@@ -418,7 +417,7 @@ void SweepChart::render(QPainter& p, const QRect& area) const {
     p.setRenderHint(QPainter::Antialiasing, true);
     const Layout l = layout(area);
     ChartHeading{title_, {}, 16}.draw(p, area, labels);
-    const double tickH = QFontMetrics(pixelFont(kLabelPx)).height();
+    const double tickH = QFontMetrics(pixelFont(kChartLabelPx)).height();
     for (int panel = 0; panel < 2; ++panel) {
         const QRectF plot = l.plots[panel];
         setPixelFont(p, kPanelTitlePx, true);
@@ -435,7 +434,7 @@ void SweepChart::render(QPainter& p, const QRect& area) const {
         renderPanel(p, plot, panel);
     }
     // Legend: one line per r.
-    setPixelFont(p, kLabelPx);
+    setPixelFont(p, kChartLabelPx);
     const QFontMetrics fm = p.fontMetrics();
     const int lineH = fm.height() + 2;
     int x = l.legend.left(), y = l.legend.top();
@@ -466,7 +465,7 @@ void SweepChart::render(QPainter& p, const QRect& area) const {
 
 void SweepChart::renderPanel(QPainter& p, const QRectF& plot, int panel) const {
     ChartLabels& labels = labels_;
-    setPixelFont(p, kLabelPx);
+    setPixelFont(p, kChartLabelPx);
     const std::vector<double>& vals = values(panel);
     if (vals.empty() || s_.empty())
         return;

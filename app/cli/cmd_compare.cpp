@@ -61,13 +61,15 @@ std::vector<Row> compareRows(const ir::PreparedModel& prepared, const SearchOpti
     return rows;
 }
 
-std::optional<double> speedup(const std::optional<double>& sequentialMs, const StrategyRun& run) {
-    if (!sequentialMs)
+// `sequentialMs` is 0 when the sequential baseline did not run. (A plain value: GCC 12 took
+// an optional's read here for uninitialised in a unity build of the CLI.)
+std::optional<double> speedup(double sequentialMs, const StrategyRun& run) {
+    if (sequentialMs <= 0)
         return std::nullopt;
-    return *sequentialMs / run.latencyMs;
+    return sequentialMs / run.latencyMs;
 }
 
-Json rowJson(const Row& row, const std::optional<double>& sequentialMs) {
+Json rowJson(const Row& row, double sequentialMs) {
     if (!row.run)
         return {{"strategy", row.strategy}, {"status", "not applicable"}, {"reason", row.reason}};
     const std::optional<double> x = speedup(sequentialMs, *row.run);
@@ -79,7 +81,7 @@ Json rowJson(const Row& row, const std::optional<double>& sequentialMs) {
             {"search_seconds", row.run->outcome.searchSeconds}};
 }
 
-std::string rowText(const Row& row, const std::optional<double>& sequentialMs) {
+std::string rowText(const Row& row, double sequentialMs) {
     if (!row.run)
         return formatted("%-12s not applicable: %s\n", row.strategy.c_str(), row.reason.c_str());
     const std::optional<double> x = speedup(sequentialMs, *row.run);
@@ -131,8 +133,7 @@ int runCompare(const std::vector<std::string>& args) {
         rows.push_back({scheduleLabel(*saved),
                         savedScheduleRun(*saved, scope.prepared(), search.params, cost),
                         {}});
-    const std::optional<double> sequentialMs =
-        baseline.run ? std::optional<double>(baseline.run->latencyMs) : std::nullopt;
+    const double sequentialMs = baseline.run ? baseline.run->latencyMs : 0.0;
 
     if (parser.has("json")) {
         Json list = Json::array();
