@@ -59,12 +59,7 @@ bool TokenRules::matmul(const Node& n, const Val& a0, const Val& b0) {
         if (r.pos == want ||
             !std::is_permutation(r.pos.begin(), r.pos.end(), want.begin(), want.end()))
             return x;
-        Node named = n;
-        named.name = n.name + suffix;
-        Val v = gathered(named, x, reorderIndex(x, want), x.dims, want);
-        v.alpha = x.alpha;
-        settle(v, Roles{r.chan, want});
-        return v;
+        return reordered(n, suffix, x, Roles{r.chan, want}, std::nullopt);
     };
     const Val a = inOrder(a0, *ra, with(windows, m, a0.dims), "/order_a");
     if (ra->chan != with(heads, k, a.dims) || rolesOf(a)->pos != with(windows, m, a.dims))
@@ -91,22 +86,29 @@ bool TokenRules::matmul(const Node& n, const Val& a0, const Val& b0) {
     return true;
 }
 
+Val TokenRules::reordered(const Node& n, const char* suffix, const Val& x, const Roles& to,
+                          std::optional<ir::Hw> hw) {
+    Node named = n;
+    named.name = n.name + suffix;
+    Val v = gathered(named, x, reorderIndex(x, to.pos), x.dims, to.pos);
+    if (hw) { // the same positions, laid out in another H×W
+        ir::Node& copy = l_.irNode(v);
+        copy.tokens.outHw = *hw;
+        copy.outputShape = {copy.outputShape.c, hw->h, hw->w};
+        v.terms = l_.nodeVal(v.irNode, v.dims).terms;
+        v.termHw = *hw;
+    }
+    v.alpha = x.alpha;
+    settle(v, to);
+    return v;
+}
+
 std::optional<Val> TokenRules::inOrderOf(const Node& n, const Val& x, const Val& like) {
     const auto rx = rolesOf(x), rl = rolesOf(like);
     if (!rx || !rl || x.dims != like.dims || rx->chan != rl->chan || rx->pos == rl->pos ||
         !std::is_permutation(rx->pos.begin(), rx->pos.end(), rl->pos.begin(), rl->pos.end()))
         return std::nullopt;
-    Node named = n;
-    named.name = n.name + "/order";
-    Val v = gathered(named, x, reorderIndex(x, rl->pos), x.dims, rl->pos);
-    ir::Node& copy = l_.irNode(v);
-    copy.tokens.outHw = like.termHw; // the same positions, laid out as like's
-    copy.outputShape = {copy.outputShape.c, like.termHw.h, like.termHw.w};
-    v.terms = l_.nodeVal(v.irNode, v.dims).terms;
-    v.termHw = like.termHw;
-    v.alpha = x.alpha;
-    settle(v, *rl);
-    return v;
+    return reordered(n, "/order", x, *rl, like.termHw);
 }
 
 bool TokenRules::einsum(const Node& n, const Val& a, const Val& b) {

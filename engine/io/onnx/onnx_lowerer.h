@@ -188,6 +188,8 @@ private:
     std::map<std::string, std::vector<std::string>> unsupported_; // op → node names
 };
 
+struct Roles; // onnx_roles.h
+
 // Rules for token sequences and attention heads (onnx_tokens.cpp, onnx_attention.cpp): layouts by
 // axis roles (docs/onnx.md "Tokens and heads"), position gathers, products of two activations.
 class TokenRules {
@@ -214,6 +216,10 @@ private:
     bool reshape(const Node& n, const Val& x);
     bool slice(const Node& n, const Val& x);
     bool gather(const Node& n, const Val& x);
+    // x's positions copied into the order of `to` (a permutation of x's position axes) by a
+    // tokens node named after n with `suffix`, laid out as `hw` when given.
+    Val reordered(const Node& n, const char* suffix, const Val& x, const Roles& to,
+                  std::optional<ir::Hw> hw);
     // A tokens node reading x's terms: output position i copies x's position index[i].
     Val gathered(const Node& n, const Val& x, std::vector<int64_t> index,
                  const std::vector<int64_t>& dims, const std::vector<int>& posAxes);
