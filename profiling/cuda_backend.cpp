@@ -4,6 +4,7 @@
 // never link those libraries.
 #include "cuda_backend.h"
 
+#include "cuda_kernels.h"
 #include "cuda_plugin_abi.h"
 #include "cupti_collectors.h"
 
@@ -12,6 +13,7 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -46,9 +48,7 @@ cudnnActivationMode_t activationMode(ir::ActType act) {
         return CUDNN_ACTIVATION_TANH;
     case ir::ActType::Sigmoid:
         return CUDNN_ACTIVATION_SIGMOID;
-    case ir::ActType::Gelu: // cudnnActivationForward has no GELU mode
-        throw std::runtime_error("GELU activations have no kernel in the CUDA executor yet (the "
-                                 "simulated GPU and the mock backend run them)");
+    case ir::ActType::Gelu: // cudnnActivationForward has no GELU mode: CudaKernels::gelu
     case ir::ActType::Identity:
         break;
     }
@@ -101,6 +101,12 @@ public:
         IOS_CUDA(cudnnCreateOpTensorDescriptor(&mulOp_));
         IOS_CUDA(cudnnSetOpTensorDescriptor(mulOp_, CUDNN_OP_TENSOR_MUL, CUDNN_DATA_FLOAT,
                                             CUDNN_NOT_PROPAGATE_NAN));
+        // Models without GELU, LayerNorm or token gathers run even where NVRTC cannot compile.
+        try {
+            kernels_ = std::make_unique<CudaKernels>(options.device);
+        } catch (const std::exception& e) {
+            kernelsError_ = e.what();
+        }
     }
 
     ~CudaBackend() override {
@@ -177,7 +183,8 @@ public:
                             [&](const PoolKernel& k) { pool(s, k); },
                             [&](const ActivationKernel& k) { activation(s, k); },
                             [&](const NormKernel& k) { norm(s, k); },
-                            [&](const MatmulKernel& k) { matmul(s, k); }},
+                            [&](const MatmulKernel& k) { matmul(s, k); },
+                            [&](const TokensKernel& k) { tokens(s, k); }},
                    kernel);
     }
 
@@ -376,8 +383,26 @@ private:
                                          ptr(k.out)));
         IOS_CUDA(cudnnAddTensor(s.handle, &one, bias, ptr(k.bias), &one, out, ptr(k.out)));
         if (k.act != ir::ActType::Identity)
-            IOS_CUDA(cudnnActivationForward(s.handle, activationDesc(k.act), &one, out, ptr(k.out),
-                                            &zero, out, ptr(k.out)));
+            activate(s, k.act, k.outDims, ptr(k.out), ptr(k.out));
+    }
+
+    // cuDNN's activations, GELU by the module's own kernel (in place allowed).
+    void activate(Stream& s, ir::ActType act, const TensorDims& dims, const float* in, float* out) {
+        if (act == ir::ActType::Gelu) {
+            kernels().gelu(s.stream, in, out, dims.elements());
+            return;
+        }
+        const float one = 1, zero = 0;
+        cudnnTensorDescriptor_t d = tensorDesc(dims);
+        IOS_CUDA(cudnnActivationForward(s.handle, activationDesc(act), &one, d, in, &zero, d, out));
+    }
+
+    const CudaKernels& kernels() const {
+        if (!kernels_)
+            throw std::runtime_error("the executor's own kernels (GELU, LayerNorm, token "
+                                     "gathers) are not available: " +
+                                     kernelsError_);
+        return *kernels_;
     }
 
     cudnnActivationDescriptor_t activationDesc(ir::ActType act) {
@@ -412,24 +437,21 @@ private:
     }
 
     void activation(Stream& s, const ActivationKernel& k) {
-        const float one = 1, zero = 0;
-        cudnnTensorDescriptor_t d = tensorDesc(k.dims);
-        IOS_CUDA(cudnnActivationForward(s.handle, activationDesc(k.act), &one, d, ptr(k.in), &zero,
-                                        d, ptr(k.out)));
+        activate(s, k.act, k.dims, ptr(k.in), ptr(k.out));
     }
 
     // Softmax: cuDNN's channel softmax (max subtracted) over the tensor viewed as
     // [n · groups, c / groups, h, w], the same packed memory since a group's channels are
-    // consecutive. LayerNorm: cuDNN's legacy API normalizes over the batch (batch norm) or
-    // with given statistics, never over the channels of each position.
+    // consecutive. LayerNorm: the module's kernel (cuDNN's legacy API normalizes over the
+    // batch, or with given statistics, never over the channels of each position).
     void norm(Stream& s, const NormKernel& k) {
-        if (k.type == ir::NormType::LayerNorm)
-            throw std::runtime_error(
-                "LayerNorm operators have no kernel in the CUDA executor yet (cuDNN's legacy API "
-                "has no normalization over the channels at each position; the simulated GPU and "
-                "the mock backend run them)");
-        const float one = 1, zero = 0;
         const int64_t width = k.dims.c / k.groups;
+        if (k.type == ir::NormType::LayerNorm) {
+            kernels().layerNorm(s.stream, ptr(k.in), ptr(k.out), k.dims.n, k.groups, width,
+                                k.dims.h * k.dims.w, static_cast<float>(k.epsilon));
+            return;
+        }
+        const float one = 1, zero = 0;
         cudnnTensorDescriptor_t d =
             tensorDesc(k.dims.n * k.groups, width, k.dims.h, k.dims.w, width);
         IOS_CUDA(cudnnSoftmaxForward(s.handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL,
@@ -457,7 +479,25 @@ private:
                 pa * n, static_cast<int>(k.aDims.n * heads)));
     }
 
+    void tokens(Stream& s, const TokensKernel& k) {
+        CudaKernels::Tokens t;
+        t.in = ptr(k.in);
+        t.out = ptr(k.out);
+        t.index = ptr(k.index);
+        t.learned = k.learned < 0 ? nullptr : ptr(k.learned);
+        t.table = k.table < 0 ? nullptr : ptr(k.table);
+        t.batch = k.outDims.n;
+        t.channels = k.outDims.c;
+        t.inPositions = k.inDims.h * k.inDims.w;
+        t.outPositions = k.outDims.h * k.outDims.w;
+        t.tableChannels = std::max<int64_t>(1, k.tableChannels);
+        t.tablePositions = std::max<int64_t>(1, k.tablePositions);
+        kernels().tokens(s.stream, t);
+    }
+
     CudaBackendOptions options_;
+    std::unique_ptr<CudaKernels> kernels_;
+    std::string kernelsError_; // why kernels_ is null
     std::string name_;
     cost::DeviceIdentity identity_;
     std::vector<float*> buffers_;

@@ -48,6 +48,11 @@ std::string libraryAdvice(const std::string& lib) {
         return " (the CUDA " + version + " runtime): install the CUDA " + version +
                " runtime (NVIDIA's package cuda-cudart-" + version + "-* or the CUDA Toolkit)" +
                visible;
+    if (lib.rfind("libnvrtc", 0) == 0 || lib.rfind("libcublas", 0) == 0)
+        return " (" +
+               std::string(lib.rfind("libnvrtc", 0) == 0 ? "NVRTC, CUDA's runtime compiler"
+                                                         : "cuBLAS") +
+               "): install the CUDA Toolkit's libraries" + forBuildCuda() + visible;
     if (lib.rfind("libcupti", 0) == 0 || lib.rfind("libnvperf", 0) == 0)
         return " (CUPTI, CUDA's profiling interface): install CUPTI" + forBuildCuda() +
                " (NVIDIA's package cuda-cupti-" + major + "-* or the CUDA Toolkit)" + visible;

@@ -18,7 +18,8 @@ std::string kernelKindName(const Kernel& kernel) {
                  [](const PoolKernel&) { return std::string("pool"); },
                  [](const ActivationKernel&) { return std::string("activation"); },
                  [](const NormKernel& k) { return std::string(ir::toString(k.type)); },
-                 [](const MatmulKernel&) { return std::string("matmul"); }},
+                 [](const MatmulKernel&) { return std::string("matmul"); },
+                 [](const TokensKernel&) { return std::string("tokens"); }},
         kernel);
 }
 
@@ -48,6 +49,10 @@ double kernelFlops(const Kernel& kernel) {
                                           ? k.bDims.c / std::max<int64_t>(1, k.heads)
                                           : k.bDims.h * k.bDims.w / std::max<int64_t>(1, k.windows);
                 return 2.0 * static_cast<double>(k.outDims.elements()) * static_cast<double>(depth);
+            },
+            // A copy; the table's additions count.
+            [](const TokensKernel& k) {
+                return k.table < 0 ? 0.0 : static_cast<double>(k.outDims.elements());
             }},
         kernel);
 }

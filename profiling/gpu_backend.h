@@ -96,8 +96,18 @@ struct MatmulKernel {
     int64_t windows = 1;
 };
 
+// Output position i of every batch item copies input position index[i], or learned token k for
+// index[i] = −1 − k (learned: k-major, channels minor), then adds table[c mod tableChannels,
+// i mod tablePositions] when there is a table (ir::TokenAttrs, ref::gatherTokens). The index
+// is a buffer of floats holding small integers (exact below 2^24; LoweredModel checks).
+struct TokensKernel {
+    BufferId in = -1, out = -1, index = -1, learned = -1, table = -1; // learned, table: -1 = none
+    TensorDims inDims, outDims;
+    int64_t tableChannels = 0, tablePositions = 0;
+};
+
 using Kernel = std::variant<CopyKernel, AccumulateKernel, ConvKernel, PoolKernel, ActivationKernel,
-                            NormKernel, MatmulKernel>;
+                            NormKernel, MatmulKernel, TokensKernel>;
 
 // One line per kernel kind for logs and the mock's record names ("conv", "pool", ...).
 std::string kernelKindName(const Kernel& kernel);

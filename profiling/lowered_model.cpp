@@ -109,6 +109,40 @@ ConvKernel LoweredModel::convKernel(const ir::Node& node, const Tensor& in, Buff
     return k;
 }
 
+// The learned tokens and the table: the reference executor's values for (node name, seed), so
+// the mock backend's output can be compared with ref::ReferenceExecutor's.
+TokensKernel LoweredModel::tokensKernel(const ir::Node& node, const Tensor& in, const Tensor& out) {
+    const ir::TokenAttrs& t = node.tokens;
+    constexpr int64_t kExactFloatIntegers = int64_t{1} << 24;
+    std::vector<float> index;
+    index.reserve(t.index.size());
+    for (int64_t i : t.index) {
+        if (i >= kExactFloatIntegers || -i >= kExactFloatIntegers)
+            throw UserError("token index " + std::to_string(i) +
+                                " is too large for the GPU executor (at most 2^24 positions)",
+                            {}, node.name);
+        index.push_back(static_cast<float>(i));
+    }
+    TokensKernel k{in.buffer, out.buffer, backend_.allocate(static_cast<int64_t>(index.size())),
+                   -1,        -1,         in.dims,
+                   out.dims};
+    backend_.upload(k.index, index);
+    if (const int64_t learned = t.learnedTokens(); learned > 0) {
+        k.learned = backend_.allocate(learned * in.dims.c);
+        backend_.upload(k.learned, randomValues(static_cast<size_t>(learned * in.dims.c),
+                                                nameHash(node.name + "/tokens", seed_), 1.0f));
+    }
+    if (t.embed) {
+        k.tableChannels = t.tableChannels(in.dims.c);
+        k.tablePositions = t.tablePositions();
+        const int64_t size = k.tableChannels * k.tablePositions;
+        k.table = backend_.allocate(size);
+        backend_.upload(k.table, randomValues(static_cast<size_t>(size),
+                                              nameHash(node.name + "/embedding", seed_), 1.0f));
+    }
+    return k;
+}
+
 // He-like scale (variance 1 / fan-in) keeps activations bounded through deep networks.
 std::vector<float> LoweredModel::hostWeights(const ir::Node& node) const {
     int64_t inChannels = 0;
@@ -195,10 +229,12 @@ void LoweredModel::lowerNode(const ir::Node& node) {
             node.matmul.heads, node.matmul.transposeB, node.matmul.alpha, node.matmul.windows});
         break;
     }
-    case NodeKind::Tokens:
-        throw UserError("token gathers (class tokens, positional embeddings, window partitions) "
-                        "have no kernel in the GPU executor yet; the simulated GPU runs them",
-                        {}, node.name);
+    case NodeKind::Tokens: {
+        low.input = gather(node.inputs, ir::ElementOp::Add, nullptr, low.kernels);
+        out = allocateTensor(node.outputShape, true);
+        low.kernels.emplace_back(tokensKernel(node, low.input, out));
+        break;
+    }
     case NodeKind::Sequential: {
         // Inner nodes run in order; the sequential's output is its last inner node's.
         for (const ir::Node& inner : node.nodes) {

@@ -51,7 +51,7 @@ private:
     struct Lowered {
         std::vector<Kernel> kernels;
         int gatherKernels = 0; // the first kernels build the input (merge reuses them)
-        Tensor input;          // what the main kernel reads (conv/pool/activation/norm)
+        Tensor input;          // what the main kernel reads (conv/pool/activation/norm/tokens)
     };
 
     Tensor allocateTensor(const ir::TensorShape& shape, bool activation);
@@ -61,6 +61,7 @@ private:
     void lowerNode(const ir::Node& node);
     void lowerOperator(const ir::Node& node);
     ConvKernel convKernel(const ir::Node& node, const Tensor& in, BufferId out);
+    TokensKernel tokensKernel(const ir::Node& node, const Tensor& in, const Tensor& out);
     std::vector<float> hostWeights(const ir::Node& node) const;
     std::vector<float> hostBias(const ir::Node& node) const;
     StageProgram buildMergeProgram(const ir::BlockDag& dag, const schedule::Group& group);

@@ -22,9 +22,9 @@ void joinInto(std::vector<uint64_t>& into, const std::vector<uint64_t>& from) {
         into[i] = std::max(into[i], from[i]);
 }
 
-// The buffers a kernel reads (up to three) and the one it writes.
+// The buffers a kernel reads (up to four) and the one it writes.
 struct KernelBuffers {
-    BufferId reads[3] = {-1, -1, -1};
+    BufferId reads[4] = {-1, -1, -1, -1};
     BufferId write = -1;
 };
 KernelBuffers buffersOf(const Kernel& kernel) {
@@ -48,6 +48,9 @@ KernelBuffers buffersOf(const Kernel& kernel) {
                                },
                                [](const MatmulKernel& k) {
                                    return KernelBuffers{{k.a, k.b}, k.out};
+                               },
+                               [](const TokensKernel& k) {
+                                   return KernelBuffers{{k.in, k.index, k.learned, k.table}, k.out};
                                }},
                       kernel);
 }

@@ -108,6 +108,30 @@ void normalize(const NormKernel& k, const std::vector<float>& in, std::vector<fl
             }
 }
 
+// ref::gatherTokens on every batch item.
+void gatherTokens(const TokensKernel& k, const std::vector<float>& in,
+                  const std::vector<float>& index, const std::vector<float>* learned,
+                  const std::vector<float>* table, std::vector<float>& out) {
+    const int64_t c = k.outDims.c, inPositions = k.inDims.h * k.inDims.w;
+    const int64_t positions = k.outDims.h * k.outDims.w;
+    if (k.inDims.c != c || static_cast<int64_t>(index.size()) != positions ||
+        (table != nullptr && (k.tableChannels < 1 || k.tablePositions < 1)))
+        throw std::logic_error("mock backend: tokens kernel of inconsistent sizes");
+    for (int64_t n = 0; n < k.outDims.n; ++n)
+        for (int64_t ch = 0; ch < c; ++ch)
+            for (int64_t i = 0; i < positions; ++i) {
+                const auto from = static_cast<int64_t>(index[static_cast<size_t>(i)]);
+                if (from >= inPositions || (from < 0 && learned == nullptr))
+                    throw std::logic_error("mock backend: token index outside the input");
+                float v = from >= 0 ? in[at(k.inDims, n, ch, 0, 0) + static_cast<size_t>(from)]
+                                    : (*learned)[static_cast<size_t>((-1 - from) * c + ch)];
+                if (table != nullptr)
+                    v += (*table)[static_cast<size_t>((ch % k.tableChannels) * k.tablePositions +
+                                                      i % k.tablePositions)];
+                out[at(k.outDims, n, ch, 0, 0) + static_cast<size_t>(i)] = v;
+            }
+}
+
 } // namespace
 
 // Reference semantics of every kernel, straight loops in fp32 (double accumulators).
@@ -207,7 +231,11 @@ void MockBackend::execute(const Kernel& kernel) {
                     out[i] = activate(k.act, in[i]);
             },
             [&](const NormKernel& k) { normalize(k, buf(k.in), buf(k.out)); },
-            [&](const MatmulKernel& k) { multiply(k, buf(k.a), buf(k.b), buf(k.out)); }},
+            [&](const MatmulKernel& k) { multiply(k, buf(k.a), buf(k.b), buf(k.out)); },
+            [&](const TokensKernel& k) {
+                gatherTokens(k, buf(k.in), buf(k.index), k.learned < 0 ? nullptr : &buf(k.learned),
+                             k.table < 0 ? nullptr : &buf(k.table), buf(k.out));
+            }},
         kernel);
 }
 

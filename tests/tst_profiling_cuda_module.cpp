@@ -3,10 +3,18 @@
 // and the suites link no CUDA library (their ELF NEEDED entries, read with readelf), so they
 // start without CUDA; without the module only the commands that need a GPU fail, exit 1 with
 // one line naming what is missing; a missing library is named with what to install; a file
-// that is not the module is refused; and the module built here, loaded on a machine without a
-// GPU or driver, says so instead of crashing.
+// that is not the module is refused; the module built here, loaded on a machine without a
+// GPU or driver, says so instead of crashing; and the source of the executor's own kernels
+// compiles with NVRTC for every architecture it supports (no GPU needed for that).
 #include "cuda_backend.h"
 #include "cuda_backend_loader.h"
+
+#ifdef IOS_NVRTC_LIBRARY_PATH
+#include "cuda_kernel_source.h"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+#endif
 
 #include <QCoreApplication>
 #include <QProcess>
@@ -82,7 +90,7 @@ private slots:
 #ifdef IOS_CUDA_MODULE_PATH
         // The module is where they went (and the check above can see them).
         const QStringList module = neededLibraries(QStringLiteral(IOS_CUDA_MODULE_PATH));
-        for (const char* lib : {"^libcudnn", "^libcudart", "^libcupti"})
+        for (const char* lib : {"^libcudnn", "^libcudart", "^libcupti", "^libcublas", "^libnvrtc"})
             QVERIFY2(module.filter(QRegularExpression(lib)).size() == 1,
                      qPrintable(module.join(' ')));
 #endif
@@ -204,6 +212,65 @@ private slots:
         QCOMPARE(m.code, 1);
         QCOMPARE(m.err.count('\n'), 1);
         QVERIFY2(why.match(m.err).hasMatch(), qPrintable(m.err));
+#endif
+    }
+
+    // The module compiles kCudaKernelSource at run time for the GPU it finds; here, NVRTC
+    // (loaded like the module loads it, not linked) compiles it for every architecture this
+    // CUDA supports, and each entry point the module looks up is in the code.
+    void theExecutorsOwnKernelsCompile() {
+#ifndef IOS_NVRTC_LIBRARY_PATH
+        QSKIP("this build has no CUDA backend module");
+#else
+        void* lib = dlopen(IOS_NVRTC_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
+        QVERIFY2(lib != nullptr, dlerror());
+        auto fn = [&](const char* name) {
+            void* f = dlsym(lib, name);
+            if (f == nullptr)
+                qFatal("NVRTC has no %s", name);
+            return f;
+        };
+        const auto numArchs =
+            reinterpret_cast<decltype(&nvrtcGetNumSupportedArchs)>(fn("nvrtcGetNumSupportedArchs"));
+        const auto archs =
+            reinterpret_cast<decltype(&nvrtcGetSupportedArchs)>(fn("nvrtcGetSupportedArchs"));
+        const auto create =
+            reinterpret_cast<decltype(&nvrtcCreateProgram)>(fn("nvrtcCreateProgram"));
+        const auto compile =
+            reinterpret_cast<decltype(&nvrtcCompileProgram)>(fn("nvrtcCompileProgram"));
+        const auto logSize =
+            reinterpret_cast<decltype(&nvrtcGetProgramLogSize)>(fn("nvrtcGetProgramLogSize"));
+        const auto log = reinterpret_cast<decltype(&nvrtcGetProgramLog)>(fn("nvrtcGetProgramLog"));
+        const auto ptxSize = reinterpret_cast<decltype(&nvrtcGetPTXSize)>(fn("nvrtcGetPTXSize"));
+        const auto ptx = reinterpret_cast<decltype(&nvrtcGetPTX)>(fn("nvrtcGetPTX"));
+        const auto destroy =
+            reinterpret_cast<decltype(&nvrtcDestroyProgram)>(fn("nvrtcDestroyProgram"));
+        int count = 0;
+        QCOMPARE(numArchs(&count), NVRTC_SUCCESS);
+        QVERIFY(count > 0);
+        std::vector<int> supported(static_cast<size_t>(count));
+        QCOMPARE(archs(supported.data()), NVRTC_SUCCESS);
+        for (int arch : supported) {
+            nvrtcProgram program = nullptr;
+            QCOMPARE(create(&program, ios::profiling::kCudaKernelSource, "ios_kernels.cu", 0,
+                            nullptr, nullptr),
+                     NVRTC_SUCCESS);
+            const std::string target = "--gpu-architecture=sm_" + std::to_string(arch);
+            const char* options[] = {target.c_str(), "--std=c++17"};
+            const nvrtcResult compiled = compile(program, 2, options);
+            size_t size = 0;
+            logSize(program, &size);
+            std::string text(size, '\0');
+            log(program, text.data());
+            ptxSize(program, &size);
+            std::string code(size, '\0');
+            ptx(program, code.data());
+            destroy(&program);
+            QVERIFY2(compiled == NVRTC_SUCCESS, qPrintable(QString::fromStdString(target + text)));
+            for (const char* name : ios::profiling::kCudaKernelNames)
+                QVERIFY2(code.find(std::string(".entry ") + name) != std::string::npos, name);
+        }
+        dlclose(lib);
 #endif
     }
 };

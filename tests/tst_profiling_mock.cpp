@@ -96,6 +96,38 @@ ir::Graph attentionGraph(int64_t windows = 1) {
     return g;
 }
 
+// Token gathers on an 8×3×2 input: two learned tokens before four of the positions with a
+// whole positional embedding (ViT's class token), a reversed order (a window partition's
+// permutation), and a copy with a table repeating every 4 channels and 3 positions (Swin's
+// relative-position bias); GELU of the last. The exit concatenates them.
+ir::Graph tokensGraph() {
+    using namespace testing;
+    ir::Graph g;
+    g.name = "tokens";
+    g.input = placeholder("in", {8, 3, 2});
+    Node cls = node(NodeKind::Tokens, "cls", concat({val("in", 0, 8)}));
+    cls.tokens.index = {-1, -2, 0, 1, 2, 3}; // the last two positions dropped
+    cls.tokens.outHw = {3, 2};
+    cls.tokens.embed = true;
+    Node reversed = node(NodeKind::Tokens, "reversed", concat({val("in", 2, 6)}));
+    reversed.tokens.index = {5, 4, 3, 2, 1, 0};
+    reversed.tokens.outHw = {3, 2};
+    Node bias = node(NodeKind::Tokens, "bias", concat({val("in", 0, 8)}));
+    bias.tokens.index = {0, 1, 2, 3, 4, 5};
+    bias.tokens.outHw = {3, 2};
+    bias.tokens.embed = true;
+    bias.tokens.embedChannels = 4;
+    bias.tokens.embedPositions = 3;
+    Node gelu = node(NodeKind::Activation, "gelu", concat({val("bias", 0, 8)}));
+    gelu.activation = ir::ActType::Gelu;
+    Node out = node(
+        NodeKind::Identity, "out",
+        concat({val("cls", 0, 8), val("reversed", 0, 4), val("bias", 0, 8), val("gelu", 0, 8)}));
+    g.blocks.push_back(block(g.input, {cls, reversed, bias, gelu}, out));
+    ir::validateAndInferShapes(g);
+    return g;
+}
+
 // A graph on the mock executor against the reference executor: the sequential schedule's
 // worst absolute difference, the kernels it ran, and the greedy schedule (parallel streams
 // reading shared buffers) against the sequential output.
@@ -263,6 +295,23 @@ private slots:
         QCOMPARE(run.hazards, 0);
     }
 
+    // Class tokens with a positional embedding, permutations and repeating tables: the
+    // reference executor's learned values, gathered per batch item; GELU as ref::activate.
+    void tokenKernelsMatchTheReference_data() {
+        QTest::addColumn<int>("batch");
+        QTest::newRow("batch 1") << 1;
+        QTest::newRow("batch 3") << 3;
+    }
+    void tokenKernelsMatchTheReference() {
+        QFETCH(int, batch);
+        const MockRun run = runAgainstReference(tokensGraph(), batch);
+        QCOMPARE(run.kinds.at("tokens"), 3);
+        QCOMPARE(run.kinds.at("activation"), 1);
+        QVERIFY2(run.worst <= 1e-5, qPrintable(QString::number(run.worst)));
+        QVERIFY2(run.greedyPassed, qPrintable(QString::number(run.greedyL2)));
+        QCOMPARE(run.hazards, 0);
+    }
+
     void parallelStagesUseOneStreamPerGroupAndOverlap() {
         const ir::Graph g = samples::loadBundledModel("demo_inception_module");
         const auto dags = ir::buildDags(g);
@@ -277,6 +326,26 @@ private slots:
         const double par = median(ex.timeSchedule(dags, greedy, {0, 3, 1}));
         QCOMPARE(ex.streams().size(), widest);
         QVERIFY2(par < seq, qPrintable(QStringLiteral("%1 vs %2").arg(par).arg(seq)));
+    }
+
+    // Every operator of the bundled transformers lowers to kernels (class tokens, windows,
+    // bias tables, LayerNorm, GELU) and the IOS schedule runs, eager and captured.
+    void transformersRunOnTheExecutor_data() {
+        QTest::addColumn<QString>("model");
+        for (const char* m : {"vit_b_16", "swin_t", "convnext_tiny"})
+            QTest::newRow(m) << QString(m);
+    }
+    void transformersRunOnTheExecutor() {
+        QFETCH(QString, model);
+        const ir::Graph g = samples::loadBundledModel(model.toStdString());
+        const auto dags = ir::buildDags(g);
+        MockBackend backend(MockOptions::timingOnly("Mock GPU"));
+        Executor ex(g, backend, 2);
+        const cost::AnalyticCostModel analytic(g);
+        const auto sched = dpSchedule(g, schedulers::Strategy::Both, analytic);
+        QVERIFY(median(ex.timeSchedule(dags, sched, {0, 1, 1, false})) > 0);
+        QVERIFY(median(ex.timeSchedule(dags, sched, {0, 1, 1, true})) > 0);
+        QCOMPARE(backend.hazardCount(), 0);
     }
 
     void cudaGraphReplaysTheSameWork() {
