@@ -13,8 +13,24 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
+
+namespace {
+
+// --help, --help-all and --version only print: they must answer without a display too.
+bool onlyPrints(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* flag : {"-h", "--help", "--help-all", "-v", "--version", "-?"})
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    if (onlyPrints(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     ios::profiling::installMeasuredCostModel(); // offered in the settings when a GPU is present
     QApplication::setOrganizationName(QStringLiteral("ios-explorer"));
