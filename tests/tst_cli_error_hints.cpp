@@ -101,6 +101,8 @@ private slots:
         const testing::CliRun r = testing::runCli({"info", path});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("pass --allow-opaque") != std::string::npos, r.err.c_str());
+        // One hint, the CLI's own: the engine's text names no remedy of its own.
+        QVERIFY2(r.err.find("import them") == r.err.rfind("import them"), r.err.c_str());
     }
 
     void inputShape() {

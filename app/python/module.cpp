@@ -305,6 +305,50 @@ void saveScheduledModel(const ScheduleResult& r, const std::string& path) {
     io::saveModelFile(schedule::optimizedGraph(m.graph(), m.dags(), r.outcome.schedule), path);
 }
 
+// What the user can do about an engine error, in this module's own terms (keyword arguments;
+// the CLI and the GUI word the same hints with their flags and menus).
+std::string pythonHintText(Hint hint) {
+    switch (hint) {
+    case Hint::AllowOpaque:
+        return " (pass allow_opaque=True to import them as opaque operators)";
+    case Hint::InputShape:
+        return " (pass input_shape=(N, C, H, W))";
+    case Hint::LowerPartSize:
+        return " (lower max_part_size)";
+    case Hint::ExplicitParts:
+        return " (max_part_size does not apply to explicit parts)";
+    case Hint::LowerBatch:
+        return " (lower batch or bytes_per_element)";
+    case Hint::ChooseCostModel:
+        return " (choose another cost_model; cost_models() lists them)";
+    case Hint::ChooseCacheDevice:
+        return " (cost_model='cache:FILE@DEVICE')";
+    case Hint::RaiseBudget:
+        return " (raise memory_budget)";
+    case Hint::None:
+    case Hint::MeasureOnGpu: // not in this module (docs/python.md "Not covered yet")
+    case Hint::StoreFallback:
+    case Hint::CudaBackend:
+        break;
+    }
+    return {};
+}
+
+PyObject* errorType = nullptr;     // ios_explorer.Error
+PyObject* cancelledType = nullptr; // ios_explorer.Cancelled
+
+// Engine errors become Error (Cancelled for a stopped search) with the hint appended.
+void translateUserError(std::exception_ptr p) {
+    try {
+        if (p)
+            std::rethrow_exception(p);
+    } catch (const Cancelled& e) {
+        PyErr_SetString(cancelledType, e.what());
+    } catch (const UserError& e) {
+        PyErr_SetString(errorType, (e.what() + pythonHintText(e.hint())).c_str());
+    }
+}
+
 } // namespace
 
 } // namespace ios::python
@@ -316,6 +360,9 @@ PYBIND11_MODULE(_native, m) {
     error.doc() = "An engine error (ios::UserError): bad file, name or parameter.";
     auto& cancelled = py::register_exception<ios::Cancelled>(m, "Cancelled", error.ptr());
     cancelled.doc() = "A search stopped by its progress callback.";
+    errorType = error.ptr();
+    cancelledType = cancelled.ptr();
+    py::register_exception_translator(&translateUserError); // tried before the two above
 
     py::class_<Model>(m, "Model", "A loaded model (graph of blocks of operators).")
         .def_property_readonly(

@@ -79,6 +79,17 @@ def test_load_onnx_bytes():
         ie.load_onnx_bytes(b"not onnx")
 
 
+def test_errors_carry_the_modules_own_hints():
+    # An operator the importer does not know: the remedy is worded as this module's keyword.
+    if not ie.onnx_available():
+        pytest.skip("built without ONNX")
+    data = ONNX.read_bytes()
+    assert b"\x22\x04Relu" in data
+    with pytest.raises(ie.Error, match=r"Relz x\d+.*\(pass allow_opaque=True to import them") as e:
+        ie.load(data.replace(b"\x22\x04Relu", b"\x22\x04Relz"))
+    assert str(e.value).count("import them") == 1
+
+
 def test_onnx_available():
     assert isinstance(ie.onnx_available(), bool)
 

@@ -144,10 +144,7 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
             if (nodes.size() > 5)
                 list += ", ...";
         }
-        throw UserError("unsupported ONNX operators (allow opaque operators to import them as "
-                        "such):" +
-                            list,
-                        Hint::AllowOpaque);
+        throw UserError("unsupported ONNX operators:" + list, Hint::AllowOpaque);
     }
     if (model_.outputs.size() != 1)
         throw UserError("the model has " + std::to_string(model_.outputs.size()) +
