@@ -106,7 +106,7 @@ private slots:
     }
 
     void inputShape() {
-        QVERIFY(hintOf([] { io::parseInputShape("1x3"); }) == Hint::InputShape);
+        QVERIFY(hintOf([] { io::parseInputShape("1"); }) == Hint::InputShape);
     }
 
     void partSizes() {

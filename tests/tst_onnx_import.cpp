@@ -157,7 +157,8 @@ void TestOnnxImport::inceptionMatchesBundled() {
 void TestOnnxImport::inputShapeParsing() {
     QCOMPARE(io::parseInputShape("1x3x224x224"), (std::vector<int64_t>{1, 3, 224, 224}));
     QCOMPARE(io::parseInputShape("2,3,32,64"), (std::vector<int64_t>{2, 3, 32, 64}));
-    for (const char* bad : {"", "1x3x224", "1x3x224x224x1", "1x0x2x2", "1xax2x2", "1x-3x2x2", "x"})
+    QCOMPARE(io::parseInputShape("1x128x768"), (std::vector<int64_t>{1, 128, 768}));
+    for (const char* bad : {"", "1", "1x3x224x224x1", "1x0x2x2", "1xax2x2", "1x-3x2x2", "x"})
         QVERIFY_THROWS_EXCEPTION(UserError, io::parseInputShape(bad));
 }
 

@@ -10,7 +10,7 @@ std::string cliHintText(Hint hint) {
     case Hint::AllowOpaque:
         return " (pass --allow-opaque to import them as opaque operators)";
     case Hint::InputShape:
-        return " (pass --input-shape NxCxHxW)";
+        return " (pass --input-shape NxCxHxW, or NxTxD for a token sequence)";
     case Hint::LowerPartSize:
         return " (lower --max-part-size)";
     case Hint::ExplicitParts:

@@ -8,8 +8,9 @@
 namespace ios::cli {
 
 void addModelOptions(ArgParser& parser) {
-    parser.option("--input-shape", "NxCxHxW",
-                  "ONNX: the model input's shape, overriding dynamic dims (e.g. 1x3x224x224)");
+    parser.option("--input-shape", "DIMS",
+                  "ONNX: the model input's shape, overriding dynamic dims: NxCxHxW for images "
+                  "(e.g. 1x3x224x224), NxTxD for token sequences (e.g. 1x128x768)");
     parser.flag("--allow-opaque",
                 "ONNX: import unsupported operators as opaque ones (zero FLOPs, real traffic)");
 }

@@ -312,7 +312,7 @@ std::string pythonHintText(Hint hint) {
     case Hint::AllowOpaque:
         return " (pass allow_opaque=True to import them as opaque operators)";
     case Hint::InputShape:
-        return " (pass input_shape=(N, C, H, W))";
+        return " (pass input_shape=(N, C, H, W), or (N, T, D) for a token sequence)";
     case Hint::LowerPartSize:
         return " (lower max_part_size)";
     case Hint::ExplicitParts:

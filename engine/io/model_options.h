@@ -22,7 +22,8 @@ struct ModelLoadOptions {
     std::vector<std::string>* warnings = nullptr;
 };
 
-// "1x3x224x224" (also with ',' separators) → {1, 3, 224, 224}; throws ios::UserError.
+// "1x3x224x224" (also with ',' separators) → {1, 3, 224, 224}; token sequences "1x128x768"
+// and "1xD" too (2 to 4 dims); throws ios::UserError.
 std::vector<int64_t> parseInputShape(std::string_view text);
 
 } // namespace ios::io

@@ -142,16 +142,18 @@ std::vector<int64_t> inputDims(const Model& m, const std::string& input,
                             Hint::InputShape);
         dims = options.inputShape;
     }
-    if (dims.size() != 4)
-        throw UserError("input '" + input + "' must have shape N x C x H x W (rank 4)" +
+    if (dims.size() < 2 || dims.size() > 4)
+        throw UserError("input '" + input +
+                            "' must have shape N x C x H x W (an image), N x T x D (a token "
+                            "sequence) or N x D" +
                             (dims.empty() ? std::string(" but declares none: give its shape")
                                           : ", not rank " + std::to_string(dims.size())),
                         Hint::InputShape);
     for (int64_t d : dims)
         if (d <= 0)
             throw UserError("input '" + input +
-                                "' has dynamic or empty dims; give its shape NxCxHxW (e.g. "
-                                "1x3x224x224)",
+                                "' has dynamic or empty dims; give its shape (e.g. 1x3x224x224 "
+                                "or 1x128x768)",
                             Hint::InputShape);
     dims[0] = 1; // the IR describes one sample; the batch size is a cost-model option
     return dims;
@@ -178,9 +180,9 @@ std::vector<int64_t> parseInputShape(std::string_view text) {
             break;
         pos = end + 1;
     }
-    if (dims.size() != 4)
+    if (dims.size() < 2 || dims.size() > 4)
         throw UserError("invalid input shape '" + std::string(text) +
-                            "': expected 4 dims N x C x H x W",
+                            "': expected N x C x H x W, N x T x D or N x D",
                         Hint::InputShape);
     return dims;
 }

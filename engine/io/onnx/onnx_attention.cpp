@@ -77,7 +77,8 @@ bool TokenRules::matmul(const Node& n, const Val& a0, const Val& b0) {
     node.hintName = n.opType;
     node.inputs = {l_.oneTerm(n, a), l_.oneTerm(n, b)};
     node.matmul = {product(a.dims, heads), transposeB, a.alpha * b.alpha, product(a.dims, windows)};
-    const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
+    std::vector<int64_t> out = a.dims; // [..., M, N] (an Einsum may permute it afterwards)
+    out[static_cast<size_t>(k)] = b0.dims[static_cast<size_t>(k)];
     node.outputShape = {product(out, with(heads, k, out)), a.termHw.h, a.termHw.w};
     Val v = l_.nodeVal(l_.add(std::move(node), n.name), out);
     v.termHw = a.termHw;
@@ -111,27 +112,69 @@ std::optional<Val> TokenRules::inOrderOf(const Node& n, const Val& x, const Val&
     return reordered(n, "/order", x, *rl, like.termHw);
 }
 
+namespace {
+
+// Where each letter of `to` sits in `from` (a permutation when both hold the same letters).
+std::vector<int64_t> letterPerm(const std::string& from, const std::string& to) {
+    std::vector<int64_t> perm;
+    for (char c : to)
+        perm.push_back(static_cast<int64_t>(from.find(c)));
+    return perm;
+}
+
+std::vector<int64_t> permutedDims(const std::vector<int64_t>& dims,
+                                  const std::vector<int64_t>& perm) {
+    std::vector<int64_t> out;
+    for (int64_t p : perm)
+        out.push_back(dims[static_cast<size_t>(p)]);
+    return out;
+}
+
+} // namespace
+
+// A batched product of two operands in any axis order: batch letters P (in both operands and
+// the output), one contracted letter k (in both, not the output), one free letter i of A and
+// one j of B (each in the output). The operands' views are permuted (no copy) into
+// [P, i, k] and [P, k, j], multiplied, and the result's view permuted into the output's order.
+// Other equations (several contracted or free letters, a letter summed out of one operand)
+// stay unsupported.
 bool TokenRules::einsum(const Node& n, const Val& a, const Val& b) {
-    // Batched products only: "P i k, P j k -> P i j" (A·Bᵀ) and "P i k, P k j -> P i j" (A·B)
-    // with the same batch letters P in all three; other equations stay unsupported.
     const std::optional<EinsumSpec> e = parseEinsum(n);
     if (!e || e->inputs.size() != 2)
         return false;
     const std::string &x = e->inputs[0], &y = e->inputs[1], &z = e->output;
-    const size_t r = x.size();
-    if (r < 2 || y.size() != r || z.size() != r || x.compare(0, r - 2, y, 0, r - 2) != 0 ||
-        x.compare(0, r - 2, z, 0, r - 2) != 0 || z[r - 2] != x[r - 2] || x[r - 1] == z[r - 1])
+    std::string batch, k, i, j;
+    for (char c : x + y + z) {
+        const bool inX = x.find(c) != std::string::npos, inY = y.find(c) != std::string::npos,
+                   inZ = z.find(c) != std::string::npos;
+        std::string& role = inX && inY ? (inZ ? batch : k) : (inX ? i : j);
+        if (role.find(c) == std::string::npos)
+            role += c;
+        if ((inX && !inY && !inZ) || (inY && !inX && !inZ))
+            return false; // summed out of one operand
+    }
+    if (k.size() != 1 || i.size() != 1 || j.size() != 1 || x.size() != batch.size() + 2 ||
+        y.size() != batch.size() + 2 || z.size() != batch.size() + 2)
+        return false; // a repeated letter (a diagonal) or several free/contracted letters
+    std::string order; // the batch letters in the output's order
+    for (char c : z)
+        if (batch.find(c) != std::string::npos)
+            order += c;
+    const std::string ax = order + i + k, by = order + k + j, product = order + i + j;
+    const std::vector<int64_t> pa = letterPerm(x, ax), pb = letterPerm(y, by);
+    const std::optional<Val> va = permuted(a, pa, permutedDims(a.dims, pa));
+    const std::optional<Val> vb = permuted(b, pb, permutedDims(b.dims, pb));
+    if (!va || !vb || !matmul(n, *va, *vb))
         return false;
-    if (y[r - 2] == x[r - 1] && y[r - 1] == z[r - 1]) // B [P, k, j]
-        return matmul(n, a, b);
-    if (y[r - 1] != x[r - 1] || y[r - 2] != z[r - 1]) // B [P, j, k]
+    if (product == z)
+        return true;
+    const std::string& out = n.outputs.at(0);
+    const std::vector<int64_t> pz = letterPerm(product, z);
+    const std::optional<Val> vz = permuted(l_.vals_.at(out), pz, l_.dimsOf(n, out));
+    if (!vz)
         return false;
-    std::vector<int64_t> perm(r), dims = b.dims;
-    std::iota(perm.begin(), perm.end(), 0);
-    std::swap(perm[r - 2], perm[r - 1]);
-    std::swap(dims[r - 2], dims[r - 1]);
-    const std::optional<Val> bt = permuted(b, perm, dims);
-    return bt && matmul(n, a, *bt);
+    l_.vals_[out] = *vz;
+    return true;
 }
 
 bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
@@ -139,9 +182,8 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     const std::string& op = n.opType;
     const std::string& out = n.outputs.at(0);
     const std::vector<int64_t>& cd = l_.dimsOf(n, constant);
-    const int64_t elements = std::accumulate(cd.begin(), cd.end(), int64_t{1},
-                                             [](int64_t p, int64_t d) { return p * d; });
-    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && elements == 1) {
+    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) &&
+        std::accumulate(cd.begin(), cd.end(), int64_t{1}, std::multiplies<>()) == 1) {
         const auto c = scalarConstant(l_.model_, l_.tensors_, constant);
         if (c && (op == "Mul" || *c != 0) && x.irNode >= 0 && l_.soleUse(xName) &&
             l_.irNode(x).kind == NodeKind::Matmul &&
@@ -167,7 +209,14 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     }
     const auto roles = rolesOf(x);
     const size_t rank = x.dims.size();
-    if (op != "Add" || !roles || perChannel(cd, x) || cd.size() > rank ||
+    // Where(constant mask, fill, x) with one fill value (masked_fill: −∞ before a softmax) is an
+    // added table shaped like the mask, as Swin's additive mask is.
+    const auto count = [](const std::vector<int64_t>& d) {
+        return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
+    };
+    const bool masked = op == "Where" && constant == n.inputs[0] &&
+                        count(l_.dimsOf(n, n.inputs[xName == n.inputs[1] ? 2 : 1])) == 1;
+    if ((op != "Add" && !masked) || !roles || perChannel(cd, x) || cd.size() > rank ||
         l_.dimsOf(n, out) != x.dims)
         return false;
     for (size_t k = 0; k < cd.size(); ++k)

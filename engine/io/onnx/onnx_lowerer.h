@@ -4,6 +4,7 @@
 #pragma once
 
 #include "io/onnx/onnx_lowering.h"
+#include "io/onnx/onnx_shape.h"
 #include "util/error.h"
 
 #include <map>
@@ -195,7 +196,7 @@ struct Roles; // onnx_roles.h
 class TokenRules {
 public:
     explicit TokenRules(Lowerer& l) : l_(l) {}
-    // Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Slice and Gather over any view.
+    // Transpose, Reshape/Flatten/Squeeze/Unsqueeze, Slice, Split and Gather over any view.
     bool layout(const Node& n, const Val& x);
     bool concat(const Node& n, const std::vector<const Val*>& in);
     // ReduceMean/ReduceMax over every position axis (sorted `axes`): a global pool.
@@ -215,6 +216,10 @@ private:
     bool transpose(const Node& n, const Val& x);
     bool reshape(const Node& n, const Val& x);
     bool slice(const Node& n, const Val& x);
+    bool split(const Node& n, const Val& x);
+    // x cut to `ranges` (one per axis) of extents `out`: a channel range or a position gather.
+    std::optional<Val> sliced(const Node& n, const Val& x, const std::vector<SliceRange>& ranges,
+                              const std::vector<int64_t>& out);
     bool gather(const Node& n, const Val& x);
     // x's positions copied into the order of `to` (a permutation of x's position axes) by a
     // tokens node named after n with `suffix`, laid out as `hw` when given.

@@ -341,8 +341,10 @@ bool Lowerer::lowerShapeOp(const Node& n, const Val& x) {
             vals_[n.outputs[0]] = v;
             return true;
         }
-        if (op == "Reshape" && x.view == View::Plain && x.dims.size() == 4 && out.size() > 2 &&
-            out[1] != x.dims[1]) { // channels split: a channel shuffle's first step
+        if (op == "Reshape" && x.view == View::Plain && x.dims.size() == 4 && out.size() == 5 &&
+            out[1] != x.dims[1] && out[3] == x.dims[2] && out[4] == x.dims[3]) {
+            // Channels split into groups, H and W kept: a channel shuffle's first step (other
+            // regroupings, such as heads over flattened positions, are TokenRules' layouts).
             v.view = View::Reshaped;
             v.origDims = x.dims;
             vals_[n.outputs[0]] = v;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/onnx/onnx_lowerer.h"
+#include "io/onnx/onnx_roles.h"
 
 #include <algorithm>
 
@@ -71,6 +72,11 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
         return lowerBinary(n, in);
     if (op == "Concat")
         return TokenRules(*this).concat(n, in);
+    if (op == "Where" && in.size() == 3 && in[0] == nullptr &&
+        (in[1] == nullptr) != (in[2] == nullptr)) {
+        const size_t k = in[1] != nullptr ? 1 : 2; // masked_fill by a constant mask
+        return TokenRules(*this).constant(n, *in[k], n.inputs[k], n.inputs[0]);
+    }
     if (op == "Pad" && x != nullptr && dimsOf(n, n.outputs.at(0)) == x->dims)
         return lowerShapeOp(n, *x); // pads of zero (Swin's window padding at 224×224)
     if (op == "Pad") {
@@ -102,12 +108,16 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
     out.input.name = dataInput;
     out.input.hintName = dataInput;
     const std::vector<int64_t>& inDims = tensors_.at(dataInput).dims;
-    out.input.outputShape = chw(inDims);
+    // A token sequence [N, T, D] is D channels at T positions, seen channels-last.
+    const bool sequence = inDims.size() == 3;
+    out.input.outputShape = sequence ? ir::TensorShape{inDims[2], inDims[1], 1} : chw(inDims);
     names_.insert(dataInput);
     Val in;
     in.terms = {{ValueRef{dataInput, 0, out.input.outputShape.c}}};
     in.termHw = {out.input.outputShape.h, out.input.outputShape.w};
     in.dims = inDims;
+    if (sequence)
+        detail::settle(in, {detail::nonUnit(inDims, 2, 3), detail::nonUnit(inDims, 1, 2)});
     vals_[dataInput] = in;
 
     for (size_t i : order) {

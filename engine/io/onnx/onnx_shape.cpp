@@ -211,7 +211,10 @@ void Inference::slice(const Node& node, const TensorInfo& x) {
 
 void Inference::run(const Node& node) {
     const std::string& op = node.opType;
-    if (!isKnownOp(node)) {
+    // Unary arithmetic the lowering does not know (it lists them when they reach the data) but
+    // whose shape a constant scale computed from them needs (GPT-style 1 / √d: Reciprocal).
+    const bool unaryMath = op == "Sqrt" || op == "Reciprocal" || op == "Neg";
+    if (!isKnownOp(node) && !unaryMath) {
         for (size_t o = 0; o < node.outputs.size(); ++o)
             if (auto it = model_.valueInfo.find(node.outputs[o]);
                 it != model_.valueInfo.end() && it->second.hasShape &&
@@ -237,7 +240,8 @@ void Inference::run(const Node& node) {
     if (op == "Identity" || op == "Cast" || op == "Dropout" || op == "Relu" || op == "Clip" ||
         op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Tanh" ||
         op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu" ||
-        op == "LayerNormalization" || op == "Not" || op == "ScatterND") {
+        op == "LayerNormalization" || op == "Not" || op == "ScatterND" || op == "Sqrt" ||
+        op == "Reciprocal" || op == "Neg") {
         if (op == "Softmax" || op == "LayerNormalization")
             checkNormAxis(node, *x);
         const bool passValue = op == "Identity" || op == "Cast";

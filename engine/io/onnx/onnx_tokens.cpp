@@ -187,7 +187,8 @@ Scalar scalarOf(const Model& m, const TensorTable& table, const std::string& nam
         x.integral = !isFloatType(p->attrInt("to", 0));
         return x;
     }
-    if (op != "Pow" && op != "Mul" && op != "Div" && op != "Sqrt" && op != "Add" && op != "Sub") {
+    if (op != "Pow" && op != "Mul" && op != "Div" && op != "Sqrt" && op != "Add" && op != "Sub" &&
+        op != "Reciprocal" && op != "Neg") {
         // Shape arithmetic (a head count from Shape → Gather): the folded integer.
         const auto it = table.find(name);
         return it != table.end() && it->second.value && it->second.value->size() == 1
@@ -197,6 +198,10 @@ Scalar scalarOf(const Model& m, const TensorTable& table, const std::string& nam
     const Scalar x = p->inputs.empty() ? Scalar{} : scalarOf(m, table, p->inputs[0], depth + 1);
     if (op == "Sqrt")
         return x.known && x.value >= 0 ? Scalar{true, std::sqrt(x.value), false} : Scalar{};
+    if (op == "Reciprocal") // a float operation (ONNX defines it for float types)
+        return x.known && x.value != 0 ? Scalar{true, 1 / x.value, false} : Scalar{};
+    if (op == "Neg")
+        return x.known ? Scalar{true, -x.value, x.integral} : Scalar{};
     const Scalar y = p->inputs.size() > 1 ? scalarOf(m, table, p->inputs[1], depth + 1) : Scalar{};
     if (!x.known || !y.known || (op == "Div" && y.value == 0))
         return {};
@@ -226,6 +231,8 @@ bool TokenRules::layout(const Node& n, const Val& x) {
         return reshape(n, x);
     if (op == "Slice")
         return slice(n, x);
+    if (op == "Split")
+        return split(n, x);
     if (op == "Gather")
         return gather(n, x);
     return false;
@@ -274,8 +281,11 @@ bool TokenRules::reshape(const Node& n, const Val& x) {
         if (r)
             v = gathered(n, x, reorderIndex(x, ordered.pos), out, r->pos);
     }
-    // A Plain tensor's channels split in two is a channel shuffle's start (lowerShapeOp).
-    if (!r || (x.view == View::Plain && r->chan.size() > 1))
+    // (A Plain tensor's channels split into [groups, C / groups, H, W] is a channel shuffle's
+    // start, which lowerShapeOp takes first; other splits of its channels, such as heads over
+    // flattened positions, are relabellings. A permutation of channel axes that a reshape
+    // would have to materialise is refused by `reshaped`.)
+    if (!r)
         return false;
     v.dims = out;
     settle(v, *r);
@@ -321,14 +331,51 @@ Val TokenRules::gathered(const Node& n, const Val& x, std::vector<int64_t> index
 }
 
 bool TokenRules::slice(const Node& n, const Val& x) {
-    const auto roles = rolesOf(x);
     const auto ranges = sliceRanges(n, x.dims, l_.tensors_);
-    if (!roles || !ranges)
+    const auto v = ranges ? sliced(n, x, *ranges, l_.dimsOf(n, n.outputs.at(0))) : std::nullopt;
+    if (v)
+        l_.vals_[n.outputs[0]] = *v;
+    return v.has_value();
+}
+
+// Each output is a Slice of consecutive ranges along the axis (q, k and v of one projection
+// split along a channels-last axis).
+bool TokenRules::split(const Node& n, const Val& x) {
+    const auto rank = static_cast<int64_t>(x.dims.size());
+    int64_t axis = n.attrInt("axis", 0);
+    axis = axis < 0 ? axis + rank : axis;
+    if (axis < 0 || axis >= rank)
         return false;
-    const std::vector<int64_t>& out = l_.dimsOf(n, n.outputs.at(0));
+    std::vector<SliceRange> ranges;
+    for (int64_t d : x.dims)
+        ranges.push_back({0, d, 1});
+    SliceRange& along = ranges[static_cast<size_t>(axis)];
+    std::vector<Val> parts;
+    for (const std::string& o : n.outputs) {
+        if (o.empty())
+            return false;
+        const std::vector<int64_t>& out = l_.dimsOf(n, o);
+        along.end = along.begin + out[static_cast<size_t>(axis)];
+        auto v = sliced(n, x, ranges, out);
+        if (!v)
+            return false;
+        parts.push_back(std::move(*v));
+        along.begin = along.end;
+    }
+    for (size_t o = 0; o < parts.size(); ++o)
+        l_.vals_[n.outputs[o]] = std::move(parts[o]);
+    return true;
+}
+
+std::optional<Val> TokenRules::sliced(const Node& n, const Val& x,
+                                      const std::vector<SliceRange>& ranges,
+                                      const std::vector<int64_t>& out) {
+    const auto roles = rolesOf(x);
+    if (!roles)
+        return std::nullopt;
     std::vector<int> cut;
     for (size_t a = 0; a < x.dims.size(); ++a)
-        if (out[a] != x.dims[a] || (*ranges)[a].step != 1)
+        if (out[a] != x.dims[a] || ranges[a].step != 1)
             cut.push_back(static_cast<int>(a));
     const auto isPos = [&](int a) {
         return std::find(roles->pos.begin(), roles->pos.end(), a) != roles->pos.end();
@@ -336,34 +383,32 @@ bool TokenRules::slice(const Node& n, const Val& x) {
     Val v = x;
     if (cut.empty()) { // every axis whole (un-padding by nothing): the same value
         v.dims = out;
-        l_.vals_[n.outputs[0]] = v;
-        return true;
+        return v;
     }
     if (cut.size() == 1 && !roles->chan.empty() && cut[0] == roles->chan[0] &&
-        (*ranges)[static_cast<size_t>(cut[0])].step == 1) {
+        ranges[static_cast<size_t>(cut[0])].step == 1) {
         // The major channel axis: a channel range (q, k and v of one projection).
         const int64_t inner =
             product(x.dims, std::vector<int>(roles->chan.begin() + 1, roles->chan.end()));
-        const int64_t begin = (*ranges)[static_cast<size_t>(cut[0])].begin * inner;
+        const int64_t begin = ranges[static_cast<size_t>(cut[0])].begin * inner;
         v.terms = sliceTerms(x.terms, begin, begin + out[static_cast<size_t>(cut[0])] * inner);
         v.irNode = -1;
     } else if (!cut.empty() && std::all_of(cut.begin(), cut.end(), isPos)) {
         std::vector<int64_t> index; // positions along the kept ranges (a roll, a patch merge)
         for (std::vector<int64_t> c : coordinates(out, roles->pos)) {
             for (size_t k = 0; k < c.size(); ++k) {
-                const SliceRange& s = (*ranges)[static_cast<size_t>(roles->pos[k])];
+                const SliceRange& s = ranges[static_cast<size_t>(roles->pos[k])];
                 c[k] = s.begin + s.step * c[k];
             }
             index.push_back(positionOf(c, x.dims, roles->pos));
         }
         v = gathered(n, x, std::move(index), out, roles->pos);
     } else {
-        return false;
+        return std::nullopt;
     }
     v.dims = out;
     settle(v, *roles); // Slice keeps the rank: the same axes play the same roles
-    l_.vals_[n.outputs[0]] = v;
-    return true;
+    return v;
 }
 
 bool TokenRules::gather(const Node& n, const Val& x) {

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// The importer on transformer graphs beyond the vision models (issue 31): a decoder block on a
+// token-sequence input [1, T, D] (a text model's embedded input) with q, k and v Split from one
+// projection and a causal mask applied by Where (masked_fill), and attention written with
+// Einsum over channel-major operands ([B, heads, d, positions], a conv network's attention)
+// whose result is permuted by the equation. The imported graphs are checked against attention
+// computed by hand from the reference executor's own values.
+#include "io/native_json.h"
+#include "io/onnx_import.h"
+#include "ir/metrics.h"
+#include "onnx_test_builder.h"
+#include "onnx_test_support.h"
+#include "ref/reference_executor.h"
+
+#include <QtTest>
+#include <cmath>
+#include <functional>
+
+using namespace ios;
+using ios::test::Builder;
+using ios::test::errorOf;
+using ios::test::findOp;
+using ios::test::kindCounts;
+using ios::test::optimizeAndVerify;
+
+namespace {
+
+constexpr int64_t kT = 6, kC = 8, kHeads = 2, kD = 4;
+
+// x [1, T, 16] → Linear (16 → C) → qkv Linear → Split → heads → q·kᵀ · ½, masked_fill(mask,
+// −1e9) → softmax → · v → merge heads. `maskDims` may be set off to break the mask.
+std::string causalBlock(std::vector<int64_t> maskDims = {1, 1, kT, kT}) {
+    Builder b({1, kT, 16});
+    b.weight("emb.w", {16, kC});
+    b.node("MatMul", "emb", {"x", "emb.w"}, {"e"});
+    b.weight("qkv.w", {kC, 3 * kC});
+    b.node("MatMul", "qkv", {"e", "qkv.w"}, {"p"});
+    b.ints("sizes", {kC, kC, kC});
+    Builder::attr(b.node("Split", "split", {"p", "sizes"}, {"q0", "k0", "v0"}), "axis", int64_t{2});
+    b.reshape("q.heads", "q0", "q1", {1, kT, kHeads, kD});
+    b.transpose("q.t", "q1", "q", {0, 2, 1, 3});
+    b.reshape("k.heads", "k0", "k1", {1, kT, kHeads, kD});
+    b.transpose("k.t", "k1", "kt", {0, 2, 3, 1});
+    b.reshape("v.heads", "v0", "v1", {1, kT, kHeads, kD});
+    b.transpose("v.t", "v1", "v", {0, 2, 1, 3});
+    b.node("MatMul", "scores", {"q", "kt"}, {"s0"});
+    b.real("scale", 0.5f);
+    b.node("Mul", "scale.mul", {"s0", "scale"}, {"s"});
+    b.weight("mask", maskDims); // a constant (a buffer exported without its values)
+    b.real("fill", -1e9f);
+    b.node("Where", "masked", {"mask", "fill", "s"}, {"sm"});
+    Builder::attr(b.node("Softmax", "softmax", {"sm"}, {"a"}), "axis", int64_t{-1});
+    b.node("MatMul", "mix", {"a", "v"}, {"m"});
+    b.transpose("m.t", "m", "m1", {0, 2, 1, 3});
+    b.reshape("merge", "m1", "y", {1, kT, kC});
+    b.output("y");
+    return b.bytes();
+}
+
+// q, k, v: 1×1 convs of a [1, C, 2, 3] map viewed [1, heads, d, 6]; scores by
+// `scoresEquation`, softmax over the keys, the mix by `mixEquation` into [1, heads, d, 6]
+// (or [1, heads, 6, d] and a Transpose back when `mixPositionsMajor`), reshaped to the map.
+std::string einsumBlock(const std::string& scoresEquation, const std::string& mixEquation,
+                        bool mixPositionsMajor = false) {
+    Builder b({1, kC, 2, 3});
+    for (const char* p : {"q", "k", "v"}) {
+        const std::string name(p);
+        b.conv(name, "x", name + ".c", kC, kC, 1);
+        b.reshape(name + ".heads", name + ".c", name + "0", {1, kHeads, kD, kT});
+    }
+    b.transpose("q.t", "q0", "qt", {0, 1, 3, 2}); // [1, heads, positions, d]
+    const bool qPositionsMajor = scoresEquation.rfind("bhid", 0) == 0;
+    Builder::attr(b.node("Einsum", "scores", {qPositionsMajor ? "qt" : "q0", "k0"}, {"s"}),
+                  "equation", scoresEquation);
+    Builder::attr(b.node("Softmax", "softmax", {"s"}, {"a"}), "axis", int64_t{-1});
+    Builder::attr(b.node("Einsum", "mix", {"a", "v0"}, {"m"}), "equation", mixEquation);
+    std::string m = "m";
+    if (mixPositionsMajor) {
+        b.transpose("m.t", "m", "mt", {0, 1, 3, 2});
+        m = "mt";
+    }
+    b.reshape("merge", m, "y", {1, kC, 2, 3});
+    b.output("y");
+    return b.bytes();
+}
+
+// The largest difference between the IR's attention output and softmax(scale·q·kᵀ +
+// added(h, i, j))·v per head, from the reference executor's q, k, v (channel-major: channel
+// h·d + e at position p).
+double attentionError(const ref::ReferenceExecutor& r, const std::string& q, const std::string& k,
+                      int64_t kOffset, const std::string& v, int64_t vOffset,
+                      const std::string& out, double scale,
+                      const std::function<double(int64_t, int64_t, int64_t)>& added) {
+    const auto at = [](const ref::Tensor& t, int64_t c, int64_t p) {
+        return t.data[static_cast<size_t>(c * kT + p)];
+    };
+    const ref::Tensor &tq = r.output(q), &tk = r.output(k), &tv = r.output(v);
+    const ref::Tensor& mixed = r.output(out);
+    double worst = 0;
+    for (int64_t h = 0; h < kHeads; ++h)
+        for (int64_t i = 0; i < kT; ++i) {
+            std::vector<double> s(kT);
+            double peak = -1e300, sum = 0;
+            for (int64_t j = 0; j < kT; ++j) {
+                for (int64_t e = 0; e < kD; ++e)
+                    s[j] += scale * at(tq, h * kD + e, i) * at(tk, kOffset + h * kD + e, j);
+                s[j] += added(h, i, j);
+                peak = std::max(peak, s[j]);
+            }
+            for (double& x : s)
+                sum += (x = std::exp(x - peak));
+            for (int64_t e = 0; e < kD; ++e) {
+                double want = 0;
+                for (int64_t j = 0; j < kT; ++j)
+                    want += s[j] / sum * at(tv, vOffset + h * kD + e, j);
+                worst = std::max(worst, std::abs(at(mixed, h * kD + e, i) - want));
+            }
+        }
+    return worst;
+}
+
+} // namespace
+
+class TestOnnxSequenceModels : public QObject {
+    Q_OBJECT
+
+private slots:
+    // [1, T, D] is D channels at T positions; Split cuts the projection's channels; the mask
+    // is a table added to the scores (as Swin's is), shared by the heads; the scale is the
+    // product's alpha. Nothing is opaque and the IR computes softmax(½·q·kᵀ + mask)·v.
+    void tokenSequenceWithCausalMask() {
+        const ir::Graph g = io::parseOnnx(causalBlock(), "causal.onnx");
+        QVERIFY(!kindCounts(g).contains("opaque"));
+        QCOMPARE(g.input.outputShape, (ir::TensorShape{16, kT, 1}));
+        const ir::Node* scores = findOp(g, "scores");
+        QVERIFY(scores && scores->kind == ir::NodeKind::Matmul);
+        QCOMPARE(scores->matmul.heads, kHeads);
+        QVERIFY(scores->matmul.transposeB);
+        QCOMPARE(scores->matmul.alpha, 0.5);
+        const ir::Node* masked = findOp(g, "masked");
+        QVERIFY(masked && masked->kind == ir::NodeKind::Tokens && masked->tokens.embed);
+        QCOMPARE(masked->tokens.embedChannels, kT); // keys; repeated for every head
+        QCOMPARE(masked->tokens.embedPositions, int64_t{0});
+        const ir::NodeIndex index(g);
+        QCOMPARE(ir::computeMetrics(*masked, index).parameters, kT * kT);
+
+        ref::ReferenceExecutor r(5);
+        r.run(g);
+        const std::vector<double> mask =
+            ref::uniformValues(kT * kT, ref::nameSeed("masked/embedding", 5), 1.0);
+        const std::string qkv = findOp(g, "qkv")->name;
+        const double worst = attentionError(
+            r, qkv, qkv, kC, qkv, 2 * kC, "mix", 0.5,
+            [&](int64_t, int64_t i, int64_t j) { return mask[static_cast<size_t>(j * kT + i)]; });
+        QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+        optimizeAndVerify(g);
+        QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "causal.json") == g);
+    }
+
+    // The same product whatever the operands' axis order: q and k channel-major
+    // ("bhdi,bhdj->bhij") or q positions-major, and the mix written into [heads, d, positions]
+    // directly or into [heads, positions, d] and transposed back.
+    void einsumInAnyAxisOrder_data() {
+        QTest::addColumn<QString>("scores");
+        QTest::addColumn<QString>("mix");
+        QTest::addColumn<bool>("positionsMajor");
+        QTest::newRow("channel-major") << "bhdi,bhdj->bhij"
+                                       << "bhij,bhdj->bhdi" << false;
+        QTest::newRow("q positions-major") << "bhid,bhdj->bhij"
+                                           << "bhij,bhdj->bhid" << true;
+        QTest::newRow("other letters") << "nhcq,nhck->nhqk"
+                                       << "nhqk,nhck->nhcq" << false;
+    }
+    void einsumInAnyAxisOrder() {
+        QFETCH(QString, scores);
+        QFETCH(QString, mix);
+        QFETCH(bool, positionsMajor);
+        const ir::Graph g = io::parseOnnx(
+            einsumBlock(scores.toStdString(), mix.toStdString(), positionsMajor), "conv_attn.onnx");
+        QVERIFY(!kindCounts(g).contains("opaque"));
+        QVERIFY(findOp(g, "scores")->matmul.transposeB);
+        QVERIFY(!findOp(g, "mix")->matmul.transposeB);
+        QCOMPARE(findOp(g, "mix")->outputShape, (ir::TensorShape{kC, 2, 3}));
+        ref::ReferenceExecutor r(3);
+        r.run(g);
+        const double worst = attentionError(r, "q", "k", 0, "v", 0, "mix", 1.0,
+                                            [](int64_t, int64_t, int64_t) { return 0.0; });
+        QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+        optimizeAndVerify(g);
+    }
+
+    void unsupportedFormsAndBadShapesAreNamed() {
+        // A letter summed out of one operand (d and e): not one batched product.
+        QString e = errorOf(einsumBlock("bhdi,bhej->bhij", "bhij,bhdj->bhdi"));
+        QVERIFY2(e.contains("scores") && e.contains("Einsum"), qPrintable(e));
+        // A mask that does not broadcast against the scores names the node.
+        e = errorOf(causalBlock({1, 1, kT, kT + 1}));
+        QVERIFY2(e.contains("masked") && e.contains("broadcast"), qPrintable(e));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnnxSequenceModels)
+#include "tst_onnx_sequence_models.moc"
