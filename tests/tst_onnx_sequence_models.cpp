@@ -3,7 +3,8 @@
 // token-sequence input [1, T, D] (a text model's embedded input) with q, k and v Split from one
 // projection and a causal mask applied by Where (masked_fill), and attention written with
 // Einsum over channel-major operands ([B, heads, d, positions], a conv network's attention)
-// whose result is permuted by the equation. The imported graphs are checked against attention
+// whose result is permuted by the equation; token ids looked up in an embedding table. The
+// imported graphs are checked against attention
 // computed by hand from the reference executor's own values.
 #include "io/native_json.h"
 #include "io/onnx_import.h"
@@ -80,6 +81,21 @@ std::string einsumBlock(const std::string& scoresEquation, const std::string& mi
         m = "mt";
     }
     b.reshape("merge", m, "y", {1, kC, 2, 3});
+    b.output("y");
+    return b.bytes();
+}
+
+// Token ids [1, T] (int64) looked up in a [100, C] table, a positional embedding added, then
+// the causal block's projection; `idsType` 1 (float) makes the ids a second float input.
+std::string embeddedIds(int32_t idsType = 7) {
+    Builder b({1, kT});
+    b.g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(idsType);
+    b.weight("table", {100, kC});
+    Builder::attr(b.node("Gather", "lookup", {"table", "x"}, {"e0"}), "axis", int64_t{0});
+    b.weight("pos", {1, kT, kC});
+    b.node("Add", "pos.add", {"e0", "pos"}, {"e"});
+    b.weight("proj.w", {kC, 2 * kC});
+    b.node("MatMul", "proj", {"e", "proj.w"}, {"y"});
     b.output("y");
     return b.bytes();
 }
@@ -187,6 +203,28 @@ private slots:
                                             [](int64_t, int64_t, int64_t) { return 0.0; });
         QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
         optimizeAndVerify(g);
+    }
+
+    // A text model's token ids: the embedding lookup's output is the IR's input (C channels at
+    // T positions), the table a parameter the load names; the positional embedding and the
+    // projection follow as in a vision transformer.
+    void tokenIdsStartAtTheirEmbedding() {
+        std::vector<std::string> warnings;
+        io::ModelLoadOptions options;
+        options.warnings = &warnings;
+        const ir::Graph g = io::parseOnnx(embeddedIds(), "ids.onnx", options);
+        QCOMPARE(g.input.outputShape, (ir::TensorShape{kC, kT, 1}));
+        QCOMPARE(g.input.hintName, std::string("embedding"));
+        QVERIFY(findOp(g, "lookup") == nullptr);
+        const ir::Node* pos = findOp(g, "pos.add");
+        QVERIFY(pos && pos->kind == ir::NodeKind::Tokens && pos->tokens.embed);
+        QCOMPARE(findOp(g, "proj")->outputShape, (ir::TensorShape{2 * kC, kT, 1}));
+        QCOMPARE(warnings.size(), size_t{1});
+        QVERIFY2(QString::fromStdString(warnings[0]).contains("'table'"), warnings[0].c_str());
+        optimizeAndVerify(g);
+        // Float "ids" are not token ids: two float inputs feeding as much stay an error.
+        const QString e = errorOf(embeddedIds(1));
+        QVERIFY2(e.contains("several data inputs"), qPrintable(e));
     }
 
     void unsupportedFormsAndBadShapesAreNamed() {

@@ -94,6 +94,13 @@ std::vector<std::string> dataCandidates(const Model& m, const std::vector<size_t
     return candidates;
 }
 
+bool isIntegerInput(const Model& m, const std::string& name) {
+    constexpr int32_t kInt32 = 6, kInt64 = 7; // onnx::TensorProto::DataType
+    return std::any_of(m.inputs.begin(), m.inputs.end(), [&](const onnx::ValueInfo& v) {
+        return v.name == name && (v.elemType == kInt32 || v.elemType == kInt64);
+    });
+}
+
 // The graph input the network computes on. Parameters that operators other than convolutions
 // read (a class token, a positional embedding, a layer scale, LayerNorm's weights) reach data
 // slots too, but only where they join the data: the data input is the candidate from which the
@@ -115,6 +122,18 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
     std::vector<std::string> others;
     for (size_t k = 0; k < candidates.size(); ++k)
         (reach[k] == most ? tops : others).push_back(candidates[k]);
+    // Token ids beside the embedding table they index reach as many nodes: an integer input
+    // is the data, a table of floats is not.
+    std::vector<std::string> ids;
+    for (const std::string& t : tops)
+        if (isIntegerInput(m, t))
+            ids.push_back(t);
+    if (tops.size() > 1 && ids.size() == 1) {
+        for (const std::string& t : tops)
+            if (t != ids.front())
+                others.push_back(t);
+        tops = ids;
+    }
     if (tops.size() > 1)
         throw UserError("the model has several data inputs (" + quotedNames(tops) +
                         ", each feeding " + std::to_string(most) +

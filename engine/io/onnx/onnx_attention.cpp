@@ -155,7 +155,7 @@ bool TokenRules::einsum(const Node& n, const Val& a, const Val& b) {
     }
     if (k.size() != 1 || i.size() != 1 || j.size() != 1 || x.size() != batch.size() + 2 ||
         y.size() != batch.size() + 2 || z.size() != batch.size() + 2)
-        return false; // a repeated letter (a diagonal) or several free/contracted letters
+        return false;  // a repeated letter (a diagonal) or several free/contracted letters
     std::string order; // the batch letters in the output's order
     for (char c : z)
         if (batch.find(c) != std::string::npos)
@@ -175,6 +175,13 @@ bool TokenRules::einsum(const Node& n, const Val& a, const Val& b) {
         return false;
     l_.vals_[out] = *vz;
     return true;
+}
+
+bool TokenRules::masked(const Node& n, const std::vector<const Val*>& in) {
+    if (in.size() != 3 || in[0] != nullptr || (in[1] == nullptr) == (in[2] == nullptr))
+        return false;
+    const size_t k = in[1] != nullptr ? 1 : 2;
+    return constant(n, *in[k], n.inputs[k], n.inputs[0]);
 }
 
 bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,

@@ -189,6 +189,17 @@ private:
     std::map<std::string, std::vector<std::string>> unsupported_; // op → node names
 };
 
+// The network's input (onnx_inputs.cpp): its placeholder, the value the operators read, and
+// the embedding lookups that stand for it when the input is token ids.
+struct NetworkInput {
+    ir::Node placeholder;
+    Val val;
+    std::vector<const Node*> lookups; // their outputs are `val`; they lower to nothing
+};
+NetworkInput
+networkInput(const std::string& dataInput, const TensorTable& tensors,
+             const std::unordered_map<std::string, std::vector<const Node*>>& consumers);
+
 struct Roles; // onnx_roles.h
 
 // Rules for token sequences and attention heads (onnx_tokens.cpp, onnx_attention.cpp): layouts by
@@ -211,6 +222,8 @@ public:
     // added along the positions (a positional embedding).
     bool constant(const Node& n, const Val& x, const std::string& xName,
                   const std::string& constant);
+    // Where(constant mask, fill, x) or (mask, x, fill): masked_fill, an added table.
+    bool masked(const Node& n, const std::vector<const Val*>& in);
 
 private:
     bool transpose(const Node& n, const Val& x);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/onnx/onnx_lowerer.h"
-#include "io/onnx/onnx_roles.h"
 
 #include <algorithm>
 
@@ -72,11 +71,8 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
         return lowerBinary(n, in);
     if (op == "Concat")
         return TokenRules(*this).concat(n, in);
-    if (op == "Where" && in.size() == 3 && in[0] == nullptr &&
-        (in[1] == nullptr) != (in[2] == nullptr)) {
-        const size_t k = in[1] != nullptr ? 1 : 2; // masked_fill by a constant mask
-        return TokenRules(*this).constant(n, *in[k], n.inputs[k], n.inputs[0]);
-    }
+    if (op == "Where")
+        return TokenRules(*this).masked(n, in);
     if (op == "Pad" && x != nullptr && dimsOf(n, n.outputs.at(0)) == x->dims)
         return lowerShapeOp(n, *x); // pads of zero (Swin's window padding at 224×224)
     if (op == "Pad") {
@@ -104,21 +100,12 @@ bool Lowerer::lowerNode(const Node& n, const std::vector<const Val*>& in) {
 
 Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataInput) {
     Lowered out;
-    out.input.kind = NodeKind::Placeholder;
-    out.input.name = dataInput;
-    out.input.hintName = dataInput;
-    const std::vector<int64_t>& inDims = tensors_.at(dataInput).dims;
-    // A token sequence [N, T, D] is D channels at T positions, seen channels-last.
-    const bool sequence = inDims.size() == 3;
-    out.input.outputShape = sequence ? ir::TensorShape{inDims[2], inDims[1], 1} : chw(inDims);
+    const NetworkInput input = networkInput(dataInput, tensors_, consumers_);
+    out.input = input.placeholder;
     names_.insert(dataInput);
-    Val in;
-    in.terms = {{ValueRef{dataInput, 0, out.input.outputShape.c}}};
-    in.termHw = {out.input.outputShape.h, out.input.outputShape.w};
-    in.dims = inDims;
-    if (sequence)
-        detail::settle(in, {detail::nonUnit(inDims, 2, 3), detail::nonUnit(inDims, 1, 2)});
-    vals_[dataInput] = in;
+    vals_[dataInput] = input.val;
+    for (const Node* lookup : input.lookups)
+        vals_[lookup->outputs[0]] = input.val;
 
     for (size_t i : order) {
         const Node& n = model_.nodes[i];
@@ -131,7 +118,8 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
             ins.push_back(v);
         }
         // Shape reads only the (known) dims of a data tensor: its output is a constant.
-        if (!anyData || n.outputs.empty() || n.outputs[0].empty() || n.opType == "Shape")
+        if (!anyData || n.outputs.empty() || n.outputs[0].empty() || n.opType == "Shape" ||
+            std::find(input.lookups.begin(), input.lookups.end(), &n) != input.lookups.end())
             continue;   // constants, weights and shape arithmetic: folded by inferTensors
         if (poisoned) { // downstream of an unsupported operator: still list unknown ones
             if (!isKnownOp(n))
