@@ -5,6 +5,7 @@
 // attention · V, the output projection as a Gemm over [T, C], and the class token read back.
 // The imported graph is checked against the attention computed by hand from the reference
 // executor's own weights.
+#include "attention_check.h"
 #include "cost/simulated_gpu_cost_model.h"
 #include "io/native_json.h"
 #include "io/onnx_import.h"
@@ -191,25 +192,9 @@ private slots:
         // q, k, v are channels [0, 8), [8, 16), [16, 24) of the projection; head g holds
         // channels 4g … 4g + 3 of each (Reshape [T, heads, d]).
         const ref::Tensor& qkv = r.output(findOp(g, "scores")->inputs[0][0].node);
-        const ref::Tensor& mixed = r.output("mix");
-        for (int64_t h = 0; h < kHeads; ++h)
-            for (int64_t p = 0; p < kT; ++p) {
-                std::vector<double> s(kT);
-                double peak = -1e300, sum = 0;
-                for (int64_t j = 0; j < kT; ++j) {
-                    for (int64_t e = 0; e < kD; ++e)
-                        s[j] += qkv.at(h * kD + e, p, 0) * qkv.at(kC + h * kD + e, j, 0) / 2.0;
-                    peak = std::max(peak, s[j]);
-                }
-                for (double& v : s)
-                    sum += (v = std::exp(v - peak));
-                for (int64_t e = 0; e < kD; ++e) {
-                    double want = 0;
-                    for (int64_t j = 0; j < kT; ++j)
-                        want += s[j] / sum * qkv.at(2 * kC + h * kD + e, j, 0);
-                    worst = std::max(worst, std::abs(mixed.at(h * kD + e, p, 0) - want));
-                }
-            }
+        worst =
+            std::max(worst, ios::test::attentionError({&qkv, 0, &qkv, kC, &qkv, 2 * kC,
+                                                       &r.output("mix"), kHeads, kD, 1, kT, 0.5}));
         // The class token read back is position 0 of the residual sum.
         const ref::Tensor& cls = r.output("class_out");
         const ref::Tensor& sumOut = r.output(findOp(g, "class_out")->inputs[0][0].node);

@@ -6,6 +6,7 @@
 // whose result is permuted by the equation; token ids looked up in an embedding table. The
 // imported graphs are checked against attention
 // computed by hand from the reference executor's own values.
+#include "attention_check.h"
 #include "io/native_json.h"
 #include "io/onnx_import.h"
 #include "ir/metrics.h"
@@ -15,9 +16,10 @@
 
 #include <QtTest>
 #include <cmath>
-#include <functional>
 
 using namespace ios;
+using ios::test::AttentionCheck;
+using ios::test::attentionError;
 using ios::test::Builder;
 using ios::test::errorOf;
 using ios::test::findOp;
@@ -100,41 +102,6 @@ std::string embeddedIds(int32_t idsType = 7) {
     return b.bytes();
 }
 
-// The largest difference between the IR's attention output and softmax(scale·q·kᵀ +
-// added(h, i, j))·v per head, from the reference executor's q, k, v (channel-major: channel
-// h·d + e at position p).
-double attentionError(const ref::ReferenceExecutor& r, const std::string& q, const std::string& k,
-                      int64_t kOffset, const std::string& v, int64_t vOffset,
-                      const std::string& out, double scale,
-                      const std::function<double(int64_t, int64_t, int64_t)>& added) {
-    const auto at = [](const ref::Tensor& t, int64_t c, int64_t p) {
-        return t.data[static_cast<size_t>(c * kT + p)];
-    };
-    const ref::Tensor &tq = r.output(q), &tk = r.output(k), &tv = r.output(v);
-    const ref::Tensor& mixed = r.output(out);
-    double worst = 0;
-    for (int64_t h = 0; h < kHeads; ++h)
-        for (int64_t i = 0; i < kT; ++i) {
-            std::vector<double> s(kT);
-            double peak = -1e300, sum = 0;
-            for (int64_t j = 0; j < kT; ++j) {
-                for (int64_t e = 0; e < kD; ++e)
-                    s[j] += scale * at(tq, h * kD + e, i) * at(tk, kOffset + h * kD + e, j);
-                s[j] += added(h, i, j);
-                peak = std::max(peak, s[j]);
-            }
-            for (double& x : s)
-                sum += (x = std::exp(x - peak));
-            for (int64_t e = 0; e < kD; ++e) {
-                double want = 0;
-                for (int64_t j = 0; j < kT; ++j)
-                    want += s[j] / sum * at(tv, vOffset + h * kD + e, j);
-                worst = std::max(worst, std::abs(at(mixed, h * kD + e, i) - want));
-            }
-        }
-    return worst;
-}
-
 } // namespace
 
 class TestOnnxSequenceModels : public QObject {
@@ -164,10 +131,12 @@ private slots:
         r.run(g);
         const std::vector<double> mask =
             ref::uniformValues(kT * kT, ref::nameSeed("masked/embedding", 5), 1.0);
-        const std::string qkv = findOp(g, "qkv")->name;
-        const double worst = attentionError(
-            r, qkv, qkv, kC, qkv, 2 * kC, "mix", 0.5,
-            [&](int64_t, int64_t i, int64_t j) { return mask[static_cast<size_t>(j * kT + i)]; });
+        const ref::Tensor& qkv = r.output(findOp(g, "qkv")->name);
+        const AttentionCheck c{&qkv,   0,  &qkv, kC, &qkv, 2 * kC, &r.output("mix"),
+                               kHeads, kD, 1,    kT, 0.5};
+        const double worst = attentionError(c, [&](int64_t, int64_t, int64_t i, int64_t j) {
+            return mask[static_cast<size_t>(j * kT + i)];
+        });
         QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
         optimizeAndVerify(g);
         QVERIFY(io::parseNativeJson(io::writeNativeJson(g), "causal.json") == g);
@@ -199,8 +168,8 @@ private slots:
         QCOMPARE(findOp(g, "mix")->outputShape, (ir::TensorShape{kC, 2, 3}));
         ref::ReferenceExecutor r(3);
         r.run(g);
-        const double worst = attentionError(r, "q", "k", 0, "v", 0, "mix", 1.0,
-                                            [](int64_t, int64_t, int64_t) { return 0.0; });
+        const double worst = attentionError({&r.output("q"), 0, &r.output("k"), 0, &r.output("v"),
+                                             0, &r.output("mix"), kHeads, kD, 1, kT, 1.0});
         QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
         optimizeAndVerify(g);
     }

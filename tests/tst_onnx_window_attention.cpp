@@ -4,6 +4,7 @@
 // windows, a shift mask shared by the heads) and MaxViT's (Einsum over [B, windows, heads,
 // tokens, d]). The imported graph is checked against the attention computed by hand from the
 // reference executor's own weights.
+#include "attention_check.h"
 #include "io/native_json.h"
 #include "io/onnx_import.h"
 #include "ir/metrics.h"
@@ -13,6 +14,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <functional>
 
 using namespace ios;
 using ios::test::Builder;
@@ -130,38 +132,13 @@ std::string meanPooled() {
     return b.bytes();
 }
 
-// The largest difference between the IR's attention output and softmax(scale·q·kᵀ + added)·v
-// per window and head, computed here from the projection the reference executor made.
-template <class Added>
-double attentionError(const ir::Graph& g, const ref::ReferenceExecutor& r, Added added) {
+// softmax(½·q·kᵀ + added)·v per window and head from the projection the reference executor
+// made (q, k, v: channels [0, C), [C, 2C), [2C, 3C) of it) against the IR's "mix".
+double attentionError(const ir::Graph& g, const ref::ReferenceExecutor& r,
+                      const std::function<double(int64_t, int64_t, int64_t, int64_t)>& added) {
     const ref::Tensor& qkv = r.output(findOp(g, "qkv")->name);
-    const ref::Tensor& mixed = r.output("mix");
-    const auto at = [](const ref::Tensor& t, int64_t c, int64_t p) {
-        return t.data[static_cast<size_t>(c * kW * kN + p)];
-    };
-    double worst = 0;
-    for (int64_t w = 0; w < kW; ++w)
-        for (int64_t h = 0; h < kHeads; ++h)
-            for (int64_t i = 0; i < kN; ++i) {
-                std::vector<double> s(kN);
-                double peak = -1e300, sum = 0;
-                for (int64_t j = 0; j < kN; ++j) {
-                    for (int64_t e = 0; e < kD; ++e)
-                        s[j] += 0.5 * at(qkv, h * kD + e, w * kN + i) *
-                                at(qkv, kC + h * kD + e, w * kN + j);
-                    s[j] += added(w, h, i, j);
-                    peak = std::max(peak, s[j]);
-                }
-                for (double& v : s)
-                    sum += (v = std::exp(v - peak));
-                for (int64_t e = 0; e < kD; ++e) {
-                    double want = 0;
-                    for (int64_t j = 0; j < kN; ++j)
-                        want += s[j] / sum * at(qkv, 2 * kC + h * kD + e, w * kN + j);
-                    worst = std::max(worst, std::abs(at(mixed, h * kD + e, w * kN + i) - want));
-                }
-            }
-    return worst;
+    return ios::test::attentionError(
+        {&qkv, 0, &qkv, kC, &qkv, 2 * kC, &r.output("mix"), kHeads, kD, kW, kN, 0.5}, added);
 }
 
 } // namespace
@@ -227,8 +204,7 @@ private slots:
         QCOMPARE(mix->matmul.heads, kHeads);
         ref::ReferenceExecutor r(9);
         r.run(g);
-        const double worst =
-            attentionError(g, r, [](int64_t, int64_t, int64_t, int64_t) { return 0.0; });
+        const double worst = attentionError(g, r, {});
         QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
         optimizeAndVerify(g);
     }
