@@ -89,13 +89,28 @@ std::string einsumBlock(const std::string& scoresEquation, const std::string& mi
 
 // Token ids [1, T] (int64) looked up in a [100, C] table, a positional embedding added, then
 // the causal block's projection; `idsType` 1 (float) makes the ids a second float input.
-std::string embeddedIds(int32_t idsType = 7) {
+// With `tokenTypes`, a second integer input looked up in a [2, C] table is added first (BERT's
+// token type ids).
+std::string embeddedIds(int32_t idsType = 7, bool tokenTypes = false) {
     Builder b({1, kT});
     b.g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(idsType);
     b.weight("table", {100, kC});
     Builder::attr(b.node("Gather", "lookup", {"table", "x"}, {"e0"}), "axis", int64_t{0});
+    std::string e0 = "e0";
+    if (tokenTypes) {
+        b.input("types", {1, kT});
+        b.g->mutable_input(b.g->input_size() - 1)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->set_elem_type(7);
+        b.weight("type_table", {2, kC});
+        Builder::attr(b.node("Gather", "type_lookup", {"type_table", "types"}, {"t0"}), "axis",
+                      int64_t{0});
+        b.node("Add", "types.add", {"e0", "t0"}, {"e1"});
+        e0 = "e1";
+    }
     b.weight("pos", {1, kT, kC});
-    b.node("Add", "pos.add", {"e0", "pos"}, {"e"});
+    b.node("Add", "pos.add", {e0, "pos"}, {"e"});
     b.weight("proj.w", {kC, 2 * kC});
     b.node("MatMul", "proj", {"e", "proj.w"}, {"y"});
     b.output("y");
@@ -191,6 +206,12 @@ private slots:
         QCOMPARE(warnings.size(), size_t{1});
         QVERIFY2(QString::fromStdString(warnings[0]).contains("'table'"), warnings[0].c_str());
         optimizeAndVerify(g);
+        // Token type ids beside the word ids: the word ids (the larger table) are the data,
+        // the type embedding a table added along the positions.
+        const ir::Graph typed = io::parseOnnx(embeddedIds(7, true), "typed.onnx");
+        QCOMPARE(typed.input.name, std::string("x"));
+        const ir::Node* types = findOp(typed, "types.add");
+        QVERIFY(types && types->kind == ir::NodeKind::Tokens && types->tokens.embed);
         // Float "ids" are not token ids: two float inputs feeding as much stay an error.
         const QString e = errorOf(embeddedIds(1));
         QVERIFY2(e.contains("several data inputs"), qPrintable(e));

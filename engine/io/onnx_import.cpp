@@ -101,6 +101,22 @@ bool isIntegerInput(const Model& m, const std::string& name) {
     });
 }
 
+// The most rows of a table `ids` is looked up in (Gather(table, ids)); 0 when none is known.
+int64_t lookupRows(const Model& m, const std::string& ids) {
+    int64_t rows = 0;
+    for (const onnx::Node& n : m.nodes) {
+        if (n.opType != "Gather" || n.inputs.size() != 2 || n.inputs[1] != ids)
+            continue;
+        for (const onnx::ValueInfo& v : m.inputs)
+            if (v.name == n.inputs[0] && !v.dims.empty())
+                rows = std::max(rows, v.dims[0]);
+        if (const auto it = m.initializers.find(n.inputs[0]);
+            it != m.initializers.end() && !it->second.dims.empty())
+            rows = std::max(rows, it->second.dims[0]);
+    }
+    return rows;
+}
+
 // The graph input the network computes on. Parameters that operators other than convolutions
 // read (a class token, a positional embedding, a layer scale, LayerNorm's weights) reach data
 // slots too, but only where they join the data: the data input is the candidate from which the
@@ -123,16 +139,23 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
     for (size_t k = 0; k < candidates.size(); ++k)
         (reach[k] == most ? tops : others).push_back(candidates[k]);
     // Token ids beside the embedding table they index reach as many nodes: an integer input
-    // is the data, a table of floats is not.
-    std::vector<std::string> ids;
+    // is the data, a table of floats is not; of several (token type or segment ids beside the
+    // word ids) the one looked up in the largest table.
+    std::string ids;
+    int64_t rows = -1;
     for (const std::string& t : tops)
-        if (isIntegerInput(m, t))
-            ids.push_back(t);
-    if (tops.size() > 1 && ids.size() == 1) {
+        if (isIntegerInput(m, t) && lookupRows(m, t) > rows) {
+            ids = t;
+            rows = lookupRows(m, t);
+        }
+    if (tops.size() > 1 && !ids.empty() &&
+        std::count_if(tops.begin(), tops.end(), [&](const std::string& t) {
+            return isIntegerInput(m, t) && lookupRows(m, t) == rows;
+        }) == 1) {
         for (const std::string& t : tops)
-            if (t != ids.front())
+            if (t != ids)
                 others.push_back(t);
-        tops = ids;
+        tops = {ids};
     }
     if (tops.size() > 1)
         throw UserError("the model has several data inputs (" + quotedNames(tops) +
