@@ -4,6 +4,7 @@
 // never link those libraries.
 #include "cuda_backend.h"
 
+#include "cuda_check.h"
 #include "cuda_kernels.h"
 #include "cuda_plugin_abi.h"
 #include "cupti_collectors.h"
@@ -22,11 +23,7 @@ namespace ios::profiling {
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (" +
-                                 cudaGetErrorString(e) + ")");
-}
+using cuda::check;
 void check(cudnnStatus_t s, const char* what) {
     if (s != CUDNN_STATUS_SUCCESS)
         throw std::runtime_error(std::string(what) + ": " + cudnnGetErrorString(s));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cuda_kernels.h"
 
+#include "cuda_check.h"
 #include "cuda_kernel_source.h"
 
 #include <algorithm>
@@ -14,12 +15,8 @@ namespace ios::profiling {
 
 namespace {
 
-void require(cudaError_t e, const char* what) {
-    if (e != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " (" +
-                                 cudaGetErrorString(e) + ")");
-}
-void require(nvrtcResult r, const char* what) {
+using cuda::check;
+void check(nvrtcResult r, const char* what) {
     if (r != NVRTC_SUCCESS)
         throw std::runtime_error(std::string(what) + ": " + nvrtcGetErrorString(r));
 }
@@ -29,9 +26,9 @@ void require(nvrtcResult r, const char* what) {
 // driver compiles on load.
 std::string targetFor(int cc, bool& cubin) {
     int count = 0;
-    require(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+    check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
     std::vector<int> archs(static_cast<size_t>(count));
-    require(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+    check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
     cubin = std::find(archs.begin(), archs.end(), cc) != archs.end();
     if (cubin)
         return "--gpu-architecture=sm_" + std::to_string(cc);
@@ -47,8 +44,8 @@ std::string targetFor(int cc, bool& cubin) {
 
 std::vector<char> compile(int cc) {
     nvrtcProgram program = nullptr;
-    require(nvrtcCreateProgram(&program, kCudaKernelSource, "ios_kernels.cu", 0, nullptr, nullptr),
-            "nvrtcCreateProgram");
+    check(nvrtcCreateProgram(&program, kCudaKernelSource, "ios_kernels.cu", 0, nullptr, nullptr),
+          "nvrtcCreateProgram");
     bool cubin = false;
     std::vector<char> image;
     try {
@@ -63,13 +60,13 @@ std::vector<char> compile(int cc) {
         }
         size_t size = 0;
         if (cubin) {
-            require(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+            check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
             image.resize(size);
-            require(nvrtcGetCUBIN(program, image.data()), "nvrtcGetCUBIN");
+            check(nvrtcGetCUBIN(program, image.data()), "nvrtcGetCUBIN");
         } else {
-            require(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+            check(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
             image.resize(size);
-            require(nvrtcGetPTX(program, image.data()), "nvrtcGetPTX");
+            check(nvrtcGetPTX(program, image.data()), "nvrtcGetPTX");
         }
     } catch (...) {
         nvrtcDestroyProgram(&program);
@@ -83,19 +80,19 @@ std::vector<char> compile(int cc) {
 
 CudaKernels::CudaKernels(int device) {
     int major = 0, minor = 0;
-    require(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-            "cudaDeviceGetAttribute");
-    require(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
-            "cudaDeviceGetAttribute");
-    require(cudaDeviceGetAttribute(&smCount_, cudaDevAttrMultiProcessorCount, device),
-            "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+          "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device),
+          "cudaDeviceGetAttribute");
+    check(cudaDeviceGetAttribute(&smCount_, cudaDevAttrMultiProcessorCount, device),
+          "cudaDeviceGetAttribute");
     const std::vector<char> image = compile(major * 10 + minor);
-    require(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-            "cudaLibraryLoadData");
+    check(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+          "cudaLibraryLoadData");
     cudaKernel_t* kernels[] = {&gelu_, &layerNorm_, &tokens_}; // kCudaKernelNames' order
     for (size_t i = 0; i < std::size(kernels); ++i)
-        require(cudaLibraryGetKernel(kernels[i], library_, kCudaKernelNames[i]),
-                "cudaLibraryGetKernel");
+        check(cudaLibraryGetKernel(kernels[i], library_, kCudaKernelNames[i]),
+              "cudaLibraryGetKernel");
 }
 
 CudaKernels::~CudaKernels() {
@@ -109,9 +106,9 @@ void CudaKernels::launch(cudaKernel_t kernel, int64_t threads, void** args,
     constexpr int64_t kBlock = 256;
     const int64_t blocks =
         std::clamp<int64_t>((threads + kBlock - 1) / kBlock, 1, int64_t{32} * smCount_);
-    require(cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
-                             dim3(static_cast<unsigned>(blocks)), dim3(kBlock), args, 0, stream),
-            "cudaLaunchKernel");
+    check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel),
+                           dim3(static_cast<unsigned>(blocks)), dim3(kBlock), args, 0, stream),
+          "cudaLaunchKernel");
 }
 
 void CudaKernels::gelu(cudaStream_t stream, const float* in, float* out, int64_t count) const {

@@ -105,7 +105,7 @@ bool isIntegerInput(const Model& m, const std::string& name) {
 int64_t lookupRows(const Model& m, const std::string& ids) {
     int64_t rows = 0;
     for (const onnx::Node& n : m.nodes) {
-        if (n.opType != "Gather" || n.inputs.size() != 2 || n.inputs[1] != ids)
+        if (!onnx::isLookupOf(n, ids))
             continue;
         for (const onnx::ValueInfo& v : m.inputs)
             if (v.name == n.inputs[0] && !v.dims.empty())
@@ -115,6 +115,28 @@ int64_t lookupRows(const Model& m, const std::string& ids) {
             rows = std::max(rows, it->second.dims[0]);
     }
     return rows;
+}
+
+// Token ids beside the embedding table they index reach as many nodes: of `tops`, the integer
+// input looked up in the largest table (word ids beside token type or segment ids); empty
+// unless exactly one is.
+std::string tokenIds(const Model& m, const std::vector<std::string>& tops) {
+    std::string ids;
+    int64_t best = -1;
+    bool tie = false;
+    for (const std::string& t : tops) {
+        if (!isIntegerInput(m, t))
+            continue;
+        const int64_t rows = lookupRows(m, t);
+        if (rows > best) {
+            ids = t;
+            best = rows;
+            tie = false;
+        } else if (rows == best) {
+            tie = true;
+        }
+    }
+    return tie ? std::string() : ids;
 }
 
 // The graph input the network computes on. Parameters that operators other than convolutions
@@ -138,20 +160,8 @@ std::string dataInputOf(const Model& m, const std::vector<size_t>& order,
     std::vector<std::string> others;
     for (size_t k = 0; k < candidates.size(); ++k)
         (reach[k] == most ? tops : others).push_back(candidates[k]);
-    // Token ids beside the embedding table they index reach as many nodes: an integer input
-    // is the data, a table of floats is not; of several (token type or segment ids beside the
-    // word ids) the one looked up in the largest table.
-    std::string ids;
-    int64_t rows = -1;
-    for (const std::string& t : tops)
-        if (isIntegerInput(m, t) && lookupRows(m, t) > rows) {
-            ids = t;
-            rows = lookupRows(m, t);
-        }
-    if (tops.size() > 1 && !ids.empty() &&
-        std::count_if(tops.begin(), tops.end(), [&](const std::string& t) {
-            return isIntegerInput(m, t) && lookupRows(m, t) == rows;
-        }) == 1) {
+    // Token ids are the data, the float tables they index are not.
+    if (const std::string ids = tokenIds(m, tops); tops.size() > 1 && !ids.empty()) {
         for (const std::string& t : tops)
             if (t != ids)
                 others.push_back(t);

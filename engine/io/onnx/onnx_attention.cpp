@@ -189,8 +189,10 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     const std::string& op = n.opType;
     const std::string& out = n.outputs.at(0);
     const std::vector<int64_t>& cd = l_.dimsOf(n, constant);
-    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) &&
-        std::accumulate(cd.begin(), cd.end(), int64_t{1}, std::multiplies<>()) == 1) {
+    const auto count = [](const std::vector<int64_t>& d) {
+        return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
+    };
+    if ((op == "Mul" || (op == "Div" && n.inputs[0] == xName)) && count(cd) == 1) {
         const auto c = scalarConstant(l_.model_, l_.tensors_, constant);
         if (c && (op == "Mul" || *c != 0) && x.irNode >= 0 && l_.soleUse(xName) &&
             l_.irNode(x).kind == NodeKind::Matmul &&
@@ -218,9 +220,6 @@ bool TokenRules::constant(const Node& n, const Val& x, const std::string& xName,
     const size_t rank = x.dims.size();
     // Where(constant mask, fill, x) with one fill value (masked_fill: −∞ before a softmax) is an
     // added table shaped like the mask, as Swin's additive mask is.
-    const auto count = [](const std::vector<int64_t>& d) {
-        return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
-    };
     const bool masked = op == "Where" && constant == n.inputs[0] &&
                         count(l_.dimsOf(n, n.inputs[xName == n.inputs[1] ? 2 : 1])) == 1;
     if ((op != "Add" && !masked) || !roles || perChannel(cd, x) || cd.size() > rank ||

@@ -129,6 +129,11 @@ bool isKnownOp(const Node& node) {
            std::find(kKnownOps.begin(), kKnownOps.end(), node.opType) != kKnownOps.end();
 }
 
+bool isLookupOf(const Node& node, const std::string& ids) {
+    return node.opType == "Gather" && node.inputs.size() == 2 && node.inputs[1] == ids &&
+           node.inputs[0] != ids && node.attrInt("axis", 0) == 0 && !node.outputs.empty();
+}
+
 int64_t windowOutput(const Node& node, int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
                      int64_t padBegin, int64_t padEnd, bool ceilMode) {
     if (kernel > kMaxDimValue || dilation > kMaxDimValue || stride > kMaxDimValue ||

@@ -20,10 +20,10 @@ lookupsOf(const std::string& ids,
     if (it == consumers.end() || it->second.empty())
         return {};
     for (const Node* n : it->second) {
-        const auto table = n->inputs.empty() ? tensors.end() : tensors.find(n->inputs[0]);
-        if (n->opType != "Gather" || n->inputs.size() != 2 || n->inputs[1] != ids ||
-            n->inputs[0] == ids || n->attrInt("axis", 0) != 0 || table == tensors.end() ||
-            table->second.dims.size() != 2 || n->outputs.empty())
+        if (!isLookupOf(*n, ids))
+            return {};
+        const auto table = tensors.find(n->inputs[0]);
+        if (table == tensors.end() || table->second.dims.size() != 2)
             return {};
     }
     return it->second;

@@ -120,7 +120,7 @@ Lowered Lowerer::run(const std::vector<size_t>& order, const std::string& dataIn
         // Shape reads only the (known) dims of a data tensor: its output is a constant.
         if (!anyData || n.outputs.empty() || n.outputs[0].empty() || n.opType == "Shape" ||
             std::find(input.lookups.begin(), input.lookups.end(), &n) != input.lookups.end())
-            continue;   // constants, weights and shape arithmetic: folded by inferTensors
+            continue;   // constants, weights, shape arithmetic (folded); the input's lookups
         if (poisoned) { // downstream of an unsupported operator: still list unknown ones
             if (!isKnownOp(n))
                 opaque(n, ins, "");

@@ -240,8 +240,7 @@ void Inference::run(const Node& node) {
     if (op == "Identity" || op == "Cast" || op == "Dropout" || op == "Relu" || op == "Clip" ||
         op == "Sigmoid" || op == "HardSigmoid" || op == "HardSwish" || op == "Tanh" ||
         op == "LeakyRelu" || op == "BatchNormalization" || op == "Softmax" || op == "Gelu" ||
-        op == "LayerNormalization" || op == "Not" || op == "ScatterND" || op == "Sqrt" ||
-        op == "Reciprocal" || op == "Neg") {
+        op == "LayerNormalization" || op == "Not" || op == "ScatterND" || unaryMath) {
         if (op == "Softmax" || op == "LayerNormalization")
             checkNormAxis(node, *x);
         const bool passValue = op == "Identity" || op == "Cast";

@@ -20,6 +20,9 @@ using TensorTable = std::unordered_map<std::string, TensorInfo>;
 // Whether the importer has a shape rule (and a lowering rule) for this operator.
 bool isKnownOp(const Node& node);
 
+// Whether `node` looks `ids` up in a table: Gather(table, ids) along axis 0 (nn.Embedding).
+bool isLookupOf(const Node& node, const std::string& ids);
+
 // Nodes in dependency order (indices into model.nodes); throws UserError naming a node on a
 // cycle or an input that nothing produces.
 std::vector<size_t> topologicalOrder(const Model& model);
