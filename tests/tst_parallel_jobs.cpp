@@ -72,6 +72,44 @@ private slots:
         QVERIFY(started >= 4);
     }
 
+    // Jobs start heaviest first, ties in index order.
+    void startOrder() {
+        QCOMPARE(schedulers::jobStartOrder({1, 5, 2, 9, 3}), (std::vector<size_t>{3, 1, 4, 2, 0}));
+        QCOMPARE(schedulers::jobStartOrder({4, 4, 7, 4}), (std::vector<size_t>{2, 0, 1, 3}));
+        QCOMPARE(schedulers::jobStartOrder({}), std::vector<size_t>{});
+    }
+
+    // With weights that start the last jobs first: job 9 fails at once, job 2 late; job 2's
+    // error comes back whatever the threads (a run on one thread never reaches job 9), jobs
+    // 0 and 1 still run (they could fail first), jobs 3-8 run or are cancelled, and every
+    // result below job 2 is there.
+    void lowestFailureWinsHeaviestFirst_data() { resultsInOrder_data(); }
+    void lowestFailureWinsHeaviestFirst() {
+        QFETCH(int, threads);
+        std::vector<uint64_t> weights(10);
+        for (size_t i = 0; i < weights.size(); ++i)
+            weights[i] = i + 1;
+        std::vector<int> done(weights.size(), 0);
+        try {
+            schedulers::runJobs(nullptr, weights, threads, [&](size_t i, SearchControl& job) {
+                if (i == 9)
+                    throw UserError("job 9 failed");
+                if (i == 2) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                    throw UserError("job 2 failed");
+                }
+                for (int k = 0; k < 5 && !job.cancelled(); ++k)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                done[i] = 1;
+            });
+            QFAIL("no exception");
+        } catch (const UserError& e) {
+            QCOMPARE(QString::fromStdString(e.what()), QStringLiteral("job 2 failed"));
+        }
+        QCOMPARE(done[0], 1);
+        QCOMPARE(done[1], 1);
+    }
+
     // The caller's cancel reaches every running job (job.cancelled()); Cancelled comes back.
     void cancelReachesJobs_data() { resultsInOrder_data(); }
     void cancelReachesJobs() {

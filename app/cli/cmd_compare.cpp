@@ -36,6 +36,27 @@ struct Row {
     std::string reason; // when !run: the refusal as the CLI words it
 };
 
+// The jobs' weights, for their progress and start order (heaviest first): each scheduler's
+// estimated microseconds where it can tell cheaply (search_estimate.h), else 1 ms.
+std::vector<uint64_t> jobWeights(const ir::PreparedModel& prepared,
+                                 const std::vector<const schedulers::Scheduler*>& jobs,
+                                 const schedulers::Params& params, const cost::CostModel& cost) {
+    constexpr double kCountSeconds = 0.02; // what counting may take per scheduler
+    std::vector<uint64_t> weights;
+    for (const schedulers::Scheduler* s : jobs) {
+        double seconds = 1e-3;
+        if (s->hasEstimate())
+            try {
+                if (const auto e = s->estimate(prepared, params, cost, kCountSeconds, nullptr))
+                    seconds = std::max(seconds, e->seconds);
+            } catch (const UserError&) {
+                // the search itself will say why
+            }
+        weights.push_back(static_cast<uint64_t>(std::min(seconds, 1e6) * 1e6));
+    }
+    return weights;
+}
+
 // Every scheduler's row, then the sequential baseline the speedups are over (whether or not it
 // is a row): independent searches, run on --threads threads, kept in this order. A scheduler
 // that cannot run gets its reason (schedulers::runOrNotApplicable); the others still run.
@@ -48,7 +69,7 @@ std::vector<Row> compareRows(const ir::PreparedModel& prepared, const SearchOpti
     params.threads = schedulers::innerThreads(search.params.threads, jobs.size());
     schedulers::SearchControl control;
     SearchProgress progress(control, "compare " + title);
-    schedulers::runJobs(&control, std::vector<uint64_t>(jobs.size(), 1000), search.params.threads,
+    schedulers::runJobs(&control, jobWeights(prepared, jobs, params, cost), search.params.threads,
                         [&](size_t i, schedulers::SearchControl& job) {
                             Row& row = rows[i];
                             row.strategy = std::string(jobs[i]->key());

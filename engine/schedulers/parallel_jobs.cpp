@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace ios::schedulers {
@@ -15,6 +16,14 @@ namespace ios::schedulers {
 int defaultThreadCount() {
     const unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
+}
+
+std::vector<size_t> jobStartOrder(const std::vector<uint64_t>& weights) {
+    std::vector<size_t> order(weights.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return weights[a] > weights[b]; });
+    return order;
 }
 
 int innerThreads(int threads, size_t jobs) {
@@ -80,6 +89,7 @@ public:
     void runThreads(int threads) {
         std::vector<std::thread> workers;
         const size_t n = weights_.size();
+        order_ = jobStartOrder(weights_);
         for (int t = 0; t < threads && static_cast<size_t>(t) < n; ++t)
             workers.emplace_back([this] { work(); });
         std::exception_ptr stopped; // thrown by the caller's progress or time limit
@@ -113,9 +123,12 @@ public:
 private:
     void work() {
         while (true) {
-            const size_t i = next_.fetch_add(1);
-            if (i >= weights_.size() || i > firstFailed_.load())
+            const size_t at = next_.fetch_add(1);
+            if (at >= order_.size())
                 break;
+            const size_t i = order_[at];
+            if (i > firstFailed_.load())
+                continue; // cancelled: a job of lower index failed
             JobState& s = jobs_[i];
             try {
                 job_(i, s.control);
@@ -161,6 +174,7 @@ private:
     const std::vector<uint64_t>& weights_;
     const std::function<void(size_t, SearchControl&)>& job_;
     std::unique_ptr<JobState[]> jobs_;
+    std::vector<size_t> order_; // the start order (runThreads)
     std::atomic<size_t> next_{0};
     std::atomic<size_t> firstFailed_{SIZE_MAX};
     std::mutex mutex_;

@@ -20,6 +20,10 @@ int defaultThreadCount();
 // The most threads any option accepts.
 inline constexpr int kMaxThreads = 256;
 
+// The order in which runJobs starts jobs on several threads: heaviest first, ties in index
+// order (the longest jobs then do not start last and run alone while the other threads idle).
+std::vector<size_t> jobStartOrder(const std::vector<uint64_t>& weights);
+
 // The threads each of `jobs` searches, run at once on `threads` threads, may use inside: at
 // most `threads`, and the total at most 4x `threads` while every outer thread is busy.
 int innerThreads(int threads, size_t jobs);
@@ -30,10 +34,10 @@ int innerThreads(int threads, size_t jobs);
 // caller's control->progress receives (Σ fraction_i · weights[i], Σ weights[i]) at least every
 // 100 ms, from the calling thread, and control->checkDeadline is checked there with those
 // figures (either may throw: the jobs are then cancelled and the exception rethrown). Jobs
-// start in index order; when a job throws, jobs of higher index are cancelled (their
-// Cancelled is dropped) and not started, jobs of lower index finish, and the exception of the
-// lowest failing index is rethrown: the same one a run on one thread would give. With one
-// thread the jobs run on the calling thread, one after the other.
+// start in jobStartOrder; when a job throws, jobs of higher index are cancelled (their Cancelled is dropped) and not
+// started, jobs of lower index run and finish, and the exception of the lowest failing index is
+// rethrown: the same one a run on one thread would give. With one thread the jobs run on the
+// calling thread, one after the other, in index order.
 void runJobs(SearchControl* control, const std::vector<uint64_t>& weights, int threads,
              const std::function<void(size_t i, SearchControl& control)>& job);
 
