@@ -4,9 +4,11 @@
 // and the next layer keep their sets, every entry keeps (parent, last op) for the order.
 #include "schedulers/serenity/memory_dp.h"
 #include "schedulers/serenity/dp_rate.h"
+#include "schedulers/bits.h"
 
 #include "schedulers/serenity/segment_model.h"
 #include "util/error.h"
+#include "util/huge_page_allocator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -41,12 +43,15 @@ uint64_t splitmix(uint64_t& state) {
 }
 
 // One layer: sets and frontiers as `words` words per entry, struct of arrays.
+// The DP's arrays reach hundreds of MiB: huge pages where the kernel gives them.
+template <class T> using Array = std::vector<T, util::HugePageAllocator<T>>;
+
 struct Layer {
     int words = 1;
-    std::vector<uint64_t> sets, fronts, hashes;
-    std::vector<int64_t> mu, peak;
-    std::vector<uint32_t> id;    // global entry id
-    std::vector<uint32_t> slots; // open addressing: entry index + 1, 0 = free
+    Array<uint64_t> sets, fronts, hashes;
+    Array<int64_t> mu, peak;
+    Array<uint32_t> id;    // global entry id
+    Array<uint32_t> slots; // open addressing: entry index + 1, 0 = free
     size_t mask = 0;
 
     size_t size() const { return mu.size(); }
@@ -198,8 +203,8 @@ private:
 // The layers, table and back-pointers of one run, grown only within a byte bound.
 struct Store {
     Layer cur, next;
-    std::vector<uint32_t> parent{0};
-    std::vector<uint16_t> lastOp{0};
+    Array<uint32_t> parent{0};
+    Array<uint16_t> lastOp{0};
     uint64_t maxBytes = 0;
     uint64_t highWater = 0;
 
@@ -244,7 +249,7 @@ struct Store {
 uint64_t countExpansions(const Layer& cur) {
     uint64_t expansions = 0;
     for (size_t i = 0; i < cur.fronts.size(); ++i)
-        expansions += static_cast<uint64_t>(__builtin_popcountll(cur.fronts[i]));
+        expansions += static_cast<uint64_t>(ios::schedulers::detail::popcount64(cur.fronts[i]));
     return expansions;
 }
 
@@ -307,8 +312,8 @@ DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits&
         control->knob = WorkKnob::MemoryExpansions;
     Store store;
     store.maxBytes = limits.maxBytes == 0 ? UINT64_MAX : limits.maxBytes;
-    std::vector<uint32_t>& parent = store.parent;
-    std::vector<uint16_t>& lastOp = store.lastOp;
+    Array<uint32_t>& parent = store.parent;
+    Array<uint16_t>& lastOp = store.lastOp;
     Layer& cur = store.cur;
     Layer& next = store.next;
     cur.words = next.words = words;
@@ -399,10 +404,13 @@ DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits&
                         return stop(true);
                     const size_t e = next.size();
                     next.slots[slot] = static_cast<uint32_t>(e + 1);
-                    next.sets.insert(next.sets.end(), s, s + words);
+                    // Word by word (room is reserved): no library call per entry.
+                    for (int k = 0; k < words; ++k) {
+                        next.sets.push_back(s[k]);
+                        next.fronts.push_back(f[k]);
+                    }
                     uint64_t* added = next.sets.data() + e * w;
                     SegmentModel::set(added, u);
-                    next.fronts.resize(next.fronts.size() + w);
                     m.nextFrontier(f, added, u, next.fronts.data() + e * w);
                     next.hashes.push_back(h);
                     next.mu.push_back(m.muAfter(added, u, mu, s));
