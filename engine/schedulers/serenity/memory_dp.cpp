@@ -51,7 +51,9 @@ struct Layer {
     Array<uint64_t> sets, fronts, hashes;
     Array<int64_t> mu, peak;
     Array<uint32_t> id;    // global entry id
-    Array<uint32_t> slots; // open addressing: entry index + 1, 0 = free
+    // Open addressing: (the hash's high 32 bits << 32) | (entry index + 1), 0 = free. The tag
+    // in the slot spares a probe the load of the entry's hash.
+    Array<uint64_t> slots;
     size_t mask = 0;
 
     size_t size() const { return mu.size(); }
@@ -70,7 +72,7 @@ struct Layer {
     uint64_t bytes() const {
         return 8 * (sets.capacity() + fronts.capacity() + hashes.capacity() + mu.capacity() +
                     peak.capacity()) +
-               4 * (id.capacity() + slots.capacity());
+               4 * id.capacity() + 8 * slots.capacity();
     }
     // Bytes one more entry slot takes in the arrays (not the table).
     uint64_t entryBytes() const { return 16 * static_cast<uint64_t>(words) + 8 + 16 + 4; }
@@ -84,6 +86,9 @@ struct Layer {
         peak.reserve(n);
         id.reserve(n);
     }
+    static uint64_t slotValue(uint64_t h, size_t entry) {
+        return (h >> 32 << 32) | static_cast<uint64_t>(entry + 1);
+    }
     void growTable() {
         const size_t capacity = std::max<size_t>(1024, slots.size() * 2);
         slots.assign(capacity, 0);
@@ -92,7 +97,7 @@ struct Layer {
             size_t s = hashes[i] & mask;
             while (slots[s] != 0)
                 s = (s + 1) & mask;
-            slots[s] = static_cast<uint32_t>(i + 1);
+            slots[s] = slotValue(hashes[i], i);
         }
     }
     // The entry with the set `set` ∪ {u} (hash h), or SIZE_MAX; `slot` receives where to
@@ -100,14 +105,16 @@ struct Layer {
     size_t find(uint64_t h, const uint64_t* set, int u, size_t& slot) const {
         const int uw = u >> 6;
         const uint64_t bit = uint64_t{1} << (u & 63);
+        const uint64_t tag = h >> 32;
         for (size_t s = h & mask;; s = (s + 1) & mask) {
-            const uint32_t e = slots[s];
-            if (e == 0) {
+            const uint64_t v = slots[s];
+            if (v == 0) {
                 slot = s;
                 return SIZE_MAX;
             }
-            if (hashes[e - 1] != h)
+            if (v >> 32 != tag)
                 continue;
+            const size_t e = static_cast<uint32_t>(v);
             const uint64_t* other = sets.data() + (e - 1) * static_cast<size_t>(words);
             bool same = true;
             for (int wi = 0; wi < words && same; ++wi)
@@ -125,8 +132,8 @@ struct Layer {
             __builtin_prefetch(slots.data() + s);
             return;
         }
-        if (const uint32_t e = slots[s]; e != 0) {
-            __builtin_prefetch(hashes.data() + (e - 1));
+        if (const uint64_t v = slots[s]; v != 0) {
+            const size_t e = static_cast<uint32_t>(v);
             __builtin_prefetch(sets.data() + (e - 1) * static_cast<size_t>(words));
             __builtin_prefetch(peak.data() + (e - 1));
         }
@@ -214,7 +221,7 @@ struct Store {
     // The fewest bytes held once `entries` down-sets are in `next`: its arrays (or their
     // capacity now), its table at load ≤ ½, and the back-pointers.
     uint64_t leastBytesWith(uint64_t entries) const {
-        const uint64_t layer = std::max<uint64_t>(next.bytes(), entries * (next.entryBytes() + 8));
+        const uint64_t layer = std::max<uint64_t>(next.bytes(), entries * (next.entryBytes() + 16));
         const uint64_t backs = std::max<uint64_t>(4 * parent.capacity() + 2 * lastOp.capacity(),
                                                   6 * (parent.size() + entries));
         return cur.bytes() + layer + backs;
@@ -231,7 +238,7 @@ struct Store {
         const bool table = (next.size() + 2) * 2 > next.slots.size();
         grow += entries * next.entryBytes() + backs * 6;
         if (table)
-            grow += 8 * static_cast<uint64_t>(next.slots.size());
+            grow += 16 * static_cast<uint64_t>(next.slots.size());
         if (bytes() + grow > maxBytes)
             return false;
         if (entries != 0)
@@ -240,7 +247,7 @@ struct Store {
             parent.reserve(backs);
             lastOp.reserve(backs);
         }
-        highWater = std::max(highWater, bytes() + (table ? 8 * next.slots.size() : 0));
+        highWater = std::max(highWater, bytes() + (table ? 16 * next.slots.size() : 0));
         return true;
     }
 };
@@ -403,7 +410,7 @@ DpResult detail::memoryDp(const SegmentModel& m, int64_t budget, const DpLimits&
                     if (!store.makeRoom())
                         return stop(true);
                     const size_t e = next.size();
-                    next.slots[slot] = static_cast<uint32_t>(e + 1);
+                    next.slots[slot] = Layer::slotValue(h, e);
                     // Word by word (room is reserved): no library call per entry.
                     for (int k = 0; k < words; ++k) {
                         next.sets.push_back(s[k]);
