@@ -23,7 +23,7 @@ inline constexpr int64_t kNoBudget = std::numeric_limits<int64_t>::max();
 
 // The memory bound of one DP run: the bytes its two layers, hash table and back-pointers hold
 // (capacities, a growth counted before it is made). NasNet-A's 374-operator block, solved
-// exactly, needs 152 MiB.
+// exactly, runs in 178 MiB of RSS.
 inline constexpr uint64_t kDpMaxBytes = uint64_t{512} << 20;
 
 struct DpLimits {
