@@ -37,23 +37,28 @@ struct Row {
 };
 
 // The jobs' weights, for their progress and start order (heaviest first): each scheduler's
-// estimated microseconds where it can tell cheaply (search_estimate.h), else 1 ms.
+// estimated microseconds where it can tell cheaply (search_estimate.h; counted on `threads`
+// threads), else 1 ms.
 std::vector<uint64_t> jobWeights(const ir::PreparedModel& prepared,
                                  const std::vector<const schedulers::Scheduler*>& jobs,
-                                 const schedulers::Params& params, const cost::CostModel& cost) {
+                                 const schedulers::Params& params, const cost::CostModel& cost,
+                                 int threads) {
     constexpr double kCountSeconds = 0.02; // what counting may take per scheduler
-    std::vector<uint64_t> weights;
-    for (const schedulers::Scheduler* s : jobs) {
-        double seconds = 1e-3;
-        if (s->hasEstimate())
-            try {
-                if (const auto e = s->estimate(prepared, params, cost, kCountSeconds, nullptr))
-                    seconds = std::max(seconds, e->seconds);
-            } catch (const UserError&) {
-                // the search itself will say why
-            }
-        weights.push_back(static_cast<uint64_t>(std::min(seconds, 1e6) * 1e6));
-    }
+    std::vector<uint64_t> weights(jobs.size(), 1000);
+    schedulers::runJobs(nullptr, std::vector<uint64_t>(jobs.size(), 1), threads,
+                        [&](size_t i, schedulers::SearchControl&) {
+                            if (!jobs[i]->hasEstimate())
+                                return;
+                            try {
+                                const auto e = jobs[i]->estimate(prepared, params, cost,
+                                                                 kCountSeconds, nullptr);
+                                if (e && e->seconds > 1e-3)
+                                    weights[i] =
+                                        static_cast<uint64_t>(std::min(e->seconds, 1e6) * 1e6);
+                            } catch (const UserError&) {
+                                // the search itself will say why
+                            }
+                        });
     return weights;
 }
 
@@ -69,7 +74,8 @@ std::vector<Row> compareRows(const ir::PreparedModel& prepared, const SearchOpti
     params.threads = schedulers::innerThreads(search.params.threads, jobs.size());
     schedulers::SearchControl control;
     SearchProgress progress(control, "compare " + title);
-    schedulers::runJobs(&control, jobWeights(prepared, jobs, params, cost), search.params.threads,
+    schedulers::runJobs(&control, jobWeights(prepared, jobs, params, cost, search.params.threads),
+                        search.params.threads,
                         [&](size_t i, schedulers::SearchControl& job) {
                             Row& row = rows[i];
                             row.strategy = std::string(jobs[i]->key());
