@@ -152,6 +152,9 @@ int main(int argc, char** argv) {
         const auto t0 = Clock::now();
         size_t runs = 0; // a specialize job has matrices, no runs
         double sequentialMs = 0;
+        if (kind != "compare" && kind != "sweep" && kind != "specialize")
+            throw UserError("unknown job kind '" + kind +
+                            "' (compare, sweep or specialize; the matrix mode takes the others)");
         if (kind == "compare" || kind == "sweep") {
             const SearchResult r = kind == "compare" ? compareJob(settings).run(control)
                                                      : sweepJob(settings).run(control).search;
