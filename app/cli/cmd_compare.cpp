@@ -36,28 +36,31 @@ struct Row {
     std::string reason; // when !run: the refusal as the CLI words it
 };
 
-// The jobs' weights, for their progress and start order (heaviest first): each scheduler's
-// estimated microseconds where it can tell cheaply (search_estimate.h; counted on `threads`
-// threads), else 1 ms.
+// A scheduler's estimated microseconds where it can tell cheaply (search_estimate.h), else
+// 1 ms; a refusal is left to the search, which words it.
+uint64_t estimatedMicros(const schedulers::Scheduler& scheduler, const ir::PreparedModel& prepared,
+                         const schedulers::Params& params, const cost::CostModel& cost) {
+    constexpr double kCountSeconds = 0.02; // what counting may take per scheduler
+    double seconds = 1e-3;
+    if (scheduler.hasEstimate())
+        try {
+            if (const auto e = scheduler.estimate(prepared, params, cost, kCountSeconds, nullptr))
+                seconds = std::clamp(e->seconds, seconds, 1e6);
+        } catch (const UserError&) {
+        }
+    return static_cast<uint64_t>(seconds * 1e6);
+}
+
+// The jobs' weights, for their progress and start order (heaviest first), counted on
+// `threads` threads.
 std::vector<uint64_t> jobWeights(const ir::PreparedModel& prepared,
                                  const std::vector<const schedulers::Scheduler*>& jobs,
                                  const schedulers::Params& params, const cost::CostModel& cost,
                                  int threads) {
-    constexpr double kCountSeconds = 0.02; // what counting may take per scheduler
-    std::vector<uint64_t> weights(jobs.size(), 1000);
+    std::vector<uint64_t> weights(jobs.size());
     schedulers::runJobs(nullptr, std::vector<uint64_t>(jobs.size(), 1), threads,
                         [&](size_t i, schedulers::SearchControl&) {
-                            if (!jobs[i]->hasEstimate())
-                                return;
-                            try {
-                                const auto e = jobs[i]->estimate(prepared, params, cost,
-                                                                 kCountSeconds, nullptr);
-                                if (e && e->seconds > 1e-3)
-                                    weights[i] =
-                                        static_cast<uint64_t>(std::min(e->seconds, 1e6) * 1e6);
-                            } catch (const UserError&) {
-                                // the search itself will say why
-                            }
+                            weights[i] = estimatedMicros(*jobs[i], prepared, params, cost);
                         });
     return weights;
 }
@@ -75,8 +78,7 @@ std::vector<Row> compareRows(const ir::PreparedModel& prepared, const SearchOpti
     schedulers::SearchControl control;
     SearchProgress progress(control, "compare " + title);
     schedulers::runJobs(&control, jobWeights(prepared, jobs, params, cost, search.params.threads),
-                        search.params.threads,
-                        [&](size_t i, schedulers::SearchControl& job) {
+                        search.params.threads, [&](size_t i, schedulers::SearchControl& job) {
                             Row& row = rows[i];
                             row.strategy = std::string(jobs[i]->key());
                             const auto refused = schedulers::runOrNotApplicable([&] {

@@ -34,10 +34,10 @@ int innerThreads(int threads, size_t jobs);
 // caller's control->progress receives (Σ fraction_i · weights[i], Σ weights[i]) at least every
 // 100 ms, from the calling thread, and control->checkDeadline is checked there with those
 // figures (either may throw: the jobs are then cancelled and the exception rethrown). Jobs
-// start in jobStartOrder; when a job throws, jobs of higher index are cancelled (their Cancelled is dropped) and not
-// started, jobs of lower index run and finish, and the exception of the lowest failing index is
-// rethrown: the same one a run on one thread would give. With one thread the jobs run on the
-// calling thread, one after the other, in index order.
+// start in jobStartOrder; when a job throws, jobs of higher index are cancelled (their Cancelled is
+// dropped) and not started, jobs of lower index run and finish, and the exception of the lowest
+// failing index is rethrown: the same one a run on one thread would give. With one thread the jobs
+// run on the calling thread, one after the other, in index order.
 void runJobs(SearchControl* control, const std::vector<uint64_t>& weights, int threads,
              const std::function<void(size_t i, SearchControl& control)>& job);
 

@@ -46,7 +46,9 @@ public:
             std::free(p);
     }
 
-    template <class U> bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+    template <class U> bool operator==(const HugePageAllocator<U>&) const noexcept {
+        return true;
+    }
 };
 
 } // namespace ios::util

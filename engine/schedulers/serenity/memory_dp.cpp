@@ -3,9 +3,9 @@
 // μ(S), their frontier z(S), the best peak reaching them and a Zobrist hash; only the current
 // and the next layer keep their sets, every entry keeps (parent, last op) for the order.
 #include "schedulers/serenity/memory_dp.h"
-#include "schedulers/serenity/dp_rate.h"
-#include "schedulers/bits.h"
 
+#include "schedulers/bits.h"
+#include "schedulers/serenity/dp_rate.h"
 #include "schedulers/serenity/segment_model.h"
 #include "util/error.h"
 #include "util/huge_page_allocator.h"
@@ -50,7 +50,7 @@ struct Layer {
     int words = 1;
     Array<uint64_t> sets, fronts, hashes;
     Array<int64_t> mu, peak;
-    Array<uint32_t> id;    // global entry id
+    Array<uint32_t> id; // global entry id
     // Open addressing: (the hash's high 32 bits << 32) | (entry index + 1), 0 = free. The tag
     // in the slot spares a probe the load of the entry's hash.
     Array<uint64_t> slots;
