@@ -147,6 +147,11 @@ PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const O
         classMates_.push_back(mates);
     }
     memo_.reserve(clock.total); // the part's states, counted before the search (no rehashing)
+    // Priced parallel endings: 5–15 per state in the bundled models' parts (RandWire's parts
+    // of 4.3–5.4 k states meet 54–82 k). Room for 16 per state, up to 2^18, spares the table
+    // its eight rehashes into fresh pages as it fills.
+    if (!additive_)
+        parallelLatency_.reserve(std::min<uint64_t>(16 * clock.total, uint64_t{1} << 18));
     choices_.reserve(clock.total);
     stats.block = block;
     stats.part = part;
