@@ -17,7 +17,7 @@ namespace ios::cost::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kEps = 1e-9;
+constexpr double kEps = kEventEps;
 constexpr size_t kNone = kNoKernel;
 
 Buffers& threadBuffers() {
@@ -367,13 +367,6 @@ void GpuSimulation::dequeue(const KernelState& k) {
         }
 }
 
-// Whether any queued kernel could place a CTA in the free SM slots (fit grows with
-// ctasPerSm, so the largest decides).
-bool GpuSimulation::anyFits() const {
-    const double free = device_.smCount - usedSms_;
-    return free * queuedMaxCps_ + kEps >= 1.0; // floor(x) > 0, without the call
-}
-
 // Admits the ready head kernel of each stream, then fills free SM slots with pending
 // CTAs in launch order (the hardware CTA scheduler favours the earlier kernel).
 void GpuSimulation::dispatch(double t) {
@@ -399,7 +392,8 @@ void GpuSimulation::dispatch(double t) {
         const double room = free * k.ctasPerSm + kEps;
         if (room < 1.0)
             continue;
-        const int64_t n = std::min(k.pending, static_cast<int64_t>(std::floor(room)));
+        // room >= 1 here: the conversion truncates, which is floor (no libm call).
+        const int64_t n = std::min(k.pending, static_cast<int64_t>(room));
         if (k.start < 0)
             k.start = t;
         k.pending -= n;

@@ -23,6 +23,9 @@ namespace ios::cost::detail {
 
 inline constexpr size_t kNoKernel = static_cast<size_t>(-1);
 inline constexpr uint32_t kNoCohort = static_cast<uint32_t>(-1);
+// The event loop's tolerance: an admission up to kEventEps µs early is due, a cohort at
+// 1 - kEventEps of its work has retired, kEventEps of room short of a CTA still fits it.
+inline constexpr double kEventEps = 1e-9;
 
 struct KernelState {
     const KernelDesc* desc = nullptr;
@@ -301,7 +304,12 @@ private:
     bool moreThanOneWave(const KernelState& k) const;
     void enqueue(const KernelState& k);
     void dequeue(const KernelState& k);
-    bool anyFits() const;
+    // Whether any queued kernel could place a CTA in the free SM slots (fit grows with
+    // ctasPerSm, so the largest decides). Inline: called on every event.
+    bool anyFits() const {
+        const double free = device_.smCount - usedSms_;
+        return free * queuedMaxCps_ + kEventEps >= 1.0; // floor(x) > 0, without the call
+    }
     void dispatch(double t);
     double nextArrival(double t) const;
     double repeatWaves(double t, int kernel, int64_t count, double dt);

@@ -11,7 +11,7 @@ namespace ios::cost::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kEps = 1e-9; // as the event loop's: a cohort at 1 - kEps has retired
+constexpr double kEps = kEventEps; // the event loop's
 
 // One kernel with resident CTAs, as the stretch sees it.
 struct Resident {
