@@ -13,6 +13,7 @@
 #include "provenance_options.h"
 #include "schedulers/not_applicable.h"
 #include "schedulers/parallel_jobs.h"
+#include "schedulers/work_estimate.h"
 #include "search_progress.h"
 #include "strategies.h"
 #include "text_format.h"
@@ -36,16 +37,19 @@ struct Row {
     std::string reason; // when !run: the refusal as the CLI words it
 };
 
-// A scheduler's estimated microseconds where it can tell cheaply (search_estimate.h), else
-// 1 ms; a refusal is left to the search, which words it.
+// A scheduler's estimated microseconds where it has an estimate of its own (estimateRun),
+// else 1 ms: the fallback of estimateRun prices operators, which a measured cost model would
+// run on the GPU. A refusal is left to the search, which words it.
 uint64_t estimatedMicros(const schedulers::Scheduler& scheduler, const ir::PreparedModel& prepared,
                          const schedulers::Params& params, const cost::CostModel& cost) {
     constexpr double kCountSeconds = 0.02; // what counting may take per scheduler
     double seconds = 1e-3;
     if (scheduler.hasEstimate())
         try {
-            if (const auto e = scheduler.estimate(prepared, params, cost, kCountSeconds, nullptr))
-                seconds = std::clamp(e->seconds, seconds, 1e6);
+            const double point =
+                schedulers::estimateRun(scheduler, prepared, params, cost, kCountSeconds, nullptr)
+                    .point();
+            seconds = std::clamp(point, seconds, 1e6);
         } catch (const UserError&) {
         }
     return static_cast<uint64_t>(seconds * 1e6);

@@ -152,16 +152,16 @@ int main(int argc, char** argv) {
         const auto t0 = Clock::now();
         size_t runs = 0; // a specialize job has matrices, no runs
         double sequentialMs = 0;
-        if (kind != "compare" && kind != "sweep" && kind != "specialize")
-            throw UserError("unknown job kind '" + kind +
-                            "' (compare, sweep or specialize; the matrix mode takes the others)");
         if (kind == "compare" || kind == "sweep") {
             const SearchResult r = kind == "compare" ? compareJob(settings).run(control)
                                                      : sweepJob(settings).run(control).search;
             runs = r.runs.size();
             sequentialMs = r.sequentialLatencyMs;
-        } else {
+        } else if (kind == "specialize") {
             sequentialMs = specializeJob(settings).run(control).sequentialLatencyMs;
+        } else {
+            throw UserError("unknown job kind '" + kind +
+                            "' (compare, sweep or specialize; the matrix mode takes the others)");
         }
         std::printf("%s %s threads %d: %.3f s (%zu runs, sequential %.4f ms)\n", argv[1],
                     kind.c_str(), settings.threads, since(t0), runs, sequentialMs);

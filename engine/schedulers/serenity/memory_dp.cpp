@@ -42,10 +42,10 @@ uint64_t splitmix(uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// One layer: sets and frontiers as `words` words per entry, struct of arrays.
 // The DP's arrays reach hundreds of MiB: huge pages where the kernel gives them.
 template <class T> using Array = std::vector<T, util::HugePageAllocator<T>>;
 
+// One layer: sets and frontiers as `words` words per entry, struct of arrays.
 struct Layer {
     int words = 1;
     Array<uint64_t> sets, fronts, hashes;
