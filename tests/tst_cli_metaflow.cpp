@@ -113,8 +113,9 @@ private slots:
         QCOMPARE(greedy["substitutions"].toArray().size(), qsizetype{0});
     }
 
-    // MetaFlow's Figure 10 on the sample ResNet-50: the best cost depends on α (greedy and
-    // the paper's 1.05 stop before the relaxed R7 → R5 step that 1.1 takes).
+    // MetaFlow's Figure 10 on the sample ResNet-50: the best cost depends on α. Greedy stops
+    // before the relaxed R7 → R5 step (R7 alone costs more); the paper's 1.05, relative to a
+    // split subgraph of up to 30 operators (several bottlenecks), takes it.
     void alphaSweepNonFlat() {
         if (!io::onnxSupportAvailable())
             QSKIP("built without ONNX support");
@@ -129,7 +130,9 @@ private slots:
             cost.push_back(row.toObject()["cost_ms"].toDouble());
         QCOMPARE(rows[2].toObject()["alpha"].toDouble(), 1.1);
         QCOMPARE(cost[0], j["cost_before_ms"].toDouble()); // greedy: nothing pays on its own
-        QVERIFY2(cost[2] < cost[0], r.out.c_str());
+        QVERIFY2(cost[1] < cost[0], r.out.c_str());
+        QVERIFY(rows[1].toObject()["kernels"].toInt() < j["kernels_before"].toInt());
+        QVERIFY(cost[2] <= cost[1]);
         QVERIFY(cost[3] <= cost[2]);
         QVERIFY(rows[2].toObject()["kernels"].toInt() < j["kernels_before"].toInt());
         const auto text = runCli({"metaflow", IOS_SOURCE_DIR "/sample_models/onnx/resnet50.onnx",

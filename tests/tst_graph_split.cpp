@@ -4,11 +4,14 @@
 // same network), G2 is a down-set, the plan's leaves stay within the threshold and cover every
 // operator once; searches with splits never end worse and keep the outputs.
 #include "build_flavour.h"
+#include "bundled_models.h"
 #include "rewrite/backtracking.h"
 #include "rewrite/graph_split.h"
 #include "rewrite_test_support.h"
 
 #include <QtTest>
+#include <map>
+#include <set>
 
 using namespace ios;
 using namespace ios::testing;
@@ -106,6 +109,48 @@ private Q_SLOTS:
                 }
                 QCOMPARE(seen, std::vector<int>(static_cast<size_t>(n), 1));
             }
+        }
+    }
+
+    // Algorithm 2 runs over the whole graph, not block by block ([MF] §6.1 divides subgraphs
+    // of more than 30 operators): the leaves partition every operator of the bundled models,
+    // hold at most T, name the blocks of their operators, and small blocks share a leaf, so
+    // α relaxes against the cost of a subgraph of up to T operators, not of one block.
+    void planGroupsSmallBlocks() {
+        for (const char* name : {"squeezenet", "inception_v3", "nasnet_large", "randwire_large"}) {
+            const ir::Graph g = samples::loadBundledModel(name);
+            const rewrite::SearchPlan plan =
+                rewrite::planSearch(g, rewrite::SearchOptions::paper());
+            std::map<std::string, int> blockOf;
+            for (size_t b = 0; b < g.blocks.size(); ++b)
+                for (const ir::Node* n : g.blocks[b].operators())
+                    blockOf[n->name] = static_cast<int>(b);
+            std::map<std::string, int> seen;
+            size_t leaves = 0;
+            bool shared = false;
+            for (const rewrite::SearchRegion& r : plan.regions) {
+                std::set<int> blocks;
+                for (const std::string& n : r.names)
+                    blocks.insert(blockOf.at(n));
+                QCOMPARE(r.blocks, std::vector<int>(blocks.begin(), blocks.end()));
+                QVERIFY(!r.names.empty());
+                bool window = false;
+                for (const std::string& n : r.names)
+                    window = window || seen.count(n) != 0;
+                if (window)
+                    continue;
+                ++leaves;
+                QVERIFY2(r.names.size() <= 30, name);
+                shared = shared || blocks.size() > 1;
+                for (const std::string& n : r.names)
+                    ++seen[n];
+            }
+            QCOMPARE(seen.size(), blockOf.size());
+            for (const auto& [n, times] : seen)
+                QCOMPARE(times, 1);
+            QVERIFY(leaves >= plan.operators / 30);
+            if (g.blocks.size() > 1)
+                QVERIFY2(shared, name);
         }
     }
 

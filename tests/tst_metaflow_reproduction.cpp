@@ -94,7 +94,7 @@ private Q_SLOTS:
         QCOMPARE(rewrite::mfKernels(g), int64_t{50}); // [MF] Fig. 11
         for (const SearchOptions& o : {SearchOptions::paper(), SearchOptions::artifact()}) {
             const auto r = search(g, "V100", o);
-            print(o.perBlock ? "SqueezeNet V100 paper" : "SqueezeNet V100 artifact", g, r);
+            print(o.splitThreshold > 0 ? "SqueezeNet V100 paper" : "SqueezeNet V100 artifact", g, r);
             for (const rewrite::Substitution& step : r.history) {
                 std::string sources;
                 for (const std::string& n : step.provenance.sources)

@@ -24,7 +24,6 @@ SearchOptions wholeGraph(double alpha, uint64_t budget) {
     SearchOptions o;
     o.alpha = alpha;
     o.budget = budget;
-    o.perBlock = false;
     o.splitThreshold = 0;
     o.rules = rewrite::RuleSet::only({RuleId::R1, RuleId::R3, RuleId::R4, RuleId::R6, RuleId::R7});
     return o;
@@ -189,7 +188,7 @@ private Q_SLOTS:
             }
             qInfo("%s %s: %.4f -> %.4f ms, mfKernels %lld -> %lld, %zu substitutions, %llu "
                   "expanded, %.2f s",
-                  qPrintable(model), o.perBlock ? "paper" : "artifact", r.costBeforeMs,
+                  qPrintable(model), o.splitThreshold > 0 ? "paper" : "artifact", r.costBeforeMs,
                   r.costAfterMs, static_cast<long long>(rewrite::mfKernels(g)),
                   static_cast<long long>(rewrite::mfKernels(r.graph)), r.history.size(),
                   static_cast<unsigned long long>(r.stats.expanded), r.stats.seconds);
@@ -241,11 +240,9 @@ private Q_SLOTS:
         QCOMPARE(paper.alpha, 1.05);
         QCOMPARE(paper.budget, uint64_t{100000});
         QCOMPARE(paper.splitThreshold, 30);
-        QVERIFY(paper.perBlock);
         const SearchOptions artifact = SearchOptions::artifact();
         QCOMPARE(artifact.alpha, 1.01);
         QCOMPARE(artifact.budget, uint64_t{300});
-        QVERIFY(!artifact.perBlock);
         QCOMPARE(artifact.splitThreshold, 0);
     }
 };

@@ -467,9 +467,10 @@ MF_WHY = {
                     "save copies TensorRT does not make; the 1×3/3×1 merge of Figure 7 is "
                     "not taken on the simulated V100 (docs/metaflow.md)",
     "squeezenet": "",
-    "sample_models/onnx/resnet50.onnx": "R7's fused residual conv costs five times the "
-                    "conv's FLOPs plus a concatenation under this cost model; at α 1.05 no "
-                    "block gains (at α 1.1 one does, docs/metaflow.md)",
+    "sample_models/onnx/resnet50.onnx": "the residual fusion is found (R7 + R5 on "
+                    "layer1.0), but R7's fused conv costs five times the conv's FLOPs plus a "
+                    "concatenation under this cost model, so on V100 only that block gains "
+                    "(docs/metaflow.md)",
 }
 
 

@@ -42,8 +42,8 @@ rewrite::RuleSet rulesOption(const std::string& text) {
 
 void addMetaflowOptions(ArgParser& parser) {
     parser.option("--preset", "P",
-                  "paper (alpha 1.05, budget 100000 per block or split leaf, split above 30 "
-                  "operators) or artifact (alpha 1.01, budget 300, one search)",
+                  "paper (alpha 1.05, budget 100000 per subgraph, the graph split into subgraphs "
+                  "of at most 30 operators) or artifact (alpha 1.01, budget 300, one search)",
                   "paper");
     parser.option("--alpha", "A",
                   "Relaxation: keep rewritten graphs cheaper than A x the best "
@@ -55,7 +55,9 @@ void addMetaflowOptions(ArgParser& parser) {
                   "Most graphs expanded after the first, per searched region "
                   "(default: the preset's)");
     parser.option("--split-threshold", "T",
-                  "Split blocks over T operators at a min cut (0 = never; default: the preset's)");
+                  "Split the graph into subgraphs of at most T operators at minimum cuts, each "
+                  "searched on its own (MetaFlow's Algorithm 2; with --objective ios: each block "
+                  "on its own); 0 = never, one search (default: the preset's)");
     parser.option("--rules", "R1,R3,...",
                   "The substitutions to use, of " + validRules() + " (default: the preset's)");
     parser.option("--objective", "O",

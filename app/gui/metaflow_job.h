@@ -30,7 +30,7 @@ inline const QString kObjectiveSeq = QStringLiteral("seq");
 inline const QString kObjectiveIos = QStringLiteral("ios");
 
 struct MetaflowSettings {
-    QString preset = kMetaflowPaper; // decides perBlock; the fields below start from it
+    QString preset = kMetaflowPaper; // the fields below start from it
     double alpha = 1.05;
     quint64 budget = 100000;
     int splitThreshold = 30;

@@ -108,9 +108,10 @@ QWidget* MetaflowPanel::createControls() {
     preset_->setObjectName(QStringLiteral("mfPreset"));
     preset_->addItem(tr("paper"), kMetaflowPaper);
     preset_->addItem(tr("artifact"), kMetaflowArtifact);
-    preset_->setToolTip(tr("paper: MetaFlow §6.1 (α 1.05, budget per block, blocks over the split "
-                           "threshold cut by min-cut). artifact: the authors' code (α 1.01, "
-                           "budget 300, one search over the whole graph). Sets the fields below."));
+    preset_->setToolTip(tr("paper: MetaFlow §6.1 (α 1.05, the graph cut by min-cut into subgraphs "
+                           "of at most 30 operators, budget per subgraph). artifact: the authors' "
+                           "code (α 1.01, budget 300, one search over the whole graph). Sets the "
+                           "fields below."));
     alpha_ = new QDoubleSpinBox(box);
     alpha_->setObjectName(QStringLiteral("mfAlpha"));
     alpha_->setRange(1.0, 1.2);
@@ -129,8 +130,9 @@ QWidget* MetaflowPanel::createControls() {
     split_->setObjectName(QStringLiteral("mfSplit"));
     split_->setRange(0, 100000);
     split_->setKeyboardTracking(false);
-    split_->setToolTip(tr("Blocks with more operators are cut by a minimum vertex cut and searched "
-                          "in parts (MetaFlow §4.3); 0 never splits"));
+    split_->setToolTip(tr("A graph with more operators is cut by minimum vertex cuts into "
+                          "subgraphs of at most this many, each searched on its own (MetaFlow "
+                          "§4.3); α relaxes against a subgraph's cost. 0 never splits"));
     objective_ = new QComboBox(box);
     objective_->setObjectName(QStringLiteral("mfObjective"));
     objective_->addItem(tr("seq: Σ operators"), kObjectiveSeq);

@@ -26,7 +26,6 @@ SearchOptions SearchOptions::artifact() {
     SearchOptions o;
     o.alpha = 1.01;
     o.budget = 300;
-    o.perBlock = false;
     o.splitThreshold = 0;
     return o;
 }
@@ -41,17 +40,18 @@ struct State {
     std::vector<Substitution> history;
 };
 
-// What one search may rewrite: a block (or all: -1) and, within it, a set of operator names
-// (empty: all).
+// What one search may rewrite: a set of blocks (empty: all) and, within them, a set of
+// operator names (empty: all).
 struct Region {
-    int block = -1;
+    std::set<int> blocks;
     std::set<std::string> names;
 
     explicit Region(const SearchRegion& r)
-        : block(r.block), names(r.names.begin(), r.names.end()) {}
+        : blocks(r.blocks.begin(), r.blocks.end()), names(r.names.begin(), r.names.end()) {}
 
+    bool hasBlock(size_t b) const { return blocks.empty() || blocks.count(static_cast<int>(b)); }
     bool covers(const Match& m) const {
-        if (block >= 0 && m.block != block)
+        if (!hasBlock(static_cast<size_t>(m.block)))
             return false;
         return names.empty() || std::all_of(m.nodes.begin(), m.nodes.end(),
                                             [this](const auto& n) { return names.count(n) != 0; });
@@ -66,6 +66,18 @@ struct Region {
         return mask;
     }
 };
+
+// "the whole graph", "12 operators of block 3", "30 operators of blocks 3-7".
+std::string regionText(const Region& region) {
+    if (region.blocks.empty() && region.names.empty())
+        return "the whole graph";
+    std::string what = region.names.empty() ? std::string("every operator")
+                                            : std::to_string(region.names.size()) + " operators";
+    if (region.blocks.size() == 1)
+        return what + " of block " + std::to_string(*region.blocks.begin());
+    return what + " of blocks " + std::to_string(*region.blocks.begin()) + "-" +
+           std::to_string(*region.blocks.rbegin());
+}
 
 size_t operatorCount(const OperatorCosts& costs) {
     size_t n = 0;
@@ -89,18 +101,23 @@ public:
         return sum;
     }
 
-    // The cost of the operators `region` covers (with blockObjective: of its block, or all).
+    // The cost of the operators `region` covers (with blockObjective: of its blocks).
     double cost(const State& s, const Region& region) {
-        if (region.block < 0)
+        if (region.blocks.empty() && region.names.empty())
             return total(s);
-        const size_t b = static_cast<size_t>(region.block);
-        if (o_.blockObjective)
-            return blockCost(s, b);
-        const std::vector<const ir::Node*> ops = s.graph.blocks[b].operators();
         double sum = 0;
-        for (size_t i = 0; i < ops.size(); ++i)
-            if (region.names.empty() || region.names.count(ops[i]->name) != 0)
-                sum += s.costs.ms[b][i];
+        for (size_t b = 0; b < s.graph.blocks.size(); ++b) {
+            if (!region.hasBlock(b))
+                continue;
+            if (o_.blockObjective) {
+                sum += blockCost(s, b);
+                continue;
+            }
+            const std::vector<const ir::Node*> ops = s.graph.blocks[b].operators();
+            for (size_t i = 0; i < ops.size(); ++i)
+                if (region.names.empty() || region.names.count(ops[i]->name) != 0)
+                    sum += s.costs.ms[b][i];
+        }
         return sum;
     }
 
@@ -141,16 +158,18 @@ public:
             ++stats_.expanded;
             poll(queue.size(), *best, bestCost, e.cost);
             const State& g = *e.state;
-            // The region's operators (names: rewrites keep them) among its block's.
-            const std::optional<std::vector<bool>> mask =
-                region.block >= 0 ? region.allowed(g.graph, static_cast<size_t>(region.block))
-                                  : std::nullopt;
+            // The region's operators (names: rewrites keep them) among each block's.
+            std::vector<std::optional<std::vector<bool>>> masks(g.graph.blocks.size());
+            for (size_t b = 0; b < masks.size(); ++b)
+                if (region.hasBlock(b))
+                    masks[b] = region.allowed(g.graph, b);
             for (RuleId rule : kAllRules) {
                 if (!o_.rules.on(rule))
                     continue;
                 for (size_t b = 0; b < g.graph.blocks.size(); ++b) {
-                    if (region.block >= 0 && static_cast<int>(b) != region.block)
+                    if (!region.hasBlock(b))
                         continue;
+                    const std::optional<std::vector<bool>>& mask = masks[b];
                     for (const Match& m :
                          findMatches(g.graph, static_cast<int>(b), rule, mask ? &*mask : nullptr)) {
                         if (!region.covers(m))
@@ -194,11 +213,7 @@ private:
                                        std::to_string(o_.maxQueuedOperators) + " operators (" +
                                        std::to_string(queued + 1) + " graphs of " +
                                        std::to_string(ops) + " operators, searching " +
-                                       (region.names.empty() ? std::string("the whole graph")
-                                                             : std::to_string(region.names.size()) +
-                                                                   " operators of block " +
-                                                                   std::to_string(region.block)) +
-                                       ")",
+                                       regionText(region) + ")",
                                    WorkKnob::Metaflow);
         queuedOps_ += ops;
     }
@@ -234,110 +249,142 @@ private:
     uint64_t total_ = 0;     // regions
 };
 
-// Cap(o) per operator of `names` (file order) in block b: matches with a pattern edge (one
-// matched operator reading another) into o and one out of o. Only matches of three or more
-// operators have both, so rules whose matches are smaller are not enumerated.
-SplitProblem splitProblem(const ir::Graph& g, int b, const std::vector<std::string>& names,
-                          const RuleSet& rules) {
-    const ir::Block& block = g.blocks[static_cast<size_t>(b)];
-    SplitProblem p;
-    p.n = static_cast<int>(names.size());
-    p.cap.assign(names.size(), 0);
-    std::unordered_map<std::string, int> index;
-    for (size_t i = 0; i < names.size(); ++i)
-        index.emplace(names[i], static_cast<int>(i));
-    auto indexOf = [&index, &p](const std::string& n) {
-        const auto it = index.find(n);
-        return it == index.end() ? p.n : it->second;
-    };
-    const ir::BlockDag dag = ir::buildBlockDag(block);
-    std::set<std::pair<int, int>> edges;
-    for (size_t v = 0; v < dag.ops.size(); ++v)
-        for (int u : dag.preds[v]) {
-            const int iu = indexOf(dag.ops[static_cast<size_t>(u)]->name);
-            const int iv = indexOf(dag.ops[v]->name);
-            if (iu < p.n && iv < p.n) {
-                p.edges.emplace_back(iu, iv);
-                edges.emplace(iu, iv);
-            }
+// The whole graph as one split problem: operators in block order, then file order (names[i]
+// is operator i, blockOf[i] its block); edges within blocks and from each block's exit to the
+// operators of the next block that read it. Cap(o): matches with a pattern edge (one matched
+// operator reading another) into o and one out of o; only matches of three or more operators
+// have both, so rules whose matches are smaller are not enumerated. No rule spans two blocks,
+// so a block boundary is a cut of capacity 1 (its exit operator).
+struct GraphSplit {
+    SplitProblem problem;
+    std::vector<std::string> names;
+    std::vector<int> blockOf;
+};
+
+GraphSplit graphSplitProblem(const ir::Graph& g, const RuleSet& rules) {
+    GraphSplit s;
+    SplitProblem& p = s.problem;
+    int exitOfPrevious = -1;
+    for (size_t b = 0; b < g.blocks.size(); ++b) {
+        const int offset = static_cast<int>(s.names.size());
+        const ir::BlockDag dag = ir::buildBlockDag(g.blocks[b]);
+        for (const ir::Node* op : dag.ops) {
+            s.names.push_back(op->name);
+            s.blockOf.push_back(static_cast<int>(b));
         }
-    for (RuleId rule : kAllRules) {
-        if (!rules.on(rule) || matchSize(rule) < 3)
-            continue;
-        for (const Match& m : findMatches(g, b, rule)) {
-            std::set<int> idx;
-            for (const std::string& n : m.nodes)
-                idx.insert(indexOf(n));
-            for (int o : idx) {
-                bool in = false;
-                bool out = false;
-                for (int x : idx) {
-                    in = in || edges.count({x, o}) != 0;
-                    out = out || edges.count({o, x}) != 0;
+        std::set<std::pair<int, int>> edges; // the block's, local indices
+        for (size_t v = 0; v < dag.ops.size(); ++v) {
+            for (int u : dag.preds[v]) {
+                p.edges.emplace_back(offset + u, offset + static_cast<int>(v));
+                edges.emplace(u, static_cast<int>(v));
+            }
+            bool readsEnter = false;
+            for (const ir::Term& t : dag.ops[v]->externalInputs())
+                for (const ir::ValueRef& r : t)
+                    readsEnter = readsEnter || r.node == g.blocks[b].enterName;
+            if (exitOfPrevious >= 0 && readsEnter)
+                p.edges.emplace_back(exitOfPrevious, offset + static_cast<int>(v));
+        }
+        p.cap.resize(s.names.size(), 0);
+        std::unordered_map<std::string, int> local;
+        for (size_t i = 0; i < dag.ops.size(); ++i)
+            local.emplace(dag.ops[i]->name, static_cast<int>(i));
+        for (RuleId rule : kAllRules) {
+            if (!rules.on(rule) || matchSize(rule) < 3)
+                continue;
+            for (const Match& m : findMatches(g, static_cast<int>(b), rule)) {
+                std::set<int> idx;
+                for (const std::string& n : m.nodes)
+                    idx.insert(local.at(n));
+                for (int o : idx) {
+                    bool in = false;
+                    bool out = false;
+                    for (int x : idx) {
+                        in = in || edges.count({x, o}) != 0;
+                        out = out || edges.count({o, x}) != 0;
+                    }
+                    if (in && out)
+                        ++p.cap[static_cast<size_t>(offset + o)];
                 }
-                if (o < p.n && in && out)
-                    ++p.cap[static_cast<size_t>(o)];
             }
         }
+        exitOfPrevious = static_cast<int>(s.names.size()) - 1;
     }
-    return p;
+    p.n = static_cast<int>(s.names.size());
+    return s;
 }
 
-// Algorithm 2 on block b (graph_split.h planSplit): the plan is made on the block as it is
-// before its searches (as in G0: no rule spans blocks); regions are name sets, which rewrites
-// keep valid (targets take the names of replaced operators).
-void planBlockRegions(const ir::Graph& g0, int b, const SearchOptions& o,
+// Algorithm 2 on the whole graph (graph_split.h planSplit), planned on G0 as it is before the
+// searches: regions are name sets, which rewrites keep valid (targets take the names of
+// replaced operators), with the blocks they touch. A graph of at most T operators is one
+// region, as in MetaFlow's §6.1 ("divides subgraphs with more than 30 operators").
+void planSplitRegions(const ir::Graph& g0, const SearchOptions& o,
                       std::vector<SearchRegion>& regions) {
-    std::vector<std::string> names;
-    for (const ir::Node* n : g0.blocks[static_cast<size_t>(b)].operators())
-        names.push_back(n->name);
-    const int threshold = o.splitThreshold > 0 && !o.blockObjective
-                              ? o.splitThreshold
-                              : static_cast<int>(names.size());
-    for (const SplitStep& step : planSplit(splitProblem(g0, b, names, o.rules), threshold)) {
+    const GraphSplit split = graphSplitProblem(g0, o.rules);
+    for (const SplitStep& step : planSplit(split.problem, o.splitThreshold)) {
         if (step.ops.empty())
             continue;
-        SearchRegion region{b, {}, 0};
-        for (int i : step.ops)
-            region.names.push_back(names[static_cast<size_t>(i)]);
+        SearchRegion region;
+        for (int i : step.ops) {
+            region.names.push_back(split.names[static_cast<size_t>(i)]);
+            const int b = split.blockOf[static_cast<size_t>(i)];
+            if (region.blocks.empty() || region.blocks.back() != b)
+                region.blocks.push_back(b);
+        }
         regions.push_back(std::move(region));
     }
 }
 
-// Counts the candidates of the regions [first, regions.size()) of block b: every match of
-// the enabled rules in the block is enumerated once and counted in each region holding all
-// its operators. Stops once the plan passes kMaxPlanCandidates (or 4× that many matches were
-// enumerated: then the count says "more than").
-void countBlockCandidates(const ir::Graph& g, int b, const RuleSet& rules, size_t first,
-                          SearchPlan& plan) {
-    const std::vector<const ir::Node*> ops = g.blocks[static_cast<size_t>(b)].operators();
-    std::unordered_map<std::string, int> indexOf;
-    for (size_t i = 0; i < ops.size(); ++i)
-        indexOf.emplace(ops[i]->name, static_cast<int>(i));
-    std::vector<std::vector<size_t>> regionsOf(ops.size()); // ascending region ids
-    for (size_t r = first; r < plan.regions.size(); ++r)
-        for (const std::string& n : plan.regions[r].names)
-            regionsOf[static_cast<size_t>(indexOf.at(n))].push_back(r);
+// Counts every region's candidates: each match of the enabled rules is enumerated once and
+// counted in each region holding all its operators. Stops once the plan passes
+// kMaxPlanCandidates (or 4× that many matches were enumerated: then the count says "more
+// than").
+void countCandidates(const ir::Graph& g, const RuleSet& rules, SearchPlan& plan) {
+    std::unordered_map<std::string, std::vector<size_t>> named;   // ascending region ids
+    std::vector<std::vector<size_t>> wholeBlock(g.blocks.size()); // regions without names
+    for (size_t r = 0; r < plan.regions.size(); ++r) {
+        const SearchRegion& region = plan.regions[r];
+        for (const std::string& n : region.names)
+            named[n].push_back(r);
+        if (region.names.empty() && region.blocks.empty())
+            for (std::vector<size_t>& rs : wholeBlock)
+                rs.push_back(r);
+        else if (region.names.empty())
+            for (int b : region.blocks)
+                wholeBlock[static_cast<size_t>(b)].push_back(r);
+    }
     uint64_t enumerated = 0;
-    auto visit = [&](const std::vector<int>& m) {
-        for (size_t r : regionsOf[static_cast<size_t>(m.front())]) {
-            bool all = true;
-            for (size_t k = 1; k < m.size() && all; ++k) {
-                const std::vector<size_t>& rs = regionsOf[static_cast<size_t>(m[k])];
-                all = std::binary_search(rs.begin(), rs.end(), r);
-            }
-            if (all) {
-                ++plan.regions[r].candidates;
-                ++plan.candidates;
-            }
+    for (size_t b = 0; b < g.blocks.size() && plan.candidates <= kMaxPlanCandidates; ++b) {
+        const std::vector<const ir::Node*> ops = g.blocks[b].operators();
+        std::vector<std::vector<size_t>> regionsOf(ops.size());
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const auto it = named.find(ops[i]->name);
+            std::vector<size_t>& rs = regionsOf[i];
+            if (it != named.end())
+                rs = it->second;
+            rs.insert(rs.end(), wholeBlock[b].begin(), wholeBlock[b].end());
+            std::sort(rs.begin(), rs.end());
         }
-        if (++enumerated > 4 * kMaxPlanCandidates)
-            plan.candidates = std::max(plan.candidates, kMaxPlanCandidates + 1);
-        return plan.candidates <= kMaxPlanCandidates;
-    };
-    for (RuleId rule : kAllRules)
-        if (rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
-            visitMatches(g, b, rule, nullptr, visit);
+        auto visit = [&](const std::vector<int>& m) {
+            for (size_t r : regionsOf[static_cast<size_t>(m.front())]) {
+                bool all = true;
+                for (size_t k = 1; k < m.size() && all; ++k) {
+                    const std::vector<size_t>& rs = regionsOf[static_cast<size_t>(m[k])];
+                    all = std::binary_search(rs.begin(), rs.end(), r);
+                }
+                if (all) {
+                    ++plan.regions[r].candidates;
+                    ++plan.candidates;
+                }
+            }
+            if (++enumerated > 4 * kMaxPlanCandidates)
+                plan.candidates = std::max(plan.candidates, kMaxPlanCandidates + 1);
+            return plan.candidates <= kMaxPlanCandidates;
+        };
+        for (RuleId rule : kAllRules)
+            if (rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
+                visitMatches(g, static_cast<int>(b), rule, nullptr, visit);
+    }
 }
 
 } // namespace
@@ -346,25 +393,23 @@ SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options) {
     SearchPlan plan;
     for (const ir::Block& b : g0.blocks)
         plan.operators += b.operators().size();
-    if (!options.perBlock) {
-        plan.regions.push_back({});
-        for (size_t b = 0; b < g0.blocks.size(); ++b)
-            for (RuleId rule : kAllRules)
-                if (options.rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
-                    plan.candidates += countMatches(g0, static_cast<int>(b), rule, nullptr,
-                                                    kMaxPlanCandidates + 1 - plan.candidates);
-        plan.regions.front().candidates = plan.candidates;
-    } else {
-        for (size_t b = 0; b < g0.blocks.size(); ++b) {
-            const size_t first = plan.regions.size();
-            planBlockRegions(g0, static_cast<int>(b), options, plan.regions);
-            if (plan.candidates <= kMaxPlanCandidates) // past it the refusal needs no more
-                countBlockCandidates(g0, static_cast<int>(b), options.rules, first, plan);
-        }
+    if (options.splitThreshold <= 0)
+        plan.regions.push_back({}); // one search over the whole graph
+    else if (options.blockObjective)
+        for (size_t b = 0; b < g0.blocks.size(); ++b) // additive over blocks only
+            plan.regions.push_back({{static_cast<int>(b)}, {}, 0});
+    else
+        planSplitRegions(g0, options, plan.regions);
+    countCandidates(g0, options.rules, plan);
+    for (const SearchRegion& region : plan.regions) {
+        uint64_t ops = region.names.size();
+        if (region.names.empty() && region.blocks.empty())
+            ops = plan.operators;
+        else if (region.names.empty())
+            for (int b : region.blocks)
+                ops += g0.blocks[static_cast<size_t>(b)].operators().size();
+        plan.largestRegion = std::max(plan.largestRegion, ops);
     }
-    for (const SearchRegion& region : plan.regions)
-        plan.largestRegion = std::max<uint64_t>(
-            plan.largestRegion, region.names.empty() ? plan.operators : region.names.size());
     return plan;
 }
 

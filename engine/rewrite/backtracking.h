@@ -23,15 +23,17 @@ struct SearchOptions {
     uint64_t budget = 100000; // expansions after the first: budget B expands at most B + 1 graphs
     bool pruneOnPop = true;   // drop a popped graph dearer than α·best (MetaFlow's code)
     RuleSet rules;
-    // Search each block on its own (blocks are natural cuts: no rule spans them, the cost is
-    // additive) and split blocks over splitThreshold operators (0: never); false: one search
-    // over the whole graph, as MetaFlow's code.
-    bool perBlock = true;
+    // MetaFlow's Algorithm 2 over the whole graph: a (sub)graph of more than splitThreshold
+    // operators is cut at a minimum vertex cut and each part searched on its own, then a window
+    // around the cut ([MF] §4.3, §6.1: T = 30). Block boundaries are natural cuts (no rule
+    // spans them), so a region holds several small blocks or part of a large one. 0: never
+    // split, one search over the whole graph, as MetaFlow's code.
     int splitThreshold = 30;
     // The optional objective `ios` (docs/metaflow.md §2): when set, graphs are compared by the
     // sum over blocks of this latency of one block (the metaflow scheduler passes IOS-both's),
     // memoised per blockHash, instead of the sum of operator latencies. It is additive over
-    // blocks only, so blocks are never split. Must be deterministic.
+    // blocks only, so with a split threshold each block is searched whole on its own. Must be
+    // deterministic.
     std::function<double(const ir::Graph& graph, int block)> blockObjective;
     // The memory bound: the graphs waiting in the queue hold at most this many operators
     // (copies of the whole graph each); one more is refused (WorkLimitReached, knob Metaflow)
@@ -52,13 +54,14 @@ struct SearchStats {
     double seconds = 0;
 };
 
-// The counting pass before a search: the regions it searches, in run order (per block the
-// leaves and windows of the split plan, or one region: all), and the candidate matches of the
-// enabled rules in each on G0 — what the first expansion of a region builds, so `candidates`
-// graphs of `operators` operators are a lower bound of the search's work.
+// The counting pass before a search: the regions it searches, in run order (the leaves and
+// windows of the split plan, each block with the `ios` objective, or one region: all), and
+// the candidate matches of the enabled rules in each on G0 — what the first expansion of a
+// region builds, so `candidates` graphs of `operators` operators are a lower bound of the
+// search's work.
 struct SearchRegion {
-    int block = -1;                 // -1: every block
-    std::vector<std::string> names; // empty: every operator of the block(s)
+    std::vector<int> blocks;        // ascending; empty: every block
+    std::vector<std::string> names; // empty: every operator of the blocks
     uint64_t candidates = 0;
 };
 struct SearchPlan {
