@@ -101,8 +101,9 @@ public:
         return sum;
     }
 
-    // The cost of the operators `region` covers (with blockObjective: of its blocks).
-    double cost(const State& s, const Region& region) {
+    // The cost of the operators of the region's blocks (with blockObjective: of its blocks),
+    // or, with `named`, of the operators it names alone.
+    double cost(const State& s, const Region& region, bool named) {
         if (region.blocks.empty() && region.names.empty())
             return total(s);
         double sum = 0;
@@ -115,7 +116,7 @@ public:
             }
             const std::vector<const ir::Node*> ops = s.graph.blocks[b].operators();
             for (size_t i = 0; i < ops.size(); ++i)
-                if (region.names.empty() || region.names.count(ops[i]->name) != 0)
+                if (!named || region.names.empty() || region.names.count(ops[i]->name) != 0)
                     sum += s.costs.ms[b][i];
         }
         return sum;
@@ -134,7 +135,13 @@ public:
         std::priority_queue<Entry, std::vector<Entry>, decltype(later)> queue(later);
         std::unordered_set<uint64_t> seen{graphHash(start.graph)};
         auto best = std::make_shared<State>(std::move(start));
-        double bestCost = cost(*best, region);
+        // A graph's cost is the region's at the start plus every change since, also to
+        // operators outside the names whose inputs a rewrite re-ranged (R3 clears in-place
+        // flags of the concatenation reading its outputs): the blocks' cost less the cost the
+        // unnamed operators had at the start. α relaxes against the region's cost.
+        const double outside = cost(*best, region, false) - cost(*best, region, true);
+        auto regionCost = [&](const State& st) { return cost(st, region, false) - outside; };
+        double bestCost = regionCost(*best);
         uint64_t seq = 0;
         queuedOps_ = 0;
         admit(operatorCount(best->costs), queue.size(), region);
@@ -179,7 +186,7 @@ public:
                         auto next = std::make_shared<State>();
                         next->costs = cost_.reprice(g.graph, g.costs, r.graph, r.provenance);
                         next->graph = std::move(r.graph);
-                        const double c = cost(*next, region);
+                        const double c = regionCost(*next);
                         if (!(c < o_.alpha * bestCost)) {
                             ++stats_.pruned;
                             continue;
