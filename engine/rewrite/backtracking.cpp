@@ -50,6 +50,17 @@ struct Region {
         : blocks(r.blocks.begin(), r.blocks.end()), names(r.names.begin(), r.names.end()) {}
 
     bool hasBlock(size_t b) const { return blocks.empty() || blocks.count(static_cast<int>(b)); }
+    // The region's blocks of a graph of n blocks, ascending.
+    std::vector<size_t> blocksOf(size_t n) const {
+        std::vector<size_t> out;
+        if (blocks.empty())
+            for (size_t b = 0; b < n; ++b)
+                out.push_back(b);
+        for (int b : blocks)
+            if (static_cast<size_t>(b) < n)
+                out.push_back(static_cast<size_t>(b));
+        return out;
+    }
     bool covers(const Match& m) const {
         if (!hasBlock(static_cast<size_t>(m.block)))
             return false;
@@ -107,9 +118,7 @@ public:
         if (region.blocks.empty() && region.names.empty())
             return total(s);
         double sum = 0;
-        for (size_t b = 0; b < s.graph.blocks.size(); ++b) {
-            if (!region.hasBlock(b))
-                continue;
+        for (size_t b : region.blocksOf(s.graph.blocks.size())) {
             if (o_.blockObjective) {
                 sum += blockCost(s, b);
                 continue;
@@ -166,17 +175,16 @@ public:
             poll(queue.size(), *best, bestCost, e.cost);
             const State& g = *e.state;
             // The region's operators (names: rewrites keep them) among each block's.
-            std::vector<std::optional<std::vector<bool>>> masks(g.graph.blocks.size());
-            for (size_t b = 0; b < masks.size(); ++b)
-                if (region.hasBlock(b))
-                    masks[b] = region.allowed(g.graph, b);
+            const std::vector<size_t> blocks = region.blocksOf(g.graph.blocks.size());
+            std::vector<std::optional<std::vector<bool>>> masks;
+            for (size_t b : blocks)
+                masks.push_back(region.allowed(g.graph, b));
             for (RuleId rule : kAllRules) {
                 if (!o_.rules.on(rule))
                     continue;
-                for (size_t b = 0; b < g.graph.blocks.size(); ++b) {
-                    if (!region.hasBlock(b))
-                        continue;
-                    const std::optional<std::vector<bool>>& mask = masks[b];
+                for (size_t k = 0; k < blocks.size(); ++k) {
+                    const size_t b = blocks[k];
+                    const std::optional<std::vector<bool>>& mask = masks[k];
                     for (const Match& m :
                          findMatches(g.graph, static_cast<int>(b), rule, mask ? &*mask : nullptr)) {
                         if (!region.covers(m))
