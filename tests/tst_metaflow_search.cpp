@@ -227,7 +227,7 @@ private Q_SLOTS:
         const auto r = rewrite::metaflowSearch(g, cost, SearchOptions::paper(), hooks);
         QVERIFY(graphBest.size() >= 2);
         for (size_t i = 1; i < graphBest.size(); ++i)
-            QVERIFY2(graphBest[i] <= graphBest[i - 1],
+            QVERIFY2(graphBest[i] <= graphBest[i - 1] * (1 + 1e-12), // sums in another order
                      qPrintable(QStringLiteral("report %1: %2 after %3 ms")
                                     .arg(i)
                                     .arg(graphBest[i], 0, 'f', 6)

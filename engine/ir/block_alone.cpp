@@ -16,16 +16,23 @@ void checkBlockIndex(const Graph& graph, int64_t block) {
 }
 
 Graph blockAlone(const Graph& graph, int block) {
-    checkBlockIndex(graph, block);
-    const Block& b = graph.blocks[static_cast<size_t>(block)];
+    return blocksAlone(graph, block, block);
+}
+
+Graph blocksAlone(const Graph& graph, int first, int last) {
+    checkBlockIndex(graph, first);
+    checkBlockIndex(graph, last);
+    if (last < first)
+        throw UserError("blocks " + std::to_string(first) + " to " + std::to_string(last) +
+                        " of model '" + graph.name + "': the last comes before the first");
+    const Block& b = graph.blocks[static_cast<size_t>(first)];
     Graph sub;
     sub.name = graph.name;
     sub.input.kind = NodeKind::Placeholder;
     sub.input.name = b.enterName;
     sub.input.outputShape = b.enterNode.outputShape;
-    Block copy = b;
-    copy.enterNode = sub.input;
-    sub.blocks.push_back(std::move(copy));
+    sub.blocks.assign(graph.blocks.begin() + first, graph.blocks.begin() + last + 1);
+    sub.blocks.front().enterNode = sub.input;
     validateAndInferShapes(sub);
     return sub;
 }

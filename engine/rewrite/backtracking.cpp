@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rewrite/backtracking.h"
 
+#include "ir/block_alone.h"
 #include "ir/block_dag.h"
 #include "rewrite/graph_hash.h"
 #include "rewrite/graph_split.h"
@@ -46,10 +47,19 @@ struct Region {
     std::set<int> blocks;
     std::set<std::string> names;
 
+    Region() = default;
     explicit Region(const SearchRegion& r)
         : blocks(r.blocks.begin(), r.blocks.end()), names(r.names.begin(), r.names.end()) {}
 
     bool hasBlock(size_t b) const { return blocks.empty() || blocks.count(static_cast<int>(b)); }
+    // The same region in a graph whose blocks start at block `first` of this one.
+    Region shifted(int first) const {
+        Region r = *this;
+        r.blocks.clear();
+        for (int b : blocks)
+            r.blocks.insert(b - first);
+        return r;
+    }
     // The region's blocks of a graph of n blocks, ascending.
     std::vector<size_t> blocksOf(size_t n) const {
         std::vector<size_t> out;
@@ -204,7 +214,8 @@ public:
                             continue;
                         }
                         next->history = g.history;
-                        next->history.push_back({std::move(r.provenance), total(*next)});
+                        next->history.push_back(
+                            {std::move(r.provenance), total(*next) + graphOffset_});
                         if (hooks_.enqueued)
                             hooks_.enqueued(c, bestCost);
                         admit(operatorCount(next->costs), queue.size(), region);
@@ -219,6 +230,9 @@ public:
     }
 
     void setTotal(uint64_t regions) { total_ = regions; }
+    // What the rest of the graph costs while run() searches a subgraph cut out of it: added
+    // to the costs the history records and progress reports, which are the whole graph's.
+    void setGraphOffset(double ms) { graphOffset_ = ms; }
 
 private:
     // One more graph of `ops` operators for the queue, or the refusal at the memory bound.
@@ -250,7 +264,8 @@ private:
     void report(size_t queued, const State& best, double bestMs, double poppedMs) {
         lastProgress_ = Clock::now();
         if (hooks_.progress)
-            hooks_.progress({stats_, done_, total_, queued, bestMs, poppedMs, total(best)});
+            hooks_.progress(
+                {stats_, done_, total_, queued, bestMs, poppedMs, total(best) + graphOffset_});
     }
 
     RewriteCost& cost_;
@@ -260,8 +275,9 @@ private:
     std::unordered_map<uint64_t, double> objectiveMemo_;
     Clock::time_point lastProgress_ = Clock::now();
     uint64_t queuedOps_ = 0; // operators of the graphs in the queue
-    uint64_t done_ = 0;      // regions searched
-    uint64_t total_ = 0;     // regions
+    double graphOffset_ = 0;
+    uint64_t done_ = 0;  // regions searched
+    uint64_t total_ = 0; // regions
 };
 
 // The whole graph as one split problem: operators in block order, then file order (names[i]
@@ -307,7 +323,9 @@ GraphSplit graphSplitProblem(const ir::Graph& g, const RuleSet& rules) {
         for (RuleId rule : kAllRules) {
             if (!rules.on(rule) || matchSize(rule) < 3)
                 continue;
-            for (const Match& m : findMatches(g, static_cast<int>(b), rule)) {
+            const ir::Graph alone =
+                g.blocks.size() > 1 ? ir::blockAlone(g, static_cast<int>(b)) : g;
+            for (const Match& m : findMatches(alone, 0, rule)) {
                 std::set<int> idx;
                 for (const std::string& n : m.nodes)
                     idx.insert(local.at(n));
@@ -396,9 +414,13 @@ void countCandidates(const ir::Graph& g, const RuleSet& rules, SearchPlan& plan)
                 plan.candidates = std::max(plan.candidates, kMaxPlanCandidates + 1);
             return plan.candidates <= kMaxPlanCandidates;
         };
+        // The block alone: matching indexes its graph, and no rule spans blocks (a pattern's
+        // inner operators are never an exit, read by the next block), so the matches are the
+        // same at the block's cost, not the graph's.
+        const ir::Graph alone = g.blocks.size() > 1 ? ir::blockAlone(g, static_cast<int>(b)) : g;
         for (RuleId rule : kAllRules)
             if (rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
-                visitMatches(g, static_cast<int>(b), rule, nullptr, visit);
+                visitMatches(alone, 0, rule, nullptr, visit);
     }
 }
 
@@ -428,6 +450,44 @@ SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options) {
     return plan;
 }
 
+namespace {
+
+// Algorithm 1 over one region: on the blocks it touches cut out of the graph (ir::blocksAlone;
+// a whole-graph region on the graph itself), then put back. No rule spans blocks, so the
+// search sees the same matches, costs and ties there as in the whole graph, and copies only
+// those blocks per rewrite. The next block's entry keeps its copy of the old exit, as
+// applyMatch on the whole graph leaves it (only its name and shape count).
+State searchRegion(Search& search, State state, const Region& region) {
+    const size_t n = state.graph.blocks.size();
+    if (region.blocks.empty() || region.blocks.size() == n) {
+        search.setGraphOffset(0);
+        return search.run(std::move(state), region);
+    }
+    const auto first = static_cast<size_t>(*region.blocks.begin());
+    const auto last = static_cast<size_t>(*region.blocks.rbegin());
+    State part{
+        ir::blocksAlone(state.graph, static_cast<int>(first), static_cast<int>(last)), {}, {}};
+    part.costs.ms.assign(state.costs.ms.begin() + static_cast<std::ptrdiff_t>(first),
+                         state.costs.ms.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+    search.setGraphOffset(search.total(state) - search.total(part));
+    State best = search.run(std::move(part), region.shifted(static_cast<int>(first)));
+    for (size_t b = first; b <= last; ++b) {
+        ir::Block& block = state.graph.blocks[b];
+        ir::Block& rewritten = best.graph.blocks[b - first];
+        if (b == first)
+            rewritten.enterNode = std::move(block.enterNode);
+        block = std::move(rewritten);
+        state.costs.ms[b] = std::move(best.costs.ms[b - first]);
+    }
+    for (Substitution& s : best.history) {
+        s.provenance.match.block += static_cast<int>(first);
+        state.history.push_back(std::move(s));
+    }
+    return state;
+}
+
+} // namespace
+
 SearchResult metaflowSearch(const ir::Graph& g0, RewriteCost& cost, const SearchOptions& options,
                             const SearchHooks& hooks) {
     const auto started = Clock::now();
@@ -440,7 +500,7 @@ SearchResult metaflowSearch(const ir::Graph& g0, RewriteCost& cost, const Search
     State state{g0, cost.price(g0), {}};
     result.costBeforeMs = search.total(state);
     for (const SearchRegion& region : plan.regions)
-        state = search.run(std::move(state), Region(region));
+        state = searchRegion(search, std::move(state), Region(region));
     result.costAfterMs = search.total(state);
     result.graph = std::move(state.graph);
     result.history = std::move(state.history);

@@ -19,16 +19,18 @@ double OperatorCosts::total() const {
 }
 
 double RewriteCost::operatorMs(const ir::Graph& graph, size_t block, size_t op,
-                               std::unique_ptr<cost::CostModel>& model) {
+                               std::unique_ptr<cost::CostModel>& model,
+                               std::optional<ir::NodeIndex>& index) {
     ++lookups_;
     const ir::Block& b = graph.blocks[block];
     const ir::Node& node = *b.operators()[op];
-    const ir::NodeIndex index(graph);
+    if (!index) // once per pricing of a graph, not per operator
+        index.emplace(graph);
     std::string key;
     cost::appendOperatorSignature(
         node,
         [&index](const std::string& name) -> const ir::TensorShape* {
-            const ir::Node* n = index.find(name);
+            const ir::Node* n = index->find(name);
             return n != nullptr ? &n->outputShape : nullptr;
         },
         key);
@@ -48,12 +50,13 @@ double RewriteCost::operatorMs(const ir::Graph& graph, size_t block, size_t op,
 
 OperatorCosts RewriteCost::price(const ir::Graph& graph) {
     std::unique_ptr<cost::CostModel> model;
+    std::optional<ir::NodeIndex> index;
     OperatorCosts c;
     for (size_t b = 0; b < graph.blocks.size(); ++b) {
         const size_t n = graph.blocks[b].operators().size();
         c.ms.emplace_back();
         for (size_t i = 0; i < n; ++i)
-            c.ms.back().push_back(operatorMs(graph, b, i, model));
+            c.ms.back().push_back(operatorMs(graph, b, i, model, index));
     }
     return c;
 }
@@ -61,6 +64,7 @@ OperatorCosts RewriteCost::price(const ir::Graph& graph) {
 OperatorCosts RewriteCost::reprice(const ir::Graph& before, const OperatorCosts& beforeCosts,
                                    const ir::Graph& after, const Provenance& p) {
     std::unique_ptr<cost::CostModel> model;
+    std::optional<ir::NodeIndex> index;
     OperatorCosts c = beforeCosts;
     const size_t b = static_cast<size_t>(p.match.block);
     const std::vector<const ir::Node*> oldOps = before.blocks[b].operators();
@@ -78,7 +82,7 @@ OperatorCosts RewriteCost::reprice(const ir::Graph& before, const OperatorCosts&
     ms.assign(newOps.size(), 0.0);
     for (size_t i = 0; i < newOps.size(); ++i) {
         if (touched(*newOps[i])) {
-            ms[i] = operatorMs(after, b, i, model);
+            ms[i] = operatorMs(after, b, i, model, index);
             continue;
         }
         for (size_t j = 0; j < oldOps.size(); ++j)

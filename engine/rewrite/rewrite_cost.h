@@ -9,11 +9,13 @@
 
 #include "cost/cost_model.h"
 #include "ir/graph.h"
+#include "ir/metrics.h"
 #include "rewrite/rules.h"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,8 +50,9 @@ public:
     uint64_t lookups() const { return lookups_; }      // operators priced (memo or model)
 
 private:
+    // `model` and `index` (graph's) are built on first use and kept by the caller.
     double operatorMs(const ir::Graph& graph, size_t block, size_t op,
-                      std::unique_ptr<cost::CostModel>& model);
+                      std::unique_ptr<cost::CostModel>& model, std::optional<ir::NodeIndex>& index);
 
     CostModelFactory factory_;
     std::unordered_map<std::string, double> memo_;
