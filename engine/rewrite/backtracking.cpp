@@ -439,13 +439,16 @@ SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options) {
         planSplitRegions(g0, options, plan.regions);
     countCandidates(g0, options.rules, plan);
     for (const SearchRegion& region : plan.regions) {
-        uint64_t ops = region.names.size();
-        if (region.names.empty() && region.blocks.empty())
-            ops = plan.operators;
-        else if (region.names.empty())
-            for (int b : region.blocks)
-                ops += g0.blocks[static_cast<size_t>(b)].operators().size();
+        uint64_t graphOps = region.blocks.empty() ? plan.operators : 0;
+        for (int b : region.blocks)
+            graphOps += g0.blocks[static_cast<size_t>(b)].operators().size();
+        const uint64_t ops = region.names.empty() ? graphOps : region.names.size();
         plan.largestRegion = std::max(plan.largestRegion, ops);
+        plan.largestGraph = std::max(plan.largestGraph, graphOps);
+        const uint64_t copies = region.candidates > UINT64_MAX / std::max<uint64_t>(1, graphOps)
+                                    ? UINT64_MAX
+                                    : region.candidates * graphOps;
+        plan.copies = copies > UINT64_MAX - plan.copies ? UINT64_MAX : plan.copies + copies;
     }
     return plan;
 }

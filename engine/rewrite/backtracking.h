@@ -69,6 +69,11 @@ struct SearchPlan {
     uint64_t candidates = 0;    // Σ over regions; counting stops past kMaxPlanCandidates
     uint64_t operators = 0;     // G0's
     uint64_t largestRegion = 0; // operators
+    // The graph each region's search copies per rewrite holds the blocks it touches (the whole
+    // graph for a whole-graph region): the largest such graph, in operators, and Σ over
+    // regions of candidates × that graph's operators (saturating), the first expansions' copies.
+    uint64_t largestGraph = 0;
+    uint64_t copies = 0;
 };
 inline constexpr uint64_t kMaxPlanCandidates = uint64_t{1} << 20;
 SearchPlan planSearch(const ir::Graph& g0, const SearchOptions& options);

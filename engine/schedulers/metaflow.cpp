@@ -95,13 +95,12 @@ std::string countText(uint64_t n, uint64_t cap) {
 void refuseUpFront(const ir::PreparedModel& model, const Scheduler& then,
                    const rewrite::SearchPlan& plan, uint64_t maxWork,
                    const SearchControl* control) {
-    const uint64_t work = plan.candidates > maxWork / std::max<uint64_t>(1, plan.operators)
-                              ? maxWork + 1
-                              : plan.candidates * plan.operators;
+    // Each region's graph holds the blocks it touches (a lower bound past the counting cap).
+    const uint64_t work = plan.copies;
     const std::string what =
         "MetaFlow's first expansions alone would build " +
-        countText(plan.candidates, rewrite::kMaxPlanCandidates) + " rewritten graphs of " +
-        std::to_string(plan.operators) + " operators (" + std::to_string(plan.regions.size()) +
+        countText(plan.candidates, rewrite::kMaxPlanCandidates) + " rewritten graphs of at most " +
+        std::to_string(plan.largestGraph) + " operators (" + std::to_string(plan.regions.size()) +
         " regions, the largest " + std::to_string(plan.largestRegion) + " operators)";
     if (work > maxWork) // runMetaflow adds the task and the front end's words
         throw WorkLimitReached(what + ", more than " + std::to_string(maxWork) + " operator copies",
@@ -110,8 +109,8 @@ void refuseUpFront(const ir::PreparedModel& model, const Scheduler& then,
     if (std::find(knobs.begin(), knobs.end(), Knob::MaxNumGroups) != knobs.end())
         countStates(model); // cheap; throws the IOS DP's own refusal
     if (control != nullptr && control->hasDeadline()) {
-        const double seconds =
-            static_cast<double>(plan.candidates) * secondsPerGraph(model.graph());
+        const double seconds = static_cast<double>(plan.copies) * secondsPerGraph(model.graph()) /
+                               static_cast<double>(std::max<uint64_t>(1, plan.operators));
         char buf[48];
         std::snprintf(buf, sizeof buf, ", estimated at least %.1f s", seconds);
         control->refuseIfPastDeadline(seconds, what + buf, WorkKnob::Metaflow);
