@@ -19,9 +19,10 @@ void checkBlockIndex(const Graph& graph, int64_t block);
 // placeholder of the block's entry name and shape, its operators the block's own (same names,
 // attributes and shapes), validated. Throws as checkBlockIndex.
 Graph blockAlone(const Graph& graph, int block);
-// Blocks first..last of `graph` (validated) as a graph of their own, the same way: its input a
-// placeholder of block `first`'s entry name and shape (MetaFlow's search of a subgraph of
-// several blocks). Throws as checkBlockIndex for either end, and UserError for last < first.
+// Blocks first..last of `graph` (validated) as a graph of their own, the same way: its input
+// node (kind Placeholder) takes block `first`'s entry name and shape (MetaFlow searches a
+// subgraph of several blocks so). Throws as checkBlockIndex for either end, and UserError for last
+// < first.
 Graph blocksAlone(const Graph& graph, int first, int last);
 
 } // namespace ios::ir

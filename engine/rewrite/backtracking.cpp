@@ -47,7 +47,6 @@ struct Region {
     std::set<int> blocks;
     std::set<std::string> names;
 
-    Region() = default;
     explicit Region(const SearchRegion& r)
         : blocks(r.blocks.begin(), r.blocks.end()), names(r.names.begin(), r.names.end()) {}
 
@@ -280,6 +279,16 @@ private:
     uint64_t total_ = 0; // regions
 };
 
+// Block b of g as a graph of its own for matching (ir::blockAlone, kept in `storage`), or g
+// itself when it has no other block: matching indexes the graph it is given, and no rule spans
+// blocks (a pattern's inner operators are never an exit, read by the next block), so the
+// matches are the same at the block's cost, not the graph's. The block is block 0 of it.
+const ir::Graph& blockForMatching(const ir::Graph& g, size_t b, std::optional<ir::Graph>& storage) {
+    if (g.blocks.size() == 1)
+        return g;
+    return storage.emplace(ir::blockAlone(g, static_cast<int>(b)));
+}
+
 // The whole graph as one split problem: operators in block order, then file order (names[i]
 // is operator i, blockOf[i] its block); edges within blocks and from each block's exit to the
 // operators of the next block that read it. Cap(o): matches with a pattern edge (one matched
@@ -320,12 +329,14 @@ GraphSplit graphSplitProblem(const ir::Graph& g, const RuleSet& rules) {
         std::unordered_map<std::string, int> local;
         for (size_t i = 0; i < dag.ops.size(); ++i)
             local.emplace(dag.ops[i]->name, static_cast<int>(i));
+        std::optional<ir::Graph> storage;
+        const ir::Graph* alone = nullptr; // made for the first rule that needs it
         for (RuleId rule : kAllRules) {
             if (!rules.on(rule) || matchSize(rule) < 3)
                 continue;
-            const ir::Graph alone =
-                g.blocks.size() > 1 ? ir::blockAlone(g, static_cast<int>(b)) : g;
-            for (const Match& m : findMatches(alone, 0, rule)) {
+            if (alone == nullptr)
+                alone = &blockForMatching(g, b, storage);
+            for (const Match& m : findMatches(*alone, 0, rule)) {
                 std::set<int> idx;
                 for (const std::string& n : m.nodes)
                     idx.insert(local.at(n));
@@ -414,10 +425,8 @@ void countCandidates(const ir::Graph& g, const RuleSet& rules, SearchPlan& plan)
                 plan.candidates = std::max(plan.candidates, kMaxPlanCandidates + 1);
             return plan.candidates <= kMaxPlanCandidates;
         };
-        // The block alone: matching indexes its graph, and no rule spans blocks (a pattern's
-        // inner operators are never an exit, read by the next block), so the matches are the
-        // same at the block's cost, not the graph's.
-        const ir::Graph alone = g.blocks.size() > 1 ? ir::blockAlone(g, static_cast<int>(b)) : g;
+        std::optional<ir::Graph> storage;
+        const ir::Graph& alone = blockForMatching(g, b, storage);
         for (RuleId rule : kAllRules)
             if (rules.on(rule) && plan.candidates <= kMaxPlanCandidates)
                 visitMatches(alone, 0, rule, nullptr, visit);
@@ -459,12 +468,15 @@ namespace {
 // a whole-graph region on the graph itself), then put back. No rule spans blocks, so the
 // search sees the same matches, costs and ties there as in the whole graph, and copies only
 // those blocks per rewrite. The next block's entry keeps its copy of the old exit, as
-// applyMatch on the whole graph leaves it (only its name and shape count).
-State searchRegion(Search& search, State state, const Region& region) {
+// applyMatch on the whole graph leaves it (only its name and shape count). `graphMs`, the
+// whole graph's cost, is kept up to date, so that no region prices the blocks outside it.
+State searchRegion(Search& search, State state, const Region& region, double& graphMs) {
     const size_t n = state.graph.blocks.size();
     if (region.blocks.empty() || region.blocks.size() == n) {
         search.setGraphOffset(0);
-        return search.run(std::move(state), region);
+        State best = search.run(std::move(state), region);
+        graphMs = search.total(best);
+        return best;
     }
     const auto first = static_cast<size_t>(*region.blocks.begin());
     const auto last = static_cast<size_t>(*region.blocks.rbegin());
@@ -472,8 +484,10 @@ State searchRegion(Search& search, State state, const Region& region) {
         ir::blocksAlone(state.graph, static_cast<int>(first), static_cast<int>(last)), {}, {}};
     part.costs.ms.assign(state.costs.ms.begin() + static_cast<std::ptrdiff_t>(first),
                          state.costs.ms.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-    search.setGraphOffset(search.total(state) - search.total(part));
+    const double outside = graphMs - search.total(part);
+    search.setGraphOffset(outside);
     State best = search.run(std::move(part), region.shifted(static_cast<int>(first)));
+    graphMs = outside + search.total(best);
     for (size_t b = first; b <= last; ++b) {
         ir::Block& block = state.graph.blocks[b];
         ir::Block& rewritten = best.graph.blocks[b - first];
@@ -502,8 +516,9 @@ SearchResult metaflowSearch(const ir::Graph& g0, RewriteCost& cost, const Search
     search.setTotal(plan.regions.size());
     State state{g0, cost.price(g0), {}};
     result.costBeforeMs = search.total(state);
+    double graphMs = result.costBeforeMs;
     for (const SearchRegion& region : plan.regions)
-        state = searchRegion(search, std::move(state), Region(region));
+        state = searchRegion(search, std::move(state), Region(region), graphMs);
     result.costAfterMs = search.total(state);
     result.graph = std::move(state.graph);
     result.history = std::move(state.history);
