@@ -291,6 +291,22 @@ private slots:
         QCOMPARE(dk[0].flops, 2.0 * 9 * 384 * 225);
     }
 
+    // cuDNN's fp32 depthwise kernel streams at about a quarter of the DRAM peak
+    // (pytorch/pytorch#18631: 2 × 32 × 512 × 512 in and out, 3×3, 1.02 ms on a Titan Xp of
+    // 548 GB/s, 24 %); the model gives that fraction on any device, here the V100's 900 GB/s.
+    void depthwiseStreamsAtAQuarterOfThePeak() {
+        Shapes s;
+        s.shapes["x"] = {32, 512, 512};
+        Node dw = conv("dw", concat({val("x", 0, 32)}), 32, {3, 3}, {1, 1}, {1, 1}, 32);
+        dw.outputShape = {32, 512, 512};
+        const auto dk = operatorKernels(dw, s.lookup(), 2, v100());
+        QCOMPARE(dk.size(), size_t{1});
+        const double compulsory = 2.0 * 2 * 32 * 512 * 512 * 4 + 32 * 9 * 4;
+        const double fraction =
+            compulsory / (soloKernelUs(dk[0], v100()) * 1e-6) / (v100().dramBandwidthGBs * 1e9);
+        QVERIFY2(fraction > 0.22 && fraction < 0.245, qPrintable(QString::number(fraction)));
+    }
+
     void batchScalesConvWork() {
         Shapes s;
         s.shapes["x"] = {256, 35, 35};

@@ -54,6 +54,15 @@ constexpr int kElementThreads = 256;
 constexpr int kElementsPerThread = 4;
 constexpr double kElementEfficiency = 0.5;
 
+// cuDNN's fp32 depthwise (grouped, one input channel per group) convolution streams at about a
+// quarter of the DRAM peak, where a copy reaches DeviceProfile::sm's bandwidthEfficiency:
+// 2 × 32 × 512 × 512 fp32 in and out, 3×3 (134 MB), in 1.02 ms on a
+// Titan Xp (548 GB/s), cuDNN 7.4 (pytorch/pytorch#18631; unchanged with cuDNN 7.6.0,
+// pytorch/pytorch#15513, where NVIDIA says cuDNN's depthwise kernels are fast only for
+// fp16 on Volta and Turing). IOS §6.3 names the same cause for TVM beating IOS on NasNet
+// and RandWire (cuDNN 7.6.5). docs/cost-model.md "Depthwise convolutions".
+constexpr double kDepthwiseDramFraction = 134.2e6 / 1.02e-3 / 547.7e9; // 0.240
+
 KernelDesc elementwise(std::string name, double elements, double bytes, double flopsPerElement) {
     KernelDesc k;
     k.name = std::move(name);
@@ -95,22 +104,40 @@ KernelDesc gemmConv(const ConvGeometry& g, const TileConfig& t, int64_t m, int64
     return d;
 }
 
+// Depthwise: a direct kernel, one thread per output element, whose DRAM traffic is
+// `trafficScale` times the compulsory bytes.
+KernelDesc depthwiseKernel(const ConvGeometry& g, double trafficScale) {
+    const double out = static_cast<double>(g.batch * g.cout * g.oh * g.ow);
+    KernelDesc d = elementwise("conv_depthwise_direct", out, 0, 2.0 * g.kh * g.kw);
+    d.ctas = std::max<int64_t>(1, ceilDiv(static_cast<int64_t>(out), kElementThreads));
+    d.efficiency = 0.45;
+    d.dramBytes = trafficScale * (g.inputBytes() + g.weightBytes() + g.outputBytes());
+    d.workingSetBytes = g.inputBytes();
+    return d;
+}
+
+// The traffic scale at which the measured kernel of kDepthwiseDramFraction runs on `device`
+// as long as it did: its compulsory bytes at that fraction of the peak. The kernel is bound by
+// its memory there, whose time grows linearly with the bytes.
+double depthwiseTrafficScale(const DeviceProfile& device) {
+    const ConvGeometry measured{2, 32, 512, 512, 32, 512, 512, 3, 3, 1, 1, 32};
+    const KernelDesc plain = depthwiseKernel(measured, 1.0);
+    const double t1 = soloKernelUs(plain, device);
+    const double t2 = soloKernelUs(depthwiseKernel(measured, 2.0), device);
+    const double target =
+        plain.dramBytes / (kDepthwiseDramFraction * device.dramBytesPerSecond()) * 1e6;
+    const double scale = 1.0 + (target - t1) / (t2 - t1);
+    return std::isfinite(scale) && scale > 1.0 ? scale : 1.0;
+}
+
 // The fastest algorithm on an idle GPU, as cudnnFindConvolutionForwardAlgorithm would pick
 // (the IOS runtime, §5, asks cuDNN for the fastest one per convolution).
 KernelDesc convKernel(const ConvGeometry& g, const DeviceProfile& device) {
     std::vector<KernelDesc> candidates;
     const int64_t cinPerGroup = g.cin / g.groups;
     const int64_t coutPerGroup = g.cout / g.groups;
-    if (cinPerGroup == 1 && g.groups > 1) {
-        // Depthwise: a direct kernel, one thread per output element.
-        const double out = static_cast<double>(g.batch * g.cout * g.oh * g.ow);
-        KernelDesc d = elementwise("conv_depthwise_direct", out, 0, 2.0 * g.kh * g.kw);
-        d.ctas = std::max<int64_t>(1, ceilDiv(static_cast<int64_t>(out), kElementThreads));
-        d.efficiency = 0.45;
-        d.dramBytes = g.inputBytes() + g.weightBytes() + g.outputBytes();
-        d.workingSetBytes = g.inputBytes();
-        return d;
-    }
+    if (cinPerGroup == 1 && g.groups > 1)
+        return depthwiseKernel(g, depthwiseTrafficScale(device));
     const int64_t n = g.batch * g.oh * g.ow;
     const int64_t k = cinPerGroup * g.kh * g.kw;
     const auto addGemm = [&](const TileConfig& t, const std::string& name, double peakScale) {

@@ -25,12 +25,20 @@ trap cleanup EXIT INT TERM
 # A free display: Xvfb picks it and writes its number to fd 3.
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$config/display" >/dev/null 2>&1 &
 xvfb=$!
-for _ in $(seq 1 100); do
+# Under a loaded ctest -j2 Xvfb may take seconds to come up: wait for its number, then for a
+# client to connect, before the explorer starts (it exits at once without a display).
+for _ in $(seq 1 300); do
     [ -s "$config/display" ] && break
     sleep 0.1
 done
+[ -s "$config/display" ] || { echo "FAIL: Xvfb gave no display in 30 s" >&2; exit 1; }
 DISPLAY=:$(cat "$config/display")
 export DISPLAY
+for _ in $(seq 1 300); do
+    xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    sleep 0.1
+done
+xdotool getdisplaygeometry >/dev/null 2>&1 || { echo "FAIL: no client could connect to $DISPLAY in 30 s" >&2; exit 1; }
 
 # Waits up to $2 seconds for the window's title to contain $1; prints the title.
 wait_title() {
