@@ -22,8 +22,10 @@ cleanup() {
     rm -rf "$config"
 }
 trap cleanup EXIT INT TERM
-# A free display: Xvfb picks it and writes its number to fd 3.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$config/display" >/dev/null 2>&1 &
+# A free display: Xvfb picks it and writes its number to fd 3. -noreset: by default the server
+# resets when its last client leaves (the explorer closing between two models), and a client
+# connecting during the reset fails ("could not connect to display").
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$config/display" >/dev/null 2>&1 &
 xvfb=$!
 # Under a loaded ctest -j2 Xvfb may take seconds to come up: wait for its number, then for a
 # client to connect, before the explorer starts (it exits at once without a display).
