@@ -32,7 +32,8 @@ private Q_SLOTS:
     void layerOverTheExpansionLimitIsRefusedBeforeIt() {
         const ir::MemoryProblem p = wideMemoryProblem(120, 0);
         sy::DpLimits limits;
-        limits.maxExpansions = 1000; // layer 0: 120 expansions; layer 1: 120 × 119
+        limits.breakSymmetry = false; // its ops are interchangeable: every down-set
+        limits.maxExpansions = 1000;  // layer 0: 120 expansions; layer 1: 120 × 119
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, limits);
         QVERIFY(r.status == sy::DpStatus::Timeout);
         QVERIFY(!r.memoryBound);
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void antichainIsRefusedBeforeItsSecondLayer() {
         const ir::MemoryProblem p = wideMemoryProblem(3000, 0);
         sy::DpLimits limits;
+        limits.breakSymmetry = false; // its ops are interchangeable: every down-set
         limits.maxBytes = uint64_t{64} << 20;
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, limits);
         QVERIFY(r.status == sy::DpStatus::Timeout);
@@ -63,6 +65,7 @@ private Q_SLOTS:
     void overTheLimitAndTheBoundIsNotEscalated() {
         const ir::MemoryProblem p = wideMemoryProblem(400, 0);
         sy::DpLimits limits;
+        limits.breakSymmetry = false;  // its ops are interchangeable: every down-set
         limits.maxExpansions = 100000; // layer 1: 400 × 399 expansions
         limits.maxBytes = uint64_t{4} << 20;
         const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, limits);
@@ -118,6 +121,7 @@ private Q_SLOTS:
         sy::PlanOptions options;
         options.partition = sy::Partition::Blocks;
         options.limits.maxBytes = uint64_t{1} << 20;
+        options.limits.breakSymmetry = false; // its ops are interchangeable: every down-set
         schedulers::SearchControl control;
         std::vector<std::pair<uint64_t, uint64_t>> reports;
         control.progress = [&](uint64_t done, uint64_t total) {
@@ -144,6 +148,7 @@ private Q_SLOTS:
     void bipartiteGivesUpAtTheMemoryBound() {
         const ir::MemoryProblem p = wideMemoryProblem(60, 60);
         sy::DpLimits limits;
+        limits.breakSymmetry = false; // its ops are interchangeable: every down-set
         limits.maxBytes = uint64_t{4} << 20;
         const sy::SoftBudgetResult r =
             sy::softBudget(p, sy::wholeSegment(p), limits, 4, /*escalations=*/4);

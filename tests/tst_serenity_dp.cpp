@@ -36,6 +36,13 @@ sy::DpLimits unlimited() {
     return l;
 }
 
+// The paper's state space: every down-set, interchangeable ops (symmetry.h) in any order.
+sy::DpLimits everyDownSet() {
+    sy::DpLimits l = unlimited();
+    l.breakSymmetry = false;
+    return l;
+}
+
 // entry → k parallel ops → exit (SERENITY contract A2: App. D's fan graph).
 ir::MemoryProblem fanGraph(int k) {
     ir::MemoryProblem p;
@@ -131,7 +138,8 @@ private slots:
         const int maxV = kFullModels ? 20 : 16;
         for (int v = 4; v <= maxV; ++v) {
             const ir::MemoryProblem p = fanGraph(v - 2);
-            const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, unlimited());
+            const sy::DpResult r =
+                sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, everyDownSet());
             QVERIFY(same(r.status, sy::DpStatus::Solution));
             QCOMPARE(r.entries, (uint64_t{1} << (v - 2)) + 2);
             QCOMPARE(r.expansions, 2 + uint64_t(v - 2) * (uint64_t{1} << (v - 3)));
@@ -147,7 +155,8 @@ private slots:
             for (size_t b = 0; b < model.dags().size(); ++b) {
                 const ir::MemoryProblem p =
                     ir::blockMemoryProblem(g, model.dags()[b], static_cast<int>(b), {});
-                entries += sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, unlimited()).entries;
+                entries +=
+                    sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, everyDownSet()).entries;
             }
             QCOMPARE(entries, schedulers::countStates(model) + model.dags().size());
         }
@@ -166,10 +175,12 @@ private slots:
         p.opOfBlockOp = {0, 1, 2};
         p.assemblyOf = {-1, -1, -1};
         ir::finishMemoryProblem(p);
-        const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), 36, unlimited());
+        const sy::DpResult r = sy::memoryDp(p, sy::wholeSegment(p), 36, everyDownSet());
         QVERIFY(same(r.status, sy::DpStatus::NoSolution));
         QCOMPARE(r.entries, uint64_t{2});    // ∅ and {H}
         QCOMPARE(r.expansions, uint64_t{5}); // F, H, J from ∅; F, J from {H}
+        // F and J are interchangeable: F before J, so J is not ready from ∅ nor from {H}.
+        QCOMPARE(sy::memoryDp(p, sy::wholeSegment(p), 36, unlimited()).expansions, uint64_t{3});
         QVERIFY(same(sy::memoryDp(p, sy::wholeSegment(p), 47, unlimited()).status,
                      sy::DpStatus::Solution)); // 32 + 3 + 6 + 6
     }
@@ -283,6 +294,7 @@ private slots:
         const ir::MemoryProblem p = fanGraph(12);
         sy::DpLimits tight;
         tight.maxExpansions = 1000;
+        tight.breakSymmetry = false; // the fan's ops are interchangeable: every down-set
         const sy::DpResult a = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, tight);
         const sy::DpResult b = sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, tight);
         QVERIFY(same(a.status, sy::DpStatus::Timeout));
@@ -300,8 +312,8 @@ private slots:
         const ir::MemoryProblem p = fanGraph(22);
         schedulers::SearchControl control;
         control.cancel = true;
-        QVERIFY_THROWS_EXCEPTION(
-            Cancelled, sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget, unlimited(), &control));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, sy::memoryDp(p, sy::wholeSegment(p), sy::kNoBudget,
+                                                         everyDownSet(), &control));
     }
 
     // Orders of the plan: file order is the identity, Kahn FIFO is topological, brute force is

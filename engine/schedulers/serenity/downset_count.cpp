@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "schedulers/serenity/downset_count.h"
 
+#include "schedulers/serenity/symmetry.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -24,7 +26,7 @@ struct LocalDag {
     std::vector<int> lastReader;
 };
 
-LocalDag localDag(const ir::MemoryProblem& p, const Segment& segment) {
+LocalDag localDag(const ir::MemoryProblem& p, const Segment& segment, bool breakSymmetry) {
     std::vector<int> local(p.ops.size(), -1);
     for (size_t i = 0; i < segment.ops.size(); ++i)
         local[static_cast<size_t>(segment.ops[i])] = static_cast<int>(i);
@@ -37,6 +39,12 @@ LocalDag localDag(const ir::MemoryProblem& p, const Segment& segment) {
             if (const int l = local[static_cast<size_t>(q)]; l >= 0)
                 dag.preds[i].push_back(l);
     }
+    if (breakSymmetry) {
+        const std::vector<int> twin = twinBefore(p, segment); // positions: local indices
+        for (size_t i = 0; i < twin.size(); ++i)
+            if (twin[i] >= 0)
+                dag.preds[i].push_back(twin[i]);
+    }
     for (size_t i = 0; i < dag.preds.size(); ++i)
         for (int q : dag.preds[i])
             dag.lastReader[static_cast<size_t>(q)] =
@@ -47,8 +55,8 @@ LocalDag localDag(const ir::MemoryProblem& p, const Segment& segment) {
 } // namespace
 
 DownSetCount countDownSets(const ir::MemoryProblem& problem, const Segment& segment,
-                           size_t maxStates) {
-    const LocalDag dag = localDag(problem, segment);
+                           size_t maxStates, bool breakSymmetry) {
+    const LocalDag dag = localDag(problem, segment, breakSymmetry);
     std::vector<int> slotOf(dag.preds.size(), -1); // frontier slot of a decided op
     uint64_t freeSlots = ~uint64_t{0};
     std::unordered_map<uint64_t, Tally> states{{0, {1, 0}}}, next;

@@ -25,7 +25,8 @@ struct DownSetCount {
 // in, so two down-sets that agree there are counted together. Linear in ops × states: NasNet-A's
 // 374-operator block (8.3 M down-sets, 69 M expansions) needs at most 330 states. Stops when
 // the states pass `maxStates` or the frontier 64 ops.
+// `breakSymmetry`: the down-sets of the DP that waits for twins (symmetry.h, DpLimits).
 DownSetCount countDownSets(const ir::MemoryProblem& problem, const Segment& segment,
-                           size_t maxStates = size_t{1} << 16);
+                           size_t maxStates = size_t{1} << 16, bool breakSymmetry = true);
 
 } // namespace ios::schedulers::serenity

@@ -297,7 +297,8 @@ LayerCount countLayer(const SegmentModel& m, const Layer& cur, int64_t budget) {
 
 DpResult memoryDp(const ir::MemoryProblem& problem, const Segment& segment, int64_t budget,
                   const DpLimits& limits, SearchControl* control) {
-    DpResult result = detail::memoryDp(SegmentModel(problem, segment), budget, limits, control);
+    DpResult result = detail::memoryDp(SegmentModel(problem, segment, limits.breakSymmetry), budget,
+                                       limits, control);
     recordDpRun(result.expansions, result.seconds);
     return result;
 }

@@ -30,6 +30,9 @@ struct DpLimits {
     uint64_t maxExpansions = uint64_t{1} << 24; // per DP run; 0: no limit
     double timeLimitSeconds = 0;                // per DP run; 0: none (not deterministic)
     uint64_t maxBytes = kDpMaxBytes;            // per DP run (deterministic)
+    // Interchangeable ops run in index order (symmetry.h): the same optimal peak over fewer
+    // down-sets. False: every down-set of the segment, the paper's state space.
+    bool breakSymmetry = true;
 };
 
 // A segment of a memory problem: `ops` (ascending) run after every op of `before` (all of them

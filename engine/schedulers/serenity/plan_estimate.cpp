@@ -65,7 +65,8 @@ SearchEstimate estimatePlan(const std::vector<ir::MemoryProblem>& blocks,
         for (Segment& segment : segments) {
             if (control != nullptr && control->cancelled())
                 throw Cancelled();
-            const DownSetCount count = countDownSets(p, segment);
+            const DownSetCount count =
+                countDownSets(p, segment, size_t{1} << 16, options.limits.breakSymmetry);
             out.states += static_cast<uint64_t>(count.downSets);
             out.transitions += static_cast<uint64_t>(count.expansions);
             const Work w = segmentWork(p, segment, options, count);

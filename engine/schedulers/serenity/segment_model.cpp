@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "schedulers/serenity/segment_model.h"
 
+#include "schedulers/serenity/symmetry.h"
 #include "util/error.h"
 
 #include <stdexcept>
@@ -34,7 +35,7 @@ int64_t liveBytesAfter(const ir::MemoryProblem& p, const std::vector<int>& befor
 
 namespace detail {
 
-SegmentModel::SegmentModel(const ir::MemoryProblem& p, const Segment& segment)
+SegmentModel::SegmentModel(const ir::MemoryProblem& p, const Segment& segment, bool breakSymmetry)
     : n_(static_cast<int>(segment.ops.size())), words_(std::max(1, (n_ + 63) / 64)),
       start_(liveBytesAfter(p, segment.before)), ops_(segment.ops) {
     if (n_ > 65535)
@@ -98,6 +99,14 @@ SegmentModel::SegmentModel(const ir::MemoryProblem& p, const Segment& segment)
                 l.frees.push_back(std::move(f));
         }
     }
+    if (!breakSymmetry)
+        return;
+    const std::vector<int> twin = twinBefore(p, segment); // positions are local indices
+    for (int i = 0; i < n_; ++i)
+        if (const int t = twin[static_cast<size_t>(i)]; t >= 0) {
+            set(local_[static_cast<size_t>(i)].preds.data(), t);
+            local_[static_cast<size_t>(t)].succs.push_back(i);
+        }
 }
 
 void SegmentModel::initialFrontier(uint64_t* front) const {

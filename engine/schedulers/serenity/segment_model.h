@@ -14,7 +14,10 @@ namespace ios::schedulers::serenity::detail {
 
 class SegmentModel {
 public:
-    SegmentModel(const ir::MemoryProblem& problem, const Segment& segment);
+    // `breakSymmetry`: interchangeable ops wait for the one before them in their class
+    // (symmetry.h), a precedence without data.
+    SegmentModel(const ir::MemoryProblem& problem, const Segment& segment,
+                 bool breakSymmetry = false);
 
     int size() const { return n_; }
     int words() const { return words_; }

@@ -2,6 +2,7 @@
 #include "schedulers/serenity/soft_budget.h"
 
 #include "schedulers/serenity/segment_model.h"
+#include "schedulers/serenity/symmetry.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -58,14 +59,24 @@ std::vector<int> segmentKahnOrder(const ir::MemoryProblem& p, const Segment& seg
     return queue;
 }
 
-uint64_t leastDownSets(const ir::MemoryProblem& p, const Segment& segment) {
+uint64_t leastDownSets(const ir::MemoryProblem& p, const Segment& segment, bool breakSymmetry) {
     std::vector<int> level(p.ops.size(), -1); // longest path from the segment's start
+    std::vector<int> twin(p.ops.size(), -1);  // the twin an op waits for (symmetry.h)
+    if (breakSymmetry) {
+        const std::vector<int> before = twinBefore(p, segment);
+        for (size_t i = 0; i < before.size(); ++i)
+            if (before[i] >= 0)
+                twin[static_cast<size_t>(segment.ops[i])] =
+                    segment.ops[static_cast<size_t>(before[i])];
+    }
     std::vector<uint64_t> width;
-    for (int op : segmentKahnOrder(p, segment)) {
+    for (int op : segmentKahnOrder(p, segment)) { // a twin comes earlier in it: lower index
         int l = 0;
         for (int q : p.preds[static_cast<size_t>(op)])
             if (level[static_cast<size_t>(q)] >= 0)
                 l = std::max(l, level[static_cast<size_t>(q)] + 1);
+        if (const int t = twin[static_cast<size_t>(op)]; t >= 0)
+            l = std::max(l, level[static_cast<size_t>(t)] + 1);
         level[static_cast<size_t>(op)] = l;
         if (width.size() <= static_cast<size_t>(l))
             width.resize(static_cast<size_t>(l) + 1, 0);
@@ -84,7 +95,7 @@ uint64_t firstRunExpansions(const ir::MemoryProblem& p, const Segment& segment,
     if (limits.maxExpansions == 0 || exactExpansions <= limits.maxExpansions)
         return limits.maxExpansions;
     // Every down-set but the whole segment has a ready op: expansions ≥ down-sets − 1.
-    const uint64_t least = leastDownSets(p, segment);
+    const uint64_t least = leastDownSets(p, segment, limits.breakSymmetry);
     const bool fits =
         least - 1 <= exactExpansions && (limits.maxBytes == 0 || least <= limits.maxBytes / 6);
     return fits ? exactExpansions : limits.maxExpansions;
@@ -142,7 +153,7 @@ SoftBudgetResult softBudget(const ir::MemoryProblem& p, const Segment& segment,
                             const DpLimits& limits, int64_t resolution, int escalations,
                             uint64_t exactExpansions, SearchControl* control) {
     SoftBudgetResult out;
-    const detail::SegmentModel model(p, segment);
+    const detail::SegmentModel model(p, segment, limits.breakSymmetry);
     const std::vector<int> kahn = segmentKahnOrder(p, segment);
     const int64_t tauMax = detail::orderPeak(model, p, kahn);
     // Progress: runs made of the most the bisection and escalations can make (the first half

@@ -59,7 +59,9 @@ int64_t segmentPeak(const ir::MemoryProblem& problem, const Segment& segment,
 // A lower bound on the down-sets of a segment, cheap to compute (linear): with ops levelled by
 // their longest path from the segment's start, every subset of level k added to all ops below
 // it is a down-set, so there are at least 1 + Σ_k (2^|level k| − 1). Saturates at UINT64_MAX.
-uint64_t leastDownSets(const ir::MemoryProblem& problem, const Segment& segment);
+// `breakSymmetry`: of the DP that waits for twins (symmetry.h), whose paths are longer.
+uint64_t leastDownSets(const ir::MemoryProblem& problem, const Segment& segment,
+                       bool breakSymmetry = true);
 
 // The adaptive choice (docs/memory.md "Exact first"): the first run, at τmax = Kahn FIFO's peak,
 // is the exact DP (the optimum is never above τmax), so it may take up to `exactExpansions`
