@@ -93,6 +93,7 @@ size_t GpuSimulation::add(const PreparedKernel& p, int stream, int op, const std
     s.label = label;
     s.rate = p.rate;
     s.ctasPerSm = p.ctasPerSm;
+    s.smPerCta = 1.0 / p.ctasPerSm;
     // Half-launch units times 0.5 are exact, so a stage's issue times are index × overhead.
     s.issue = static_cast<double>(hostHalves_) * 0.5 * device_.launchOverheadUs;
     hostHalves_ += 2;
@@ -400,7 +401,7 @@ void GpuSimulation::dispatch(double t) {
         k.resident += n;
         if (k.pending == 0)
             dequeue(k);
-        usedSms_ += static_cast<double>(n) / k.ctasPerSm;
+        usedSms_ += static_cast<double>(n) * k.smPerCta;
         pushCohort(b_, static_cast<int>(i), n);
         cohortsChanged_ = true;
         if (!anyFits())
@@ -486,7 +487,7 @@ void GpuSimulation::retire(double t) {
         while (k.oldest != kNoCohort && oldestProgress(b_, k) >= 1.0 - kEps) {
             const int64_t count = popOldestCohort(b_, k);
             k.resident -= count;
-            usedSms_ -= static_cast<double>(count) / k.ctasPerSm;
+            usedSms_ -= static_cast<double>(count) * k.smPerCta;
             cohortsChanged_ = true;
             if (k.pending == 0 && k.resident == 0)
                 retireKernel(k, i, t);

@@ -38,6 +38,7 @@ struct KernelState {
         -std::numeric_limits<double>::infinity(); // earliest start allowed by finished dependencies
     CtaRateModel::Kernel rate;
     int ctasPerSm = 0;
+    double smPerCta = 0; // 1 / ctasPerSm: the SM share of one CTA (no division per event)
     double issue = 0;
     double arrival = 0; // reaches the GPU
     int64_t pending = 0;
