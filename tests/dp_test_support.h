@@ -17,13 +17,14 @@ namespace ios::testing {
 // A random DAG of n operators "o0".."o{n-1}" (file order is topological) reading the input
 // "in". preds[i] are the operators whose output operator i reads. Convs come in a few merge
 // classes (input, stride, activation) so merge stages appear; some are grouped or read two
-// values, which must never merge.
+// values, which must never merge. An operator reads up to three of the `span` before it, at
+// least `minPreds` (fewer independent operators: fewer states).
 struct RandomDag {
     ir::Graph graph;
     std::vector<std::vector<int>> preds;
 };
 
-inline RandomDag randomDag(std::mt19937& rng, int n) {
+inline RandomDag randomDag(std::mt19937& rng, int n, int span = 5, int minPreds = 0) {
     RandomDag d;
     d.preds.resize(n);
     ir::Node in;
@@ -40,10 +41,11 @@ inline RandomDag randomDag(std::mt19937& rng, int n) {
         ir::Node node;
         node.name = node.hintName = "o" + std::to_string(i);
         node.outputShape = {8, 8, 8};
-        const int want = i == 0 ? 0 : pick(0, std::min(i, 3));
+        const int most = std::min({i, 3, span});
+        const int want = i == 0 ? 0 : pick(std::min(minPreds, most), most);
         std::vector<int> ps;
         while (static_cast<int>(ps.size()) < want) {
-            const int p = pick(std::max(0, i - 5), i - 1); // local edges keep the DAGs narrow-ish
+            const int p = pick(std::max(0, i - span), i - 1); // local edges: narrow-ish DAGs
             if (std::find(ps.begin(), ps.end(), p) == ps.end())
                 ps.push_back(p);
         }

@@ -34,7 +34,8 @@ Searched search(const ir::BlockDag& dag, const PartGraph& g, const schedulers::O
     clock.total = states;
     Searched out;
     const cost::OperatorClasses classes = cost::operatorClasses(cost, dag);
-    PartSearch<Set> s(dag, g, o, cost, classes, clock, &out.space, 0, 0);
+    typename PartSearch<Set>::Shared shared(states);
+    PartSearch<Set> s(dag, g, o, cost, classes, clock, &out.space, 0, 0, shared);
     out.chosen = s.run();
     out.costMs = s.costMs;
     out.stats = s.stats;

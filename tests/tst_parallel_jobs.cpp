@@ -186,6 +186,50 @@ private slots:
         }
     }
 
+    // A thread with no job left to start calls `idle` while a job runs (here: one job on two or
+    // three threads, which then runs off the calling thread); on one thread it is never called.
+    void idleThreadsHelpRunningJobs() {
+        for (int threads : {1, 2, 3}) {
+            std::atomic<bool> jobRunning{false};
+            std::atomic<int> idleWhileRunning{0};
+            std::atomic<int> idleElse{0};
+            std::thread::id jobThread;
+            std::mutex m;
+            std::set<std::thread::id> idleThreads;
+            schedulers::runJobs(
+                nullptr, {1}, threads,
+                [&](size_t, SearchControl&) {
+                    jobThread = std::this_thread::get_id();
+                    jobRunning = true;
+                    // Until a helper came (or long enough to say none will).
+                    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+                    while (threads > 1 && idleWhileRunning == 0 &&
+                           std::chrono::steady_clock::now() < limit)
+                        std::this_thread::yield();
+                    jobRunning = false;
+                },
+                [&] {
+                    {
+                        std::lock_guard lock(m);
+                        idleThreads.insert(std::this_thread::get_id());
+                    }
+                    if (!jobRunning) {
+                        ++idleElse;
+                        return false;
+                    }
+                    ++idleWhileRunning;
+                    return true;
+                });
+            if (threads == 1) {
+                QCOMPARE(jobThread, std::this_thread::get_id());
+                QVERIFY(idleThreads.empty());
+                continue;
+            }
+            QVERIFY(idleWhileRunning > 0);
+            QVERIFY(jobThread != std::this_thread::get_id());
+        }
+    }
+
     void innerThreads() {
         QCOMPARE(schedulers::innerThreads(8, 1), 8);
         QCOMPARE(schedulers::innerThreads(8, 2), 8);   // 2 outer x 8 inner <= 4 x 8

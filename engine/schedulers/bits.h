@@ -53,6 +53,16 @@ template <class F> inline void forEachBit(Bits b, F&& f) {
         f(64 + __builtin_ctzll(w));
 }
 
+// The hash of an operator set that the DP's tables (BitsMap, SharedStates) probe from.
+template <class Key> inline uint64_t setHash(Key key) {
+    const auto lo = static_cast<uint64_t>(key);
+    uint64_t hi = 0;
+    if constexpr (sizeof(Key) > sizeof(uint64_t))
+        hi = static_cast<uint64_t>(key >> 64);
+    uint64_t h = lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return h ^ (h >> 31);
+}
+
 // Open addressing with linear probing; key 0 (the empty set) marks a free slot, so it must
 // never be inserted. Values are returned by pointer and stay valid until the next insert.
 // Key: Bits, or uint64_t for sets of at most 64 operators.
@@ -97,16 +107,7 @@ public:
     size_t size() const { return size_; }
 
 private:
-    size_t slotOf(Key key) const {
-        const auto lo = static_cast<uint64_t>(key);
-        uint64_t hi = 0;
-        if constexpr (sizeof(Key) > sizeof(uint64_t))
-            hi = static_cast<uint64_t>(key >> 64);
-        uint64_t h =
-            lo * 0x9E3779B97F4A7C15ull ^ (hi + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-        h ^= h >> 31;
-        return static_cast<size_t>(h) & mask_;
-    }
+    size_t slotOf(Key key) const { return static_cast<size_t>(setHash(key)) & mask_; }
     void reset(size_t capacity) {
         std::vector<Slot>& spare = spareSlots();
         if (slots_.capacity() < capacity && spare.capacity() >= capacity)

@@ -49,15 +49,8 @@ void PartSearch<Set>::chooseBounded(Set s, Set sinks, int depth, Value& best, Ch
     for (size_t i = 0; i < n; ++i) {
         Candidate& c = first[i];
         ++stats.transitions;
-        const Set rest = s & ~c.ops;
-        const Value* sub = rest == 0 ? nullptr : memo_.find(rest);
-        Value solved;
-        if (sub == nullptr) {
-            solved = rest == 0 ? emptyValue()
-                     : merges_ ? solveNew(rest, sinksAfter(s, sinks, c.ops), depth + 1)
-                               : solveNew(rest, 0, depth + 1);
-            sub = &solved;
-        }
+        const Value solved = subValue(s, sinks, c.ops, depth);
+        const Value* sub = &solved;
         if (__builtin_add_overflow(best.count, sub->count, &best.count)) {
             best.count = kMax;
             best.saturated = true;

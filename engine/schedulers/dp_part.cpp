@@ -111,9 +111,9 @@ template <class Set>
 PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
                             const cost::CostModel& cost, const cost::OperatorClasses& classes,
                             SearchClock& clock, StateSpace* record, int block, int part,
-                            PartMemory* memory)
+                            Shared& shared, PartMemory* memory)
     : dag_(dag), memory_(memory), g_(g), opt_(options), cost_(cost), clock_(clock), record_(record),
-      block_(block), part_(part), pricer_(cost, dag, classes) {
+      block_(block), part_(part), shared_(shared), pricer_(cost, dag, classes) {
     const int n = static_cast<int>(g.ops.size());
     candidates_.resize(n + 2);
     compStack_.resize(static_cast<size_t>(n + 2) * (n + 2));
@@ -146,26 +146,29 @@ PartSearch<Set>::PartSearch(const ir::BlockDag& dag, const PartGraph& g, const O
                 mates |= one(v);
         classMates_.push_back(mates);
     }
-    memo_.reserve(clock.total); // the part's states, counted before the search (no rehashing)
     // Priced parallel endings: 5–15 per state in the bundled models' parts (RandWire's parts
     // of 4.3–5.4 k states meet 54–82 k). Room for 16 per state, up to 2^18, spares the table
     // its eight rehashes into fresh pages as it fills.
     if (!additive_)
         parallelLatency_.reserve(std::min<uint64_t>(16 * clock.total, uint64_t{1} << 18));
-    choices_.reserve(clock.total);
     stats.block = block;
     stats.part = part;
     stats.n = n;
 }
 
-template <class Set> std::vector<std::pair<Bits, bool>> PartSearch<Set>::run() {
+template <class Set>
+std::vector<std::pair<Bits, bool>> PartSearch<Set>::run(const std::function<void()>& started) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::pair<Bits, bool>> chosen;
     if (all_ != 0) {
-        const Value root = solveNew(all_, merges_ ? sinksOf(all_) : 0, 0);
+        Slot& slot = *shared_.states.claim(all_).slot; // nobody else has started
+        claimed_.push_back(&slot);
+        if (started)
+            started();
+        const Value root = solveNew(all_, merges_ ? sinksOf(all_) : 0, 0, slot);
         costMs = root.cost;
-        if (root.choice >= choices_.size() || choices_[root.choice].stage == 0) {
-            stats.states = memo_.size(); // no schedule fits the memory budget
+        if (root.choice >= shared_.choices.size() || shared_.choices[root.choice].stage == 0) {
+            stats.states = shared_.states.size(); // no schedule fits the memory budget
             return chosen;
         }
         stats.schedules = BigUint::fromU128(root.count);
@@ -175,10 +178,9 @@ template <class Set> std::vector<std::pair<Bits, bool>> PartSearch<Set>::run() {
         // where they enter), so every solved state has a non-empty best stage within it; the
         // check keeps a broken invariant from spinning here forever.
         for (Set s = all_; s != 0;) {
-            const Value* value = memo_.find(s);
-            const Choice* v = value != nullptr && value->choice < choices_.size()
-                                  ? &choices_[value->choice]
-                                  : nullptr;
+            const Value& value = solvedValue(s);
+            const Choice* v =
+                value.choice < shared_.choices.size() ? &shared_.choices[value.choice] : nullptr;
             if (v == nullptr || v->stage == 0 || (v->stage & ~s) != 0)
                 throw std::logic_error("DP reconstruction made no progress (block " +
                                        std::to_string(block_) + ", part " + std::to_string(part_) +
@@ -192,7 +194,7 @@ template <class Set> std::vector<std::pair<Bits, bool>> PartSearch<Set>::run() {
     } else {
         stats.schedules = BigUint(1);
     }
-    stats.states = memo_.size();
+    stats.states = shared_.states.size();
     stats.stages = pricer_.calls();
     stats.stagesPriced = pricer_.priced();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -220,7 +222,7 @@ template <class Set> typename PartSearch<Set>::Value PartSearch<Set>::emptyValue
 }
 
 template <class Set>
-typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int depth) {
+typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int depth, Slot& slot) {
     Value best;
     Choice choice;
     best.cost = std::numeric_limits<double>::infinity();
@@ -231,7 +233,7 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
     enumerate(s, sinks, cands);
     if (bounded_) {
         chooseBounded(s, sinks, depth, best, choice);
-        return finishState(s, best, choice);
+        return finishState(best, choice, slot);
     }
     // A stage's extensions by one group follow it in the enumeration: priced in that order,
     // before the sub-states' searches price others, most resume the stage's simulation
@@ -252,15 +254,8 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
         if (memory_ != nullptr && memory_->stagePeak(s & ~c.ops, c.ops) > opt_.memoryBudget)
             continue; // the stage would not fit: the transition does not exist
         ++stats.transitions;
-        // A found slot stays where it is until the next insert, which only solveNew makes.
-        const Set rest = s & ~c.ops;
-        const Value* sub = rest == 0 ? nullptr : memo_.find(rest);
-        if (sub == nullptr) {
-            solved = rest == 0 ? emptyValue()
-                     : merges_ ? solveNew(rest, sinksAfter(s, sinks, c.ops), depth + 1)
-                               : solveNew(rest, 0, depth + 1);
-            sub = &solved;
-        }
+        solved = subValue(s, sinks, c.ops, depth);
+        const Value* sub = &solved;
         double lat = c.latencyMs;
         if (lat < 0) { // priced here (additive merges, memory budget): may be a simulation
             clock_.tick();
@@ -282,23 +277,13 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
             choice.transition = transition;
         }
     }
-    return finishState(s, best, choice);
-}
-
-template <class Set>
-typename PartSearch<Set>::Value PartSearch<Set>::finishState(Set s, Value& best, Choice& choice) {
-    if (record_ != nullptr && choice.stateIndex != UINT32_MAX)
-        record_->states[choice.stateIndex].costMs = best.cost;
-    ++clock_.done;
-    best.choice = static_cast<uint32_t>(choices_.size());
-    choices_.push_back(choice);
-    memo_.insert(s, best);
-    return best;
+    return finishState(best, choice, slot);
 }
 
 template <class Set>
 uint32_t PartSearch<Set>::recordTransition(uint32_t from, const Value& sub, bool merge, double ms) {
-    const uint32_t to = sub.choice == UINT32_MAX ? emptyState_ : choices_[sub.choice].stateIndex;
+    const uint32_t to =
+        sub.choice == UINT32_MAX ? emptyState_ : shared_.choices[sub.choice].stateIndex;
     if (record_->truncated || from == UINT32_MAX || to == UINT32_MAX)
         return UINT32_MAX;
     if (record_->transitions.size() >= opt_.maxRecordedTransitions) {
@@ -529,26 +514,6 @@ template <class Set> double PartSearch<Set>::groupMs(Set group) const {
 
 template class PartSearch<uint64_t>;
 template class PartSearch<Bits>;
-
-PartOutcome searchPart(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
-                       const cost::CostModel& cost, const cost::OperatorClasses& classes,
-                       SearchClock& clock, StateSpace* record, int block, int part,
-                       PartMemory* memory) {
-    auto search = [&](auto set) {
-        PartSearch<decltype(set)> s(dag, g, options, cost, classes, clock, record, block, part,
-                                    memory);
-        PartOutcome out;
-        out.chosen = s.run();
-        out.costMs = s.costMs;
-        out.stats = s.stats;
-        return out;
-    };
-    // Every part of the bundled models has at most 64 operators: one machine word per set
-    // halves the work of each set operation, hash and key comparison in the hot loop.
-    if (g.ops.size() <= 64)
-        return search(uint64_t{0});
-    return search(Bits{0});
-}
 
 // Groups of a parallel stage = weakly connected components of E, ordered by their first
 // operator, each in topological order; a merge stage is one group.

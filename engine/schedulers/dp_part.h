@@ -8,11 +8,15 @@
 #include "ir/block_dag.h"
 #include "schedulers/bits.h"
 #include "schedulers/ios_dp.h"
+#include "schedulers/part_helpers.h"
 #include "schedulers/part_memory.h"
+#include "schedulers/shared_states.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ios::schedulers::detail {
@@ -95,18 +99,29 @@ schedule::Stage makeStage(const PartGraph& g, Bits e, bool merge);
 // Set: the operator-set word, uint64_t for parts of at most 64 operators, else Bits.
 template <class Set> class PartSearch {
 public:
+    // The part's states and their choices, filled by the search (run) and by the searches
+    // that help it on other threads (help); they outlive every one of them.
+    struct Shared;
+
     // `classes`: cost::operatorClasses(cost, dag), taken once per block by the caller.
     // `memory` (optional, must outlive the search): the part's memory under options.memoryBudget.
+    // `shared`: the part's states (Shared(clock.total)); helpers pass the search's.
     PartSearch(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
                const cost::CostModel& cost, const cost::OperatorClasses& classes,
-               SearchClock& clock, StateSpace* record, int block, int part,
+               SearchClock& clock, StateSpace* record, int block, int part, Shared& shared,
                PartMemory* memory = nullptr);
 
     // Runs the DP from the whole part; returns the chosen stages in order as (local
     // operators, merge): makeStage turns them into stages of this part, or of an equal one.
     // Under a memory budget that no schedule of the part meets, costMs is infinite and
-    // nothing is returned.
-    std::vector<std::pair<Bits, bool>> run();
+    // nothing is returned. `started` is called once the whole part is claimed (helpers may
+    // join from then on).
+    std::vector<std::pair<Bits, bool>> run(const std::function<void()>& started = {});
+    // On another thread while run() runs: solves states the search has not reached yet, in
+    // reverse candidate order (so that the two meet late), until the part is solved or
+    // shared.stop. Never throws: a helper that fails gives back the states it held, and the
+    // search solves them (and meets the error itself, if it is one); returns false then.
+    bool help();
 
     PartStatistics stats;
     double costMs = 0;
@@ -117,7 +132,7 @@ private:
     struct Value {
         UInt128 count = 0;
         double cost = 0;
-        uint32_t choice = UINT32_MAX; // index into choices_ (UINT32_MAX: the empty state)
+        uint32_t choice = UINT32_MAX; // index into Shared::choices (UINT32_MAX: the empty state)
         bool saturated = false;
     };
     // The best last stage of S (read when the schedule is reconstructed) and S's recorded
@@ -128,6 +143,22 @@ private:
         uint32_t transition = UINT32_MAX;
         uint32_t stateIndex = UINT32_MAX;
     };
+
+public:
+    struct Shared {
+        explicit Shared(uint64_t count) : states(count), choices(count + 1) {}
+        SharedStates<Value, Set> states;
+        std::vector<Choice> choices; // [i] written once, by the thread that took i
+        std::atomic<uint32_t> nextChoice{0};
+        std::atomic<uint64_t> solved{0};
+        std::atomic<bool> stop{false}; // the part's search ended (or failed): helpers leave
+        // What the helpers counted, added to the search's statistics at the end.
+        std::atomic<uint64_t> transitions{0}, stages{0}, stagesPriced{0};
+        std::atomic<int> width{0};
+    };
+
+private:
+    using Slot = typename SharedStates<Value, Set>::Slot;
     struct Candidate {
         Set ops;
         bool merge;
@@ -161,14 +192,27 @@ private:
         size_t size_ = 0;
     };
 
-    // s: non-empty, not yet in memo_; sinks: its operators without a successor in s (merge
-    // candidates only, else 0), derived from the caller's instead of a scan of s.
-    Value solveNew(Set s, Set sinks, int depth);
+    // s: non-empty, claimed by this thread in `slot`; sinks: its operators without a
+    // successor in s (merge candidates only, else 0), derived from the caller's instead of a
+    // scan of s.
+    Value solveNew(Set s, Set sinks, int depth, Slot& slot);
+    // cost(s \ e) and its count, solved here when nobody has (dp_shared.cpp); while another
+    // thread solves it, this one solves states below it.
+    Value subValue(Set s, Set sinks, Set e, int depth);
+    // Solves the unclaimed states below s, which another thread holds, its candidates in
+    // reverse order: a helper's way in, and anyone's while waiting for s. Returns whether it
+    // solved any.
+    bool explore(Set s, Set sinks, int depth);
+    // Claims and solves the unclaimed sub-states of s's candidates (candidates_[depth]), the
+    // last first; through those another thread holds too when `throughBusy` (explore), each
+    // at most once per explore (explored_). Returns whether it solved any.
+    bool claimBelow(Set s, Set sinks, int depth, bool throughBusy);
     // solveNew's choice among candidates_[depth] by branch and bound (bounded_, dp_bound.cpp):
     // the sub-states first, then only the stages whose lower bound can beat the best total
     // found are priced. Same best cost and choice as pricing them all, bit for bit.
     void chooseBounded(Set s, Set sinks, int depth, Value& best, Choice& choice);
-    Value finishState(Set s, Value& best, Choice& choice); // memoised, returned
+    Value finishState(Value& best, Choice& choice, Slot& slot); // published, returned
+    const Value& solvedValue(Set s); // a state solved by now (the reconstruction)
     Set sinksOf(Set s) const;
     Set sinksAfter(Set s, Set sinks, Set e) const; // sinks of s \ e, given those of s
     Value emptyValue();                            // the empty state (recorded on first use)
@@ -199,8 +243,10 @@ private:
     int part_;
     uint32_t emptyState_ = UINT32_MAX;
 
-    BitsMap<Value, Set> memo_;
-    std::vector<Choice> choices_;
+    Shared& shared_;
+    std::vector<Slot*> claimed_; // states this thread claimed and has not published (a stack)
+    std::vector<Set> explored_;  // explore: the states held elsewhere it went through
+    bool helper_ = false;
     // Stage latencies by operator set, or -1 - bound(E) for a stage not priced (bounded_).
     BitsMap<double, Set> parallelLatency_;
     BitsMap<double, Set> mergeLatency_;
@@ -237,9 +283,11 @@ struct PartOutcome {
 };
 
 // Searches the part with the narrowest Set word that holds it (PartSearch's arguments).
+// `helpers` (optional): idle threads may help through it (not while recording or under a
+// memory budget); the outcome is the same.
 PartOutcome searchPart(const ir::BlockDag& dag, const PartGraph& g, const Options& options,
                        const cost::CostModel& cost, const cost::OperatorClasses& classes,
                        SearchClock& clock, StateSpace* record, int block, int part,
-                       PartMemory* memory = nullptr);
+                       PartMemory* memory = nullptr, PartHelpers* helpers = nullptr);
 
 } // namespace ios::schedulers::detail

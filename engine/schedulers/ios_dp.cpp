@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace ios::schedulers {
 
@@ -281,19 +282,32 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
     // order).
     std::vector<detail::PartOutcome> outcomes(searched.size());
     const int threads = record != nullptr ? 1 : options.threads;
-    runJobs(control, weights, threads, [&](size_t j, SearchControl& job) {
-        const size_t i = searched[j];
-        const auto [b, p] = parts[i];
-        detail::SearchClock partClock;
-        partClock.control = &job;
-        partClock.total = states[i];
-        std::optional<detail::PartMemory> memory;
-        if (budgeted)
-            memory.emplace(problems[b], graphs[b][p].ops, earlierOps(dags[b], p));
-        outcomes[j] = detail::searchPart(dags[b], graphs[b][p], options, cost, blockClasses[b],
-                                         partClock, record, static_cast<int>(b),
-                                         static_cast<int>(p), memory ? &*memory : nullptr);
-    });
+    // A thread with no part left to start helps a running one, the heaviest first
+    // (docs/performance.md "A part on two threads").
+    const std::unique_ptr<detail::PartHelpers[]> helpers(new detail::PartHelpers[searched.size()]);
+    const std::vector<size_t> helpOrder = jobStartOrder(weights);
+    const auto idle = [&] {
+        for (size_t j : helpOrder)
+            if (helpers[j].help())
+                return true;
+        return false;
+    };
+    runJobs(
+        control, weights, threads,
+        [&](size_t j, SearchControl& job) {
+            const size_t i = searched[j];
+            const auto [b, p] = parts[i];
+            detail::SearchClock partClock;
+            partClock.control = &job;
+            partClock.total = states[i];
+            std::optional<detail::PartMemory> memory;
+            if (budgeted)
+                memory.emplace(problems[b], graphs[b][p].ops, earlierOps(dags[b], p));
+            outcomes[j] = detail::searchPart(
+                dags[b], graphs[b][p], options, cost, blockClasses[b], partClock, record,
+                static_cast<int>(b), static_cast<int>(p), memory ? &*memory : nullptr, &helpers[j]);
+        },
+        idle);
 
     for (const detail::PartOutcome& part : outcomes)
         if (std::isinf(part.costMs))

@@ -48,8 +48,10 @@ struct JobState {
 class JobRunner {
 public:
     JobRunner(SearchControl* parent, const std::vector<uint64_t>& weights,
-              const std::function<void(size_t, SearchControl&)>& job)
-        : parent_(parent), weights_(weights), job_(job), jobs_(new JobState[weights.size()]) {
+              const std::function<void(size_t, SearchControl&)>& job,
+              const std::function<bool()>& idle)
+        : parent_(parent), weights_(weights), job_(job), idle_(idle),
+          jobs_(new JobState[weights.size()]) {
         for (size_t i = 0; i < weights.size(); ++i) {
             JobState& s = jobs_[i];
             s.control.parent = parent;
@@ -90,7 +92,9 @@ public:
         std::vector<std::thread> workers;
         const size_t n = weights_.size();
         order_ = jobStartOrder(weights_);
-        for (int t = 0; t < threads && static_cast<size_t>(t) < n; ++t)
+        // Threads beyond the jobs only help (idle_).
+        const size_t started = idle_ ? static_cast<size_t>(threads) : std::min<size_t>(threads, n);
+        for (size_t t = 0; t < started; ++t)
             workers.emplace_back([this] { work(); });
         std::exception_ptr stopped; // thrown by the caller's progress or time limit
         {
@@ -123,28 +127,42 @@ public:
 private:
     void work() {
         while (true) {
+            // Counted as running before it is taken, so that no thread sees neither a job to
+            // start nor one running while a job is about to start.
+            running_.fetch_add(1);
             const size_t at = next_.fetch_add(1);
-            if (at >= order_.size())
+            if (at >= order_.size()) {
+                running_.fetch_sub(1);
                 break;
-            const size_t i = order_[at];
-            if (i > firstFailed_.load())
-                continue; // cancelled: a job of lower index failed
-            JobState& s = jobs_[i];
-            try {
-                job_(i, s.control);
-                s.done.store(1, std::memory_order_relaxed);
-                s.total.store(1, std::memory_order_relaxed);
-            } catch (...) {
-                s.error = std::current_exception();
-                size_t f = firstFailed_.load();
-                while (i < f && !firstFailed_.compare_exchange_weak(f, i)) {
-                }
-                cancelFrom(i + 1);
             }
+            const size_t i = order_[at];
+            if (i <= firstFailed_.load()) // else cancelled: a job of lower index failed
+                runJob(i);
+            running_.fetch_sub(1);
         }
+        // No job left to start: help those still running (a job that has not yet opened
+        // itself to helpers, or never does, leaves this thread polling now and then).
+        while (idle_ && firstFailed_.load() == SIZE_MAX && running_.load() > 0)
+            if (!idle_())
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
         std::lock_guard lock(mutex_);
         ++finished_;
         cv_.notify_all();
+    }
+
+    void runJob(size_t i) {
+        JobState& s = jobs_[i];
+        try {
+            job_(i, s.control);
+            s.done.store(1, std::memory_order_relaxed);
+            s.total.store(1, std::memory_order_relaxed);
+        } catch (...) {
+            s.error = std::current_exception();
+            size_t f = firstFailed_.load();
+            while (i < f && !firstFailed_.compare_exchange_weak(f, i)) {
+            }
+            cancelFrom(i + 1);
+        }
     }
 
     void cancelFrom(size_t first) {
@@ -173,9 +191,11 @@ private:
     SearchControl* parent_;
     const std::vector<uint64_t>& weights_;
     const std::function<void(size_t, SearchControl&)>& job_;
+    const std::function<bool()>& idle_;
     std::unique_ptr<JobState[]> jobs_;
     std::vector<size_t> order_; // the start order (runThreads)
     std::atomic<size_t> next_{0};
+    std::atomic<size_t> running_{0}; // jobs started and not finished
     std::atomic<size_t> firstFailed_{SIZE_MAX};
     std::mutex mutex_;
     std::condition_variable cv_;
@@ -185,9 +205,10 @@ private:
 } // namespace
 
 void runJobs(SearchControl* control, const std::vector<uint64_t>& weights, int threads,
-             const std::function<void(size_t i, SearchControl& control)>& job) {
-    JobRunner runner(control, weights, job);
-    if (threads <= 1 || weights.size() <= 1)
+             const std::function<void(size_t i, SearchControl& control)>& job,
+             const std::function<bool()>& idle) {
+    JobRunner runner(control, weights, job, idle);
+    if (threads <= 1 || weights.empty() || (weights.size() == 1 && !idle))
         runner.runHere();
     else
         runner.runThreads(std::min(threads, kMaxThreads));

@@ -38,7 +38,12 @@ int innerThreads(int threads, size_t jobs);
 // dropped) and not started, jobs of lower index run and finish, and the exception of the lowest
 // failing index is rethrown: the same one a run on one thread would give. With one thread the jobs
 // run on the calling thread, one after the other, in index order.
+// `idle` (optional): called by a thread that finds no job left to start, while other jobs may
+// still run (it may help one of them: PartHelpers); it returns true when it did and may be
+// called again, false when there was nothing to help (the thread then ends). With `idle`, a
+// single job runs on a thread of its own when threads > 1, so that another can help it.
 void runJobs(SearchControl* control, const std::vector<uint64_t>& weights, int threads,
-             const std::function<void(size_t i, SearchControl& control)>& job);
+             const std::function<void(size_t i, SearchControl& control)>& job,
+             const std::function<bool()>& idle = {});
 
 } // namespace ios::schedulers
