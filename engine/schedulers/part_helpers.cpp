@@ -29,7 +29,11 @@ bool PartHelpers::help() {
         help = help_;
         ++working_;
     }
-    const bool clean = help(control_);
+    bool clean = false;
+    try { // a helper's failure is never the search's: it stops helping, nothing more
+        clean = help(control_);
+    } catch (...) {
+    }
     std::lock_guard lock(mutex_);
     if (!clean)
         open_ = false;
