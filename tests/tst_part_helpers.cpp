@@ -3,6 +3,8 @@
 // of runJobs): the same stages, cost and counts as on one thread, helpers that really solve
 // states, and a helper's failure, a search's error or a cancellation that neither hangs nor
 // changes what the search reports.
+#include "cost/cost_model_with.h"
+#include "cost/stage_shortcuts.h"
 #include "dp_test_support.h"
 #include "ir/prepared_model.h"
 #include "schedulers/dp_part.h"
@@ -31,7 +33,7 @@ namespace {
 // elsewhere (so that a helper surely works, however the threads are scheduled); a failure on
 // every stage with the operator `failOp` alone, or on every `failEvery`-th stage priced off
 // `home`; a cancellation after `cancelAfter` stages.
-class SlowStageCost final : public cost::CostModel {
+class SlowStageCost final : public cost::CostModelWith<cost::StageShortcuts> {
 public:
     SlowStageCost(uint64_t seed, std::chrono::microseconds pause) : inner_(seed), pause_(pause) {}
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override {
@@ -58,6 +60,7 @@ public:
         return inner_.stageLatencyMs(dag, stage);
     }
     std::string describe() const override { return "slow random per stage"; }
+    bool pricesWithinPartsConcurrently() const override { return true; }
     size_t threads() const {
         std::lock_guard lock(mutex_);
         return threads_.size();

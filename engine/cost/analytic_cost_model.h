@@ -36,6 +36,7 @@ public:
     double stageLatencyMs(const ir::BlockDag& dag, const schedule::Stage& stage) const override;
     bool additiveParallelStages(const ir::BlockDag& dag, std::vector<double>& opMs,
                                 double& overheadMs) const override;
+    bool pricesWithinPartsConcurrently() const override { return true; } // pure, thread-safe
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;

@@ -37,6 +37,7 @@ public:
     std::string describe() const override;
     StageMemo* canonicalStageMemo(const ir::BlockDag& dag,
                                   std::vector<uint32_t>& classes) const override;
+    bool pricesWithinPartsConcurrently() const override { return true; } // pure, thread-safe
     // Kernel-level: every launch's kernels on its stream, SMs shared (program_simulator.h).
     ProgramRun simulateProgram(const ir::BlockDag& dag, const schedule::StreamProgram& program,
                                bool timeline) const override;

@@ -48,6 +48,13 @@ public:
                                      const schedule::Stage& /*stage*/) const {
         return -1;
     }
+
+    // Whether the DP may price one part's stages from several threads at once (threads with
+    // no part of their own help a running one: docs/performance.md "A part on two threads");
+    // the order in which a part's stages are asked for then depends on timing. Default: false,
+    // one thread per part asking in the search's order (a model that records what the DP asks
+    // for, or measures it on one GPU, relies on it).
+    virtual bool pricesWithinPartsConcurrently() const { return false; }
 };
 
 } // namespace ios::cost

@@ -2,6 +2,7 @@
 // The IOS DP driver: options, parts, progress totals, statistics (docs/algorithms.md §2-§3).
 #include "schedulers/ios_dp.h"
 
+#include "cost/stage_shortcuts.h"
 #include "schedulers/dp_part.h"
 #include "schedulers/parallel_jobs.h"
 #include "schedulers/serenity/memory_dp.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -283,15 +285,20 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
     std::vector<detail::PartOutcome> outcomes(searched.size());
     const int threads = record != nullptr ? 1 : options.threads;
     // A thread with no part left to start helps a running one, the heaviest first
-    // (docs/performance.md "A part on two threads").
+    // (docs/performance.md "A part on two threads"), where the cost model allows it.
+    const cost::StageShortcuts* shortcuts = cost.stageShortcuts();
+    const bool helped = record == nullptr && !budgeted && shortcuts != nullptr &&
+                        shortcuts->pricesWithinPartsConcurrently();
     const std::unique_ptr<detail::PartHelpers[]> helpers(new detail::PartHelpers[searched.size()]);
     const std::vector<size_t> helpOrder = jobStartOrder(weights);
-    const auto idle = [&] {
-        for (size_t j : helpOrder)
-            if (helpers[j].help())
-                return true;
-        return false;
-    };
+    std::function<bool()> idle;
+    if (helped)
+        idle = [&] {
+            for (size_t j : helpOrder)
+                if (helpers[j].help())
+                    return true;
+            return false;
+        };
     runJobs(
         control, weights, threads,
         [&](size_t j, SearchControl& job) {
@@ -303,9 +310,10 @@ Result optimize(const ir::PreparedModel& model, const Options& options, const co
             std::optional<detail::PartMemory> memory;
             if (budgeted)
                 memory.emplace(problems[b], graphs[b][p].ops, earlierOps(dags[b], p));
-            outcomes[j] = detail::searchPart(
-                dags[b], graphs[b][p], options, cost, blockClasses[b], partClock, record,
-                static_cast<int>(b), static_cast<int>(p), memory ? &*memory : nullptr, &helpers[j]);
+            outcomes[j] =
+                detail::searchPart(dags[b], graphs[b][p], options, cost, blockClasses[b], partClock,
+                                   record, static_cast<int>(b), static_cast<int>(p),
+                                   memory ? &*memory : nullptr, helped ? &helpers[j] : nullptr);
         },
         idle);
 
