@@ -199,14 +199,10 @@ private:
     // cost(s \ e) and its count, solved here when nobody has (dp_shared.cpp); while another
     // thread solves it, this one solves states below it.
     Value subValue(Set s, Set sinks, Set e, int depth);
-    // Solves the unclaimed states below s, which another thread holds, its candidates in
-    // reverse order: a helper's way in, and anyone's while waiting for s. Returns whether it
-    // solved any.
+    // While waiting for s, which another thread holds: claims and solves the unclaimed
+    // sub-states of s's candidates, the last first, and goes on below those held elsewhere
+    // too, each at most once per wait (explored_). Returns whether it solved any.
     bool explore(Set s, Set sinks, int depth);
-    // Claims and solves the unclaimed sub-states of s's candidates (candidates_[depth]), the
-    // last first; through those another thread holds too when `throughBusy` (explore), each
-    // at most once per explore (explored_). Returns whether it solved any.
-    bool claimBelow(Set s, Set sinks, int depth, bool throughBusy);
     // solveNew's choice among candidates_[depth] by branch and bound (bounded_, dp_bound.cpp):
     // the sub-states first, then only the stages whose lower bound can beat the best total
     // found are priced. Same best cost and choice as pricing them all, bit for bit.

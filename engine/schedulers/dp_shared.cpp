@@ -27,8 +27,10 @@ typename PartSearch<Set>::Value PartSearch<Set>::subValue(Set s, Set sinks, Set 
         // Another thread solves it: solve what nobody holds below it meanwhile. A state held
         // is always a strict subset of every state its holder waits for, so no two threads
         // wait for each other.
-        explored_.clear();
-        if (!explore(rest, restSinks, depth + 1))
+        const size_t mark = explored_.size(); // an explore further up may be going on
+        const bool solvedAny = explore(rest, restSinks, depth + 1);
+        explored_.resize(mark);
+        if (!solvedAny)
             std::this_thread::yield();
         clock_.tick();
         if (helper_ && shared_.stop.load(std::memory_order_relaxed))
@@ -39,18 +41,12 @@ typename PartSearch<Set>::Value PartSearch<Set>::subValue(Set s, Set sinks, Set 
 }
 
 template <class Set> bool PartSearch<Set>::explore(Set s, Set sinks, int depth) {
+    using Found = typename SharedStates<Value, Set>::Found;
     Candidates& cands = candidates_[static_cast<size_t>(depth)];
     cands.clear();
     enumerate(s, sinks, cands);
-    return claimBelow(s, sinks, depth, true);
-}
-
-template <class Set>
-bool PartSearch<Set>::claimBelow(Set s, Set sinks, int depth, bool throughBusy) {
-    using Found = typename SharedStates<Value, Set>::Found;
     bool solvedAny = false;
     // By index: the states solved below use deeper candidate lists, not this one.
-    Candidates& cands = candidates_[static_cast<size_t>(depth)];
     for (size_t k = cands.size(); k-- > 0;) {
         const Set e = cands.begin()[k].ops;
         const Set rest = s & ~e;
@@ -59,8 +55,7 @@ bool PartSearch<Set>::claimBelow(Set s, Set sinks, int depth, bool throughBusy) 
         const auto ref = shared_.states.claim(rest);
         if (ref.found == Found::Done ||
             (ref.found == Found::Busy &&
-             (!throughBusy ||
-              std::find(explored_.begin(), explored_.end(), rest) != explored_.end())))
+             std::find(explored_.begin(), explored_.end(), rest) != explored_.end()))
             continue;
         const Set restSinks = merges_ ? sinksAfter(s, sinks, e) : 0;
         if (ref.found == Found::Claimed) {
@@ -87,14 +82,17 @@ template <class Set> bool PartSearch<Set>::help() {
         std::vector<Set> level{Set{0}};
         std::vector<Set> next;
         while (!level.empty() && !shared_.stop.load(std::memory_order_relaxed)) {
+            // Each down-set once: from itself less its highest sink (the operators added are
+            // sinks of the new set; those of d stay sinks unless they feed u).
             next.clear();
-            for (const Set d : level)
+            for (const Set d : level) {
+                const Set sinks = sinksOf(d);
                 forEachBit(all_ & ~d, [&](int u) {
-                    if ((pred_[static_cast<size_t>(u)] & ~d) == 0)
+                    const Set pred = pred_[static_cast<size_t>(u)];
+                    if ((pred & ~d) == 0 && ((sinks & ~pred) >> u >> 1) == 0)
                         next.push_back(d | one(u));
                 });
-            std::sort(next.begin(), next.end());
-            next.erase(std::unique(next.begin(), next.end()), next.end());
+            }
             for (const Set d : next) {
                 if (shared_.stop.load(std::memory_order_relaxed))
                     break;
@@ -149,8 +147,6 @@ template PartSearch<uint64_t>::Value PartSearch<uint64_t>::subValue(uint64_t, ui
 template PartSearch<Bits>::Value PartSearch<Bits>::subValue(Bits, Bits, Bits, int);
 template bool PartSearch<uint64_t>::explore(uint64_t, uint64_t, int);
 template bool PartSearch<Bits>::explore(Bits, Bits, int);
-template bool PartSearch<uint64_t>::claimBelow(uint64_t, uint64_t, int, bool);
-template bool PartSearch<Bits>::claimBelow(Bits, Bits, int, bool);
 template bool PartSearch<uint64_t>::help();
 template bool PartSearch<Bits>::help();
 template PartSearch<uint64_t>::Value PartSearch<uint64_t>::finishState(Value&, Choice&, Slot&);

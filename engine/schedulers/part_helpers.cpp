@@ -29,14 +29,14 @@ bool PartHelpers::help() {
         help = help_;
         ++working_;
     }
-    bool clean = false;
     try { // a helper's failure is never the search's: it stops helping, nothing more
-        clean = help(control_);
+        help(control_);
     } catch (...) {
     }
+    // It went through every state (or failed, or the search ended): nothing is left for
+    // another helper to claim.
     std::lock_guard lock(mutex_);
-    if (!clean)
-        open_ = false;
+    open_ = false;
     --working_;
     left_.notify_all();
     return true;

@@ -16,7 +16,8 @@ class PartHelpers {
 public:
     // The search, on its thread, once helpers may join: an idle thread then runs
     // help(control) on its own thread, `control` a child of `searchControl` that close()
-    // cancels; help returns false when it stopped on an error (no helper joins again).
+    // cancels. Once a helper has returned (it went through every state, failed, or the search
+    // ended) no other joins.
     void open(const SearchControl* searchControl, std::function<bool(SearchControl&)> help);
     // No helper joins from now on; returns once those at work have returned.
     void close();
