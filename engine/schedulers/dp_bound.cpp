@@ -49,14 +49,13 @@ void PartSearch<Set>::chooseBounded(Set s, Set sinks, int depth, Value& best, Ch
     for (size_t i = 0; i < n; ++i) {
         Candidate& c = first[i];
         ++stats.transitions;
-        const Value solved = subValue(s, sinks, c.ops, depth);
-        const Value* sub = &solved;
-        if (__builtin_add_overflow(best.count, sub->count, &best.count)) {
+        const Value sub = subValue(s, sinks, c.ops, depth);
+        if (__builtin_add_overflow(best.count, sub.count, &best.count)) {
             best.count = kMax;
             best.saturated = true;
         }
-        best.saturated |= sub->saturated;
-        const double subCost = sub->cost; // the slot may move with the next insert
+        best.saturated |= sub.saturated;
+        const double subCost = sub.cost;
         totals[2 * i] = subCost;
         double bound = 0;
         c.latencyMs = knownLatency(c.ops, c.merge, bound);

@@ -249,27 +249,25 @@ typename PartSearch<Set>::Value PartSearch<Set>::solveNew(Set s, Set sinks, int 
     // Once per state for its transitions (a few ns each without pricing), so checks stay
     // well within 100 ms; a stage priced in the loop ticks on its own.
     clock_.tick(cands.size());
-    Value solved;
     for (const Candidate& c : cands) { // no insert into candidates_[depth] below this point
         if (memory_ != nullptr && memory_->stagePeak(s & ~c.ops, c.ops) > opt_.memoryBudget)
             continue; // the stage would not fit: the transition does not exist
         ++stats.transitions;
-        solved = subValue(s, sinks, c.ops, depth);
-        const Value* sub = &solved;
+        const Value sub = subValue(s, sinks, c.ops, depth);
         double lat = c.latencyMs;
         if (lat < 0) { // priced here (additive merges, memory budget): may be a simulation
             clock_.tick();
             lat = latency(c.ops, c.merge);
         }
-        const double total = sub->cost + lat;
-        if (__builtin_add_overflow(best.count, sub->count, &best.count)) {
+        const double total = sub.cost + lat;
+        if (__builtin_add_overflow(best.count, sub.count, &best.count)) {
             best.count = kMax;
             best.saturated = true;
         }
-        best.saturated |= sub->saturated;
+        best.saturated |= sub.saturated;
         uint32_t transition = UINT32_MAX;
         if (record_ != nullptr)
-            transition = recordTransition(choice.stateIndex, *sub, c.merge, lat);
+            transition = recordTransition(choice.stateIndex, sub, c.merge, lat);
         if (total < best.cost) { // strict: the first best candidate wins (deterministic)
             best.cost = total;
             choice.stage = c.ops;

@@ -148,10 +148,9 @@ public:
     struct Shared {
         explicit Shared(uint64_t count) : states(count), choices(count + 1) {}
         SharedStates<Value, Set> states;
-        std::vector<Choice> choices; // [i] written once, by the thread that took i
-        std::atomic<uint32_t> nextChoice{0};
-        std::atomic<uint64_t> solved{0};
-        std::atomic<bool> stop{false}; // the part's search ended (or failed): helpers leave
+        std::vector<Choice> choices;         // [i] written once, by the thread that took i
+        std::atomic<uint32_t> nextChoice{0}; // also the states solved so far
+        std::atomic<bool> stop{false};       // the part's search ended (or failed): helpers leave
         // What the helpers counted, added to the search's statistics at the end.
         std::atomic<uint64_t> transitions{0}, stages{0}, stagesPriced{0};
         std::atomic<int> width{0};

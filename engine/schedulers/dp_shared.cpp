@@ -126,8 +126,8 @@ typename PartSearch<Set>::Value PartSearch<Set>::finishState(Value& best, Choice
                                                              Slot& slot) {
     if (record_ != nullptr && choice.stateIndex != UINT32_MAX)
         record_->states[choice.stateIndex].costMs = best.cost;
-    clock_.done = shared_.solved.fetch_add(1, std::memory_order_relaxed) + 1;
     best.choice = shared_.nextChoice.fetch_add(1, std::memory_order_relaxed);
+    clock_.done = best.choice + 1; // states solved so far, by every thread
     shared_.choices[best.choice] = choice;
     SharedStates<Value, Set>::publish(slot, best); // the choice becomes visible with it
     claimed_.pop_back();
@@ -182,7 +182,7 @@ PartOutcome searchPart(const ir::BlockDag& dag, const PartGraph& g, const Option
             helperClock.control = &control;
             helperClock.total = clock.total;
             Search h(dag, g, options, cost, classes, helperClock, nullptr, block, part, shared);
-            return h.help();
+            h.help(); // its outcome is in `shared`; whether it failed matters to no one here
         };
         PartOutcome out;
         out.chosen = s.run([&] {

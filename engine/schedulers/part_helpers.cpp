@@ -4,7 +4,7 @@
 namespace ios::schedulers::detail {
 
 void PartHelpers::open(const SearchControl* searchControl,
-                       std::function<bool(SearchControl&)> help) {
+                       std::function<void(SearchControl&)> help) {
     std::lock_guard lock(mutex_);
     control_.parent = searchControl;
     control_.cancel = false;
@@ -21,7 +21,7 @@ void PartHelpers::close() {
 }
 
 bool PartHelpers::help() {
-    std::function<bool(SearchControl&)> help;
+    std::function<void(SearchControl&)> help;
     {
         std::lock_guard lock(mutex_);
         if (!open_)

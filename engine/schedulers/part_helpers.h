@@ -18,7 +18,7 @@ public:
     // help(control) on its own thread, `control` a child of `searchControl` that close()
     // cancels. Once a helper has returned (it went through every state, failed, or the search
     // ended) no other joins.
-    void open(const SearchControl* searchControl, std::function<bool(SearchControl&)> help);
+    void open(const SearchControl* searchControl, std::function<void(SearchControl&)> help);
     // No helper joins from now on; returns once those at work have returned.
     void close();
     // An idle thread: helps the search if it is open (returns true once done), else false.
@@ -27,7 +27,7 @@ public:
 private:
     std::mutex mutex_;
     std::condition_variable left_;
-    std::function<bool(SearchControl&)> help_;
+    std::function<void(SearchControl&)> help_;
     SearchControl control_;
     int working_ = 0;
     bool open_ = false;
