@@ -445,7 +445,7 @@ double GpuSimulation::skipSteady(double t) {
         --steadyWait_;
         return t;
     }
-    if (anyFits())
+    if (anyFits() || !stretchMaySpare(b_, device_.smCount - usedSms_))
         return t;
     const double after =
         skipSteadyStretch(b_, t, device_.smCount - usedSms_, std::max(1, device_.maxCtasPerSm));

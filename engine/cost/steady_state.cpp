@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace ios::cost::detail {
 
@@ -12,6 +13,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = kEventEps; // the event loop's
+// A stretch is taken when it spares at least this many cohort retirements (fewer cost less
+// one event at a time than the stretch's cohort walk).
+constexpr double kWorthSparing = 3.0;
 
 // One kernel with resident CTAs, as the stretch sees it.
 struct Resident {
@@ -28,60 +32,83 @@ bool fits(double room, int cps) {
     return room * cps + kEps >= 1.0; // floor(x) > 0
 }
 
-// A kernel's cohorts' progress and counts, oldest (most progressed) first.
-struct CohortView {
-    std::vector<double> progress;
-    std::vector<int64_t> count;
-    std::vector<uint32_t> entry;
-    std::vector<size_t> order;
-};
-CohortView& view(const Buffers& b, const KernelState& k) {
-    thread_local CohortView v;
-    v.progress.clear();
-    v.count.clear();
-    v.entry.clear();
-    for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next) {
-        v.progress.push_back(k.clock - b.cohorts[e].start);
-        v.count.push_back(b.cohorts[e].count);
-        v.entry.push_back(e);
-    }
-    return v;
+// The progress of the cohort at entry e of kernel k.
+double progressOf(const Buffers& b, const KernelState& k, uint32_t e) {
+    return k.clock - b.cohorts[e].start;
 }
 
 // The most CTAs of a kernel that retire at one instant: its cohorts at one progress (its
 // cohorts share a rate, so the groups stay as they are). Progress falls along the list, so
-// the cohorts within 2 kEps of one form a window that slides with it.
+// the cohorts within 2 kEps of one form a window [lo, hi) that slides with it.
 int64_t largestRetirement(const Buffers& b, const KernelState& k) {
-    const CohortView& v = view(b, k);
-    const size_t n = v.progress.size();
     int64_t most = 0;
     int64_t together = 0;
-    size_t lo = 0;
-    size_t hi = 0;
-    for (size_t i = 0; i < n; ++i) {
-        while (hi < n && v.progress[i] - v.progress[hi] <= 2 * kEps)
-            together += v.count[hi++];
-        while (v.progress[lo] - v.progress[i] > 2 * kEps)
-            together -= v.count[lo++];
+    uint32_t lo = k.oldest;
+    uint32_t hi = k.oldest;
+    for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next) {
+        const double progress = progressOf(b, k, e);
+        while (hi != kNoCohort && progress - progressOf(b, k, hi) <= 2 * kEps) {
+            together += b.cohorts[hi].count;
+            hi = b.cohorts[hi].next;
+        }
+        while (progressOf(b, k, lo) - progress > 2 * kEps) {
+            together -= b.cohorts[lo].count;
+            lo = b.cohorts[lo].next;
+        }
         most = std::max(most, together);
     }
     return most;
 }
 
-// Steady: a period of refills pending, and no queued kernel served before it fits in the
-// room its largest retirement frees beside `freeSms`.
-bool isSteady(const Buffers& b, const Resident& r, double freeSms) {
-    const KernelState& k = b.kernels[static_cast<size_t>(r.kernel)];
-    if (k.pending <= r.count)
+// Whether a queued kernel the CTA scheduler serves before k fits in `room` SMs.
+bool earlierFits(const Buffers& b, const KernelState& k, double room) {
+    for (size_t q = b.queued.next(0); q != RankSet::npos && q < k.rank; q = b.queued.next(q + 1))
+        if (fits(room, b.kernels[b.byRank[q]].ctasPerSm))
+            return true;
+    return false;
+}
+
+// Steady: its oldest cohort's refill pending (one CTA kept), and no queued kernel served
+// before it fits in the room its largest retirement frees beside `freeSms`.
+bool isSteady(const Buffers& b, const KernelState& k, double freeSms) {
+    if (k.pending <= b.cohorts[k.oldest].count)
         return false;
     const size_t first = b.queued.next(0);
     if (first == RankSet::npos || first >= k.rank)
         return true; // no queued kernel is served before it
-    const double room = freeSms + static_cast<double>(largestRetirement(b, k)) / k.ctasPerSm;
-    for (size_t q = first; q != RankSet::npos && q < k.rank; q = b.queued.next(q + 1))
-        if (fits(room, b.kernels[b.byRank[q]].ctasPerSm))
-            return false;
-    return true;
+    return !earlierFits(b, k, freeSms + static_cast<double>(largestRetirement(b, k)) / k.ctasPerSm);
+}
+
+// Surely not steady (isSteady false), known without looking at the cohorts: its oldest
+// cohort's refill is not pending, or a kernel served first fits in the room that one frees
+// (no larger than its largest retirement's).
+bool surelyUnsteady(const Buffers& b, const KernelState& k, double freeSms) {
+    const int64_t oldest = b.cohorts[k.oldest].count;
+    return k.pending <= oldest ||
+           earlierFits(b, k, freeSms + static_cast<double>(oldest) / k.ctasPerSm);
+}
+
+// How long, in periods of its rate, a steady kernel refills every retirement with as many of
+// its pending CTAs, one CTA kept (so it stays queued until the event loop dispatches its
+// last): whole periods, then its cohorts oldest first while the CTAs last, up to the
+// retirement of the last one refilled in full. A cohort within 2 kEps of the next retires
+// with it in the event loop (wrapSteady counts both), so the stretch stops before such a pair
+// unless both are refilled.
+double steadyHorizon(const Buffers& b, const KernelState& k, const Resident& r) {
+    const int64_t laps = (k.pending - 1) / r.count;
+    int64_t left = k.pending - 1 - laps * r.count; // CTAs beyond the kept one after the laps
+    double partial = 0;
+    double last = -1; // progress of the last cohort refilled in the partial lap
+    for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next) {
+        const double progress = k.clock - b.cohorts[e].start;
+        if (last >= 0 && last - progress > 2 * kEps)
+            partial = 1.0 - last; // the cohorts so far retire apart from the rest
+        if (b.cohorts[e].count > left)
+            break;
+        left -= b.cohorts[e].count;
+        last = progress;
+    }
+    return static_cast<double>(laps) + partial;
 }
 
 // The resident kernels (false when more than kMaxResident).
@@ -96,35 +123,61 @@ bool residents(const Buffers& b, std::array<Resident, kMaxResident>& out, size_t
     return true;
 }
 
+// Orders k's cohorts oldest (most progressed) first again, ties in the order they had.
+void sortCohorts(Buffers& b, KernelState& k) {
+    thread_local std::vector<uint32_t> entries;
+    entries.clear();
+    for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next)
+        entries.push_back(e);
+    std::stable_sort(entries.begin(), entries.end(), [&](uint32_t x, uint32_t y) {
+        return b.cohorts[x].start < b.cohorts[y].start; // progress = -start, clock at 0
+    });
+    for (size_t i = 0; i + 1 < entries.size(); ++i)
+        b.cohorts[entries[i]].next = entries[i + 1];
+    b.cohorts[entries.back()].next = kNoCohort;
+    k.oldest = entries.front();
+    k.newest = entries.back();
+}
+
 // A steady kernel after `horizon`: each cohort's progress wraps at 1, each wrap a refill of as
 // many CTAs from the pending ones; the cohorts that wrapped once more than the others (the
 // oldest) are the youngest now. Its clock restarts at 0 (a cohort's start is minus its
-// progress: no rounding).
+// progress: no rounding). The cohorts share a rate, so their order is the old one rotated:
+// the list is relinked at the seam where progress rises (sorted only if rounding broke that).
 void wrapSteady(Buffers& b, KernelState& k, double rate, double horizon) {
-    CohortView& v = view(b, k);
-    const size_t n = v.progress.size();
-    for (size_t i = 0; i < n; ++i) {
-        const double x = v.progress[i] + rate * horizon;
+    uint32_t seam = kNoCohort;       // the first cohort with more progress than the one before
+    uint32_t beforeSeam = kNoCohort; // the one before it
+    bool rotation = true;
+    double before = kInf;
+    uint32_t previous = kNoCohort;
+    for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next) {
+        Cohort& c = b.cohorts[e];
+        const double x = progressOf(b, k, e) + rate * horizon;
         const double laps = std::floor(x + kEps);
-        v.progress[i] = std::max(0.0, x - laps);
-        k.pending -= v.count[i] * static_cast<int64_t>(laps);
+        const double progress = std::max(0.0, x - laps);
+        k.pending -= c.count * static_cast<int64_t>(laps);
+        c.start = -progress;
+        if (progress > before) {
+            rotation = rotation && seam == kNoCohort;
+            seam = seam == kNoCohort ? e : seam;
+            beforeSeam = beforeSeam == kNoCohort ? previous : beforeSeam;
+        }
+        before = progress;
+        previous = e;
     }
-    // Oldest first again: most progress first, ties in the order they had.
-    std::vector<size_t>& order = v.order;
-    order.resize(n);
-    for (size_t i = 0; i < n; ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t x, size_t y) { return v.progress[x] > v.progress[y]; });
-    for (size_t i = 0; i < n; ++i) {
-        Cohort& c = b.cohorts[v.entry[i]];
-        c.count = v.count[order[i]];
-        c.start = -v.progress[order[i]];
-        c.next = i + 1 < n ? v.entry[i + 1] : kNoCohort;
-    }
-    k.oldest = v.entry[0];
-    k.newest = v.entry[n - 1];
     k.clock = 0;
+    if (seam == kNoCohort)
+        return; // still oldest first
+    // Rotated: the youngest (the list's end) must be ahead of the old oldest, else ties or
+    // rounding decide the order.
+    if (rotation && b.cohorts[k.newest].start < b.cohorts[k.oldest].start) {
+        b.cohorts[k.newest].next = k.oldest;
+        b.cohorts[beforeSeam].next = kNoCohort;
+        k.oldest = seam;
+        k.newest = beforeSeam;
+        return;
+    }
+    sortCohorts(b, k);
 }
 
 // The first admission that can change what the steady kernels dispatch: one of a kernel the
@@ -149,6 +202,20 @@ double firstRelevantAdmission(const Buffers& b, double t, double freeSms, int ma
 
 } // namespace
 
+bool stretchMaySpare(const Buffers& b, double freeSms) {
+    double bound = kInf; // no stretch passes the next retirement of a kernel surely unsteady
+    double perTime = 0;  // the others' cohort wraps per µs
+    for (size_t j = 0; j < b.residentKernels.size(); ++j) {
+        const KernelState& k = b.kernels[static_cast<size_t>(b.residentKernels[j])];
+        const double rate = b.kernelRates[j];
+        if (surelyUnsteady(b, k, freeSms))
+            bound = std::min(bound, std::max(0.0, 1.0 - oldestProgress(b, k)) / rate);
+        else
+            perTime += rate * static_cast<double>(k.cohortCount);
+    }
+    return perTime > 0 && !(bound * perTime < kWorthSparing);
+}
+
 double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm) {
     if (b.cohortTotal == 0 || (!b.waiting.empty() && b.waiting.front().first <= t))
         return t;
@@ -162,13 +229,11 @@ double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm)
     for (size_t j = 0; j < n; ++j) {
         Resident& r = res[j];
         const KernelState& k = b.kernels[static_cast<size_t>(r.kernel)];
-        r.steady = isSteady(b, r, freeSms);
+        r.steady = isSteady(b, k, freeSms);
         anySteady = anySteady || r.steady;
         if (r.steady) {
             lastSteadyRank = std::max(lastSteadyRank, k.rank);
-            // Whole periods of refills its pending CTAs allow, one CTA kept (so the kernel
-            // stays queued until the event loop dispatches its last).
-            horizon = std::min(horizon, static_cast<double>((k.pending - 1) / r.count) / r.rate);
+            horizon = std::min(horizon, steadyHorizon(b, k, r) / r.rate);
         } else { // until its oldest cohort retires
             horizon = std::min(horizon, std::max(0.0, 1.0 - oldestProgress(b, k)) / r.rate);
         }
@@ -182,7 +247,7 @@ double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm)
     for (size_t j = 0; j < n; ++j)
         if (res[j].steady)
             spared += horizon * res[j].rate * static_cast<double>(res[j].cohorts);
-    if (!(spared >= 3.0))
+    if (!(spared >= kWorthSparing))
         return t;
     for (size_t j = 0; j < n; ++j) {
         KernelState& k = b.kernels[static_cast<size_t>(res[j].kernel)];

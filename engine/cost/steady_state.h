@@ -13,8 +13,10 @@
 // room (one the CTA scheduler serves before a steady kernel, or any while a CTA could fit in
 // the room left), at the first retirement of a cohort of a kernel that is not steady (one
 // without CTAs left, or whose room another kernel would take) and before any steady kernel
-// runs out of CTAs; its length is taken in one step. The step by step run adds the same time one event at a time: the two
-// agree to rounding (cost::SimulationMode::Exact keeps the step by step run).
+// runs out of CTAs: after its whole periods, at the retirement of its last cohort (oldest
+// first) that its pending CTAs still refill in full. Its length is taken in one step. The step by
+// step run adds the same time one event at a time: the two agree to rounding
+// (cost::SimulationMode::Exact keeps the step by step run).
 #pragma once
 
 #include "cost/gpu_simulation.h"
@@ -26,5 +28,10 @@ namespace ios::cost::detail {
 // kernel fits in now (the caller checked that none does); `maxCtasPerSm`: the device's, the
 // most CTAs of any kernel per SM.
 double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm);
+
+// False when skipSteadyStretch surely finds no stretch worth its step: an upper bound of what
+// one could spare, from the resident kernels alone (no cohort walk; cheap enough to ask at
+// every event). `freeSms` as for skipSteadyStretch.
+bool stretchMaySpare(const Buffers& b, double freeSms);
 
 } // namespace ios::cost::detail
