@@ -38,8 +38,6 @@ GpuSimulation::GpuSimulation(size_t streamCount, const DeviceProfile& device, bo
     b_.freeCohort = kNoCohort;
     b_.cohortTotal = 0;
     b_.residentKernels.clear();
-    for (RatedCohorts& r : b_.rated) // kernel indices name other kernels now
-        r.size = kNone;
     b_.depEdges.clear();
     b_.head.assign(streamCount, kNone);
     b_.tail.assign(streamCount, kNone);
@@ -143,8 +141,6 @@ bool GpuSimulation::advance() {
             updateRates();
         if (timeline_)
             sample(t);
-        // Not gated by manyWaves_: that depends on kernels a paused run has not seen yet, and
-        // a run resumed from a prefix must step exactly as the whole one.
         if (mode_ == SimulationMode::Fast)
             t = skipSteady(t);
         // A stretch may pass an admission that cannot take SM room (steady_state.h): it is
@@ -234,7 +230,6 @@ bool GpuSimulation::resume(const PreparedKernel* const* kernels, size_t count, s
         b_.kernels[i].rank = i;
         maxCps = std::max(maxCps, b_.kernels[i].ctasPerSm);
         guard_ += 2 + 2 * static_cast<size_t>(b_.kernels[i].pending);
-        manyWaves_ = manyWaves_ || moreThanOneWave(b_.kernels[i]);
     }
     b_.queued.grow(n);
     b_.cpsCount.resize(static_cast<size_t>(maxCps) + 1, 0);
@@ -257,7 +252,6 @@ void GpuSimulation::save(Checkpoint& to) const {
     to.queuedMaxCps = queuedMaxCps_;
     to.t = t_;
     to.guard = guard_;
-    to.manyWaves = manyWaves_;
     to.pauseStream = pauseStream_;
     to.steadyWait = steadyWait_;
 }
@@ -276,7 +270,6 @@ void GpuSimulation::restore(const Checkpoint& from, size_t streamCount) {
     queuedMaxCps_ = from.queuedMaxCps;
     t_ = from.t;
     guard_ = from.guard;
-    manyWaves_ = from.manyWaves;
     pauseStream_ = from.pauseStream;
     steadyWait_ = from.steadyWait;
     paused_ = true;
@@ -321,16 +314,8 @@ void GpuSimulation::start() {
     t_ = 0;
     guard_ = 16;
     steadyWait_ = 0;
-    manyWaves_ = false;
-    for (const KernelState& k : kernels) {
+    for (const KernelState& k : kernels)
         guard_ += 2 + 2 * static_cast<size_t>(k.pending);
-        manyWaves_ = manyWaves_ || moreThanOneWave(k);
-    }
-}
-
-// More CTAs than fit on the device at once (before it starts: pending = all of them).
-bool GpuSimulation::moreThanOneWave(const KernelState& k) const {
-    return k.pending > static_cast<int64_t>(device_.smCount) * k.ctasPerSm;
 }
 
 // Puts stream s's head kernel, if any, on the waiting heap.

@@ -80,18 +80,6 @@ struct Cohort {
     uint32_t next = kNoCohort; // the kernel's next younger cohort, or the next free entry
 };
 
-// One rate evaluation of at most kMax resident kernels: their (kernel, resident CTAs) in order
-// and rates.
-// Fixed arrays: kept and compared without allocation, copied with a checkpoint as bytes.
-struct RatedCohorts {
-    static constexpr size_t kMax = 8;
-    uint64_t key = 0;        // a hash of the kernels, to find a candidate without branches
-    size_t size = kNoKernel; // kernels held (kNoKernel: none)
-    std::array<int, kMax> kernel{};
-    std::array<int64_t, kMax> count{};
-    std::array<double, kMax> rates{};
-};
-
 // A set of ranks 0..n-1 visited in ascending order: a two-level bitset (finding the next
 // member skips 4096 absent ranks per summary word), no allocation once grown.
 class RankSet {
@@ -176,11 +164,6 @@ struct Buffers {
     // is evaluated once per kernel (updateRates).
     std::vector<int> residentKernels;
     std::vector<double> kernelRates;
-    // The last few rate evaluations (a ring; ratedNext is the oldest): the rates depend on the
-    // resident kernels' (kernel, CTAs) in order alone, and waves of the same kernels cycle
-    // through a few such sets. `rates` only grows (the loop reads the first cohorts.size()).
-    std::array<RatedCohorts, 4> rated;
-    size_t ratedNext = 0;
     // Queued kernels per ctasPerSm as bits (bit c of word c / 64: cpsCount[c] > 0), so the
     // largest is found without walking down the counts.
     std::vector<uint64_t> cpsBits;
@@ -246,7 +229,6 @@ struct Checkpoint {
     int queuedMaxCps = 0;
     double t = 0;
     size_t guard = 0;
-    bool manyWaves = false;
     size_t pauseStream = kNoKernel;
     size_t steadyWait = 0;
 };
@@ -302,7 +284,6 @@ private:
     bool advance();
     double finish();
     void wait(size_t s);
-    bool moreThanOneWave(const KernelState& k) const;
     void enqueue(const KernelState& k);
     void dequeue(const KernelState& k);
     // Whether any queued kernel could place a CTA in the free SM slots (fit grows with
@@ -317,7 +298,6 @@ private:
     void retireKernel(KernelState& k, int kernel, double t);
     double skipSteady(double t);
     void updateRates();
-    void evaluateRates(const int* resident, size_t m, double* rates);
     void sample(double t);
     void retire(double t);
     void summarise();
@@ -338,9 +318,6 @@ private:
     int queuedMaxCps_ = 0; // the largest ctasPerSm among queued kernels (0: none)
     double t_ = 0;
     size_t guard_ = 16;
-    // Some kernel has more CTAs than one wave: cohort sets recur, their rates are kept
-    // (Buffers::rated); in stages of small kernels they rarely do, and keeping costs more.
-    bool manyWaves_ = false;
     size_t pauseStream_ = kNoKernel; // the stream whose admission pauses the run
     bool paused_ = false;
     StageRun run_;
