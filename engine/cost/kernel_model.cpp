@@ -410,7 +410,8 @@ CtaRateModel::CtaRateModel(const DeviceProfile& device) {
     satC_ = std::max(1.0, device.computeSaturationWarps());
     satM_ = std::max(1.0, model.memorySaturationOccupancy * maxWarps);
     bandwidth_ = device.dramBytesPerSecond() * model.bandwidthEfficiency / 1e6; // B/µs
-    smFlops_ = device.smPeakFlops() / 1e6;                                      // flop/µs
+    inverseBandwidth_ = bandwidth_ > 0 ? 1.0 / bandwidth_ : 0.0;
+    smFlops_ = device.smPeakFlops() / 1e6; // flop/µs
     // One SM can draw at most twice its even share of the bandwidth (a few SMs cannot
     // saturate DRAM on their own).
     smBandwidth_ = 2.0 * bandwidth_ / sms_;

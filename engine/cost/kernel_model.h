@@ -76,16 +76,16 @@ public:
         double reuseBytes = 0;
         double ctas = 1;       // max(1, grid size)
         double memoryRate = 0; // B/µs of one CTA before the bandwidth share
-        // rates() memo: the terms last computed for these L2 miss ratio and compute share
-        // (NaN: none yet); equal inputs give equal results.
+        // rates() memo: the terms last computed for this L2 miss ratio, compute stretch
+        // (1 / compute share) and memory stretch (NaN: none yet); equal inputs give equal
+        // results. Waves of the same kernels repeat the same evaluation.
         double memoL2Miss = std::numeric_limits<double>::quiet_NaN();
-        double bytes = 0;  // per CTA
-        double memory = 0; // µs per CTA before the bandwidth share
-        double memoComputeShare = std::numeric_limits<double>::quiet_NaN();
+        double bytes = 0;        // per CTA
+        double memory = 0;       // µs per CTA before the bandwidth share
+        double bytesPerWork = 0; // bytes / computeWork
+        double memoComputeStretch = std::numeric_limits<double>::quiet_NaN();
         double compute = 0; // µs per CTA
-        // The rate under memoMemoryShare, dropped when the terms above change: waves of the
-        // same kernels repeat the same evaluation; this saves its last two divisions.
-        double memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+        double memoMemoryStretch = std::numeric_limits<double>::quiet_NaN();
         double rate = 0;
     };
     Kernel prepare(const KernelDesc& kernel) const;
@@ -108,8 +108,8 @@ public:
     double saturationWarps() const { return satC_; }
 
 private:
-    double sms_, satC_, satM_, bandwidth_, smFlops_, smBandwidth_, l2_, ctaLatencyUs_,
-        computeEfficiency_;
+    double sms_, satC_, satM_, bandwidth_, inverseBandwidth_, smFlops_, smBandwidth_, l2_,
+        ctaLatencyUs_, computeEfficiency_;
 };
 
 template <class Entries>
@@ -125,11 +125,16 @@ void CtaRateModel::ratesOf(const Entries& entries, size_t n, double* rates) cons
         if (entries.firstOfKernel(i))
             workingSet += k.workingSet;
     }
-    const double activeSms = std::min(sms_, ctas);
-    const double computeShare =
-        warpDemand > 0 ? std::min(1.0, activeSms * satC_ / warpDemand) : 1.0;
+    // The compute share and its inverse, side by side (min(1, activeSms × W_c / demand)):
+    // the per-kernel terms below multiply, so a rate waits on two divisions, not six.
+    const double capacity = std::min(sms_, ctas) * satC_;
+    const bool computeShared = warpDemand > capacity;
+    const double computeShare = computeShared ? capacity / warpDemand : 1.0;
+    const double computeStretch = computeShared ? warpDemand / capacity : 1.0;
     const double l2Miss = workingSet > l2_ ? 1.0 - l2_ / workingSet : 0.0;
 
+    // Each kernel's CTAs ask for bytes / max(compute, memory) per µs: their memory rate when
+    // memory-bound, their bytes per µs of compute work × the share otherwise.
     double bandwidthDemand = 0;
     for (size_t i = 0; i < n; ++i) {
         Kernel& k = entries.kernel(i);
@@ -137,27 +142,28 @@ void CtaRateModel::ratesOf(const Entries& entries, size_t n, double* rates) cons
             k.memoL2Miss = l2Miss;
             k.bytes = (k.dramBytes + k.reuseBytes * l2Miss) / k.ctas;
             k.memory = k.bytes > 0 ? k.bytes / k.memoryRate : 0.0;
-            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+            k.bytesPerWork = k.computeWork > 0 ? k.bytes / k.computeWork : 0.0;
+            k.memoMemoryStretch = std::numeric_limits<double>::quiet_NaN();
         }
-        if (!(k.memoComputeShare == computeShare)) {
-            k.memoComputeShare = computeShare;
-            // (flops / rate) / share as written out, the first quotient kept; x / 1 == x.
-            k.compute = k.flopsPerCta > 0
-                            ? (computeShare == 1.0 ? k.computeWork : k.computeWork / computeShare)
-                            : 0.0;
-            k.memoMemoryShare = std::numeric_limits<double>::quiet_NaN();
+        if (!(k.memoComputeStretch == computeStretch)) {
+            k.memoComputeStretch = computeStretch;
+            k.compute = k.flopsPerCta > 0 ? k.computeWork * computeStretch : 0.0;
+            k.memoMemoryStretch = std::numeric_limits<double>::quiet_NaN();
         }
-        const double busy = std::max(k.compute, k.memory);
-        if (busy > 0)
-            bandwidthDemand += static_cast<double>(entries.count(i)) * k.bytes / busy;
+        const auto count = static_cast<double>(entries.count(i));
+        if (k.compute > k.memory)
+            bandwidthDemand += count * k.bytesPerWork * computeShare;
+        else if (k.memory > 0)
+            bandwidthDemand += count * k.memoryRate;
     }
-    const double memoryShare = bandwidthDemand > bandwidth_ ? bandwidth_ / bandwidthDemand : 1.0;
+    // Over the bandwidth, memory time stretches by demand / bandwidth.
+    const double memoryStretch =
+        bandwidthDemand > bandwidth_ ? bandwidthDemand * inverseBandwidth_ : 1.0;
     for (size_t i = 0; i < n; ++i) {
         Kernel& k = entries.kernel(i);
-        if (!(k.memoMemoryShare == memoryShare)) {
-            k.memoMemoryShare = memoryShare;
-            const double memory = memoryShare == 1.0 ? k.memory : k.memory / memoryShare;
-            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, memory));
+        if (!(k.memoMemoryStretch == memoryStretch)) {
+            k.memoMemoryStretch = memoryStretch;
+            k.rate = 1.0 / (ctaLatencyUs_ + std::max(k.compute, k.memory * memoryStretch));
         }
         rates[i] = k.rate;
     }
