@@ -430,10 +430,10 @@ double GpuSimulation::skipSteady(double t) {
         --steadyWait_;
         return t;
     }
-    if (anyFits() || !stretchMaySpare(b_, device_.smCount - usedSms_))
+    const double freeSms = device_.smCount - usedSms_;
+    if (anyFits() || !stretchMaySpare(b_, freeSms))
         return t;
-    const double after =
-        skipSteadyStretch(b_, t, device_.smCount - usedSms_, std::max(1, device_.maxCtasPerSm));
+    const double after = skipSteadyStretch(b_, t, freeSms, std::max(1, device_.maxCtasPerSm));
     if (after == t)
         steadyWait_ = b_.cohortTotal;
     return after;

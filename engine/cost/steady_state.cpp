@@ -21,7 +21,6 @@ constexpr double kWorthSparing = 3.0;
 struct Resident {
     int kernel = 0;
     double rate = 0;     // its CTAs' rate (the same for all its cohorts)
-    int64_t count = 0;   // resident CTAs
     size_t cohorts = 0;  // how many cohorts hold them
     bool steady = false; // each retirement is refilled by itself
 };
@@ -68,10 +67,15 @@ bool earlierFits(const Buffers& b, const KernelState& k, double room) {
     return false;
 }
 
-// Steady: its oldest cohort's refill pending (one CTA kept), and no queued kernel served
-// before it fits in the room its largest retirement frees beside `freeSms`.
+// Whether k's pending CTAs refill its oldest cohort with one CTA kept (so it stays queued).
+bool refillsOldest(const Buffers& b, const KernelState& k) {
+    return k.pending > b.cohorts[k.oldest].count;
+}
+
+// Steady: its oldest cohort's refill pending, and no queued kernel served before it fits in
+// the room its largest retirement frees beside `freeSms`.
 bool isSteady(const Buffers& b, const KernelState& k, double freeSms) {
-    if (k.pending <= b.cohorts[k.oldest].count)
+    if (!refillsOldest(b, k))
         return false;
     const size_t first = b.queued.next(0);
     if (first == RankSet::npos || first >= k.rank)
@@ -83,9 +87,9 @@ bool isSteady(const Buffers& b, const KernelState& k, double freeSms) {
 // cohort's refill is not pending, or a kernel served first fits in the room that one frees
 // (no larger than its largest retirement's).
 bool surelyUnsteady(const Buffers& b, const KernelState& k, double freeSms) {
-    const int64_t oldest = b.cohorts[k.oldest].count;
-    return k.pending <= oldest ||
-           earlierFits(b, k, freeSms + static_cast<double>(oldest) / k.ctasPerSm);
+    return !refillsOldest(b, k) ||
+           earlierFits(b, k,
+                       freeSms + static_cast<double>(b.cohorts[k.oldest].count) / k.ctasPerSm);
 }
 
 // How long, in periods of its rate, a steady kernel refills every retirement with as many of
@@ -94,13 +98,13 @@ bool surelyUnsteady(const Buffers& b, const KernelState& k, double freeSms) {
 // retirement of the last one refilled in full. A cohort within 2 kEps of the next retires
 // with it in the event loop (wrapSteady counts both), so the stretch stops before such a pair
 // unless both are refilled.
-double steadyHorizon(const Buffers& b, const KernelState& k, const Resident& r) {
-    const int64_t laps = (k.pending - 1) / r.count;
-    int64_t left = k.pending - 1 - laps * r.count; // CTAs beyond the kept one after the laps
+double steadyHorizon(const Buffers& b, const KernelState& k) {
+    const int64_t laps = (k.pending - 1) / k.resident;
+    int64_t left = k.pending - 1 - laps * k.resident; // CTAs beyond the kept one after the laps
     double partial = 0;
     double last = -1; // progress of the last cohort refilled in the partial lap
     for (uint32_t e = k.oldest; e != kNoCohort; e = b.cohorts[e].next) {
-        const double progress = k.clock - b.cohorts[e].start;
+        const double progress = progressOf(b, k, e);
         if (last >= 0 && last - progress > 2 * kEps)
             partial = 1.0 - last; // the cohorts so far retire apart from the rest
         if (b.cohorts[e].count > left)
@@ -118,7 +122,7 @@ bool residents(const Buffers& b, std::array<Resident, kMaxResident>& out, size_t
         return false;
     for (size_t j = 0; j < n; ++j) {
         const KernelState& k = b.kernels[static_cast<size_t>(b.residentKernels[j])];
-        out[j] = Resident{b.residentKernels[j], b.kernelRates[j], k.resident, k.cohortCount, false};
+        out[j] = Resident{b.residentKernels[j], b.kernelRates[j], k.cohortCount, false};
     }
     return true;
 }
@@ -157,10 +161,11 @@ void wrapSteady(Buffers& b, KernelState& k, double rate, double horizon) {
         const double progress = std::max(0.0, x - laps);
         k.pending -= c.count * static_cast<int64_t>(laps);
         c.start = -progress;
-        if (progress > before) {
-            rotation = rotation && seam == kNoCohort;
-            seam = seam == kNoCohort ? e : seam;
-            beforeSeam = beforeSeam == kNoCohort ? previous : beforeSeam;
+        if (progress > before && seam != kNoCohort) {
+            rotation = false; // a second rise: not one rotated run
+        } else if (progress > before) {
+            seam = e;
+            beforeSeam = previous;
         }
         before = progress;
         previous = e;
@@ -233,7 +238,7 @@ double skipSteadyStretch(Buffers& b, double t, double freeSms, int maxCtasPerSm)
         anySteady = anySteady || r.steady;
         if (r.steady) {
             lastSteadyRank = std::max(lastSteadyRank, k.rank);
-            horizon = std::min(horizon, steadyHorizon(b, k, r) / r.rate);
+            horizon = std::min(horizon, steadyHorizon(b, k) / r.rate);
         } else { // until its oldest cohort retires
             horizon = std::min(horizon, std::max(0.0, 1.0 - oldestProgress(b, k)) / r.rate);
         }
